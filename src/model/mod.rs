@@ -1,0 +1,5 @@
+//! Models: the request/response shape, codecs for real backends, and the mock model.
+
+mod types;
+
+pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};

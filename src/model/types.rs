@@ -1,0 +1,191 @@
+//! The model interface as plain data: what the agent loop asks a model, and what it answers.
+//!
+//! These types are the "core request/response shape" that every backend speaks: the mock model,
+//! the OpenAI-compatible codec, and JS objects with a `complete(request)` method (through
+//! [`ModelRequest::to_value`] and [`ModelResponse::from_value`]).
+
+use serde_json::{json, Map, Value};
+
+/// A tool as the model sees it: name, description and JSON Schema of its input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDefinition {
+    /// Name the model uses to call the tool (already sanitised for model APIs).
+    pub name: String,
+    /// What the tool does.
+    pub description: String,
+    /// JSON Schema of the arguments, kept verbatim.
+    pub input_schema: Value,
+}
+
+/// One tool call requested by the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// Call id chosen by the model (or the backend); tool results refer to it.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Arguments, normally a JSON object.
+    pub arguments: Value,
+}
+
+/// One message of the conversation history.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChatMessage {
+    /// Text from the user.
+    User {
+        /// The user's text.
+        content: String,
+    },
+    /// A model turn: text, tool calls, or both.
+    Assistant {
+        /// Text the model produced, if any.
+        content: Option<String>,
+        /// Tool calls the model requested.
+        tool_calls: Vec<ToolCall>,
+    },
+    /// The result of one tool call, fed back to the model.
+    Tool {
+        /// The id of the call this answers.
+        tool_call_id: String,
+        /// Tool name (some backends want it; the mock model reads it).
+        name: String,
+        /// The result as text.
+        content: String,
+        /// Whether the tool failed (denied, timed out, errored).
+        is_error: bool,
+    },
+}
+
+/// Everything a model needs for one completion.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ModelRequest {
+    /// System prompt.
+    pub system: String,
+    /// Conversation so far, oldest first.
+    pub messages: Vec<ChatMessage>,
+    /// Tools the model may call.
+    pub tools: Vec<ToolDefinition>,
+}
+
+/// A model's answer: text, tool calls, or both.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ModelResponse {
+    /// Text, if any.
+    pub text: Option<String>,
+    /// Tool calls, possibly empty; when empty the text is the final answer.
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl ToolDefinition {
+    /// `{"name", "description", "inputSchema"}`.
+    pub fn to_value(&self) -> Value {
+        json!({"name": self.name, "description": self.description, "inputSchema": self.input_schema})
+    }
+}
+
+impl ToolCall {
+    /// `{"id", "name", "arguments"}`.
+    pub fn to_value(&self) -> Value {
+        json!({"id": self.id, "name": self.name, "arguments": self.arguments})
+    }
+
+    /// Reads `{"id", "name", "arguments"}`; `arguments` may be an object or a JSON string.
+    pub fn from_value(value: &Value) -> Result<ToolCall, String> {
+        let name = value
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or("tool call without a string \"name\"")?;
+        let id = value.get("id").and_then(Value::as_str).unwrap_or(name);
+        let arguments = match value.get("arguments") {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(Value::String(s)) if s.trim().is_empty() => Value::Object(Map::new()),
+            Some(Value::String(s)) => serde_json::from_str(s)
+                .map_err(|e| format!("tool call {name:?}: arguments are not valid JSON: {e}"))?,
+            Some(other) => other.clone(),
+        };
+        Ok(ToolCall {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            arguments,
+        })
+    }
+}
+
+impl ChatMessage {
+    /// `{"role": "user"|"assistant"|"tool", ...}`.
+    pub fn to_value(&self) -> Value {
+        match self {
+            ChatMessage::User { content } => json!({"role": "user", "content": content}),
+            ChatMessage::Assistant {
+                content,
+                tool_calls,
+            } => json!({
+                "role": "assistant",
+                "content": content,
+                "toolCalls": tool_calls.iter().map(ToolCall::to_value).collect::<Vec<_>>(),
+            }),
+            ChatMessage::Tool {
+                tool_call_id,
+                name,
+                content,
+                is_error,
+            } => json!({
+                "role": "tool",
+                "toolCallId": tool_call_id,
+                "name": name,
+                "content": content,
+                "isError": is_error,
+            }),
+        }
+    }
+}
+
+impl ModelRequest {
+    /// `{"system", "messages", "tools"}`, the shape JS model objects receive.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "system": self.system,
+            "messages": self.messages.iter().map(ChatMessage::to_value).collect::<Vec<_>>(),
+            "tools": self.tools.iter().map(ToolDefinition::to_value).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl ModelResponse {
+    /// A response with only text: a final answer.
+    pub fn text(text: impl Into<String>) -> Self {
+        ModelResponse {
+            text: Some(text.into()),
+            tool_calls: Vec::new(),
+        }
+    }
+
+    /// `{"text", "toolCalls"}`.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "text": self.text,
+            "toolCalls": self.tool_calls.iter().map(ToolCall::to_value).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Reads `{"text"?, "toolCalls"?}`; errors name the offending field.
+    pub fn from_value(value: &Value) -> Result<ModelResponse, String> {
+        let obj = value
+            .as_object()
+            .ok_or("model response must be an object")?;
+        let text = match obj.get("text") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => return Err("model response \"text\" must be a string".into()),
+        };
+        let tool_calls = match obj.get("toolCalls") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(calls)) => calls
+                .iter()
+                .map(ToolCall::from_value)
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err("model response \"toolCalls\" must be an array".into()),
+        };
+        Ok(ModelResponse { text, tool_calls })
+    }
+}
