@@ -56,7 +56,7 @@ mod tests {
         );
         assert_eq!(
             Instant::from_millis(9) - Instant::from_millis(5),
-            Duration::from_millis(5)
+            Duration::from_millis(4)
         );
     }
 }
