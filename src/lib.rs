@@ -5,8 +5,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod agent;
+pub mod audit;
+pub mod config;
+pub mod content;
+pub mod driver;
+pub mod fallback;
+pub mod framing;
 pub mod jsonrpc;
+pub mod mcp;
+pub mod mock_github;
 pub mod model;
+pub mod policy;
+pub mod registry;
+pub mod rpc;
 pub mod time;
 
 pub use time::Instant;

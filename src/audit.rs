@@ -1,0 +1,1 @@
+//! Audit records: one per tool call, with secrets redacted.

@@ -1,0 +1,1 @@
+//! Configuration: Claude-compatible `.mcp.json` parsing and `${VAR}` expansion.

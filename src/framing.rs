@@ -1,0 +1,1 @@
+//! Newline-delimited framing: a linear-time decoder of byte chunks into frames, and an encoder.

@@ -1,0 +1,1 @@
+//! The MCP client session: handshake, tools, notifications and server requests.

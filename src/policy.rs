@@ -1,0 +1,1 @@
+//! The permission gate: allow / ask / deny rules over tool names.

@@ -1,0 +1,1 @@
+//! The tool registry: built-in and MCP tools under one namespace, with risk and limits.

@@ -1,0 +1,1 @@
+//! JSON-RPC endpoint state: the pending-request table and its deadlines.
