@@ -1,1 +1,14 @@
 //! The MCP client session: handshake, tools, notifications and server requests.
+
+mod events;
+mod session;
+
+pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};
+pub use session::{CallOptions, ClientSession, SessionConfig, SessionError};
+
+/// The protocol version agentwire asks for.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Every protocol version agentwire accepts from a server, newest first.
+pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 4] =
+    ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
