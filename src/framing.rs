@@ -1,1 +1,0 @@
-//! Newline-delimited framing: a linear-time decoder of byte chunks into frames, and an encoder.
