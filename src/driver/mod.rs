@@ -1,1 +1,11 @@
 //! The async driver: futures-only wrappers over the sans-IO machines, for hosts with an executor.
+//!
+//! No runtime, no `Send` bound: the same code runs on tokio's current-thread runtime natively and
+//! on the JS event loop in wasm. Hosts supply a [`Transport`] (bytes in and out), a [`Clock`]
+//! (now, and a sleep) and a way to spawn a local future.
+
+mod client;
+mod traits;
+
+pub use client::{ConnectError, McpClient};
+pub use traits::{Clock, Spawn, Transport};

@@ -3,6 +3,7 @@
 use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
 use super::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 use crate::content::ToolOutput;
+use crate::framing::{DecodeError, LineDecoder};
 use crate::jsonrpc::{
     codes, ErrorObject, Id, Message, MessageError, Notification, Request, Response,
 };
@@ -36,6 +37,8 @@ pub struct SessionConfig {
     pub max_total_timeout: Option<Duration>,
     /// Most `tools/list` pages followed before giving up (protects against cursor loops).
     pub max_tool_pages: usize,
+    /// Longest line accepted from the server, in bytes (see [`crate::framing`]).
+    pub max_frame_len: usize,
 }
 
 impl Default for SessionConfig {
@@ -51,6 +54,7 @@ impl Default for SessionConfig {
             request_timeout: Duration::from_secs(60),
             max_total_timeout: Some(Duration::from_secs(600)),
             max_tool_pages: 100,
+            max_frame_len: crate::framing::DEFAULT_MAX_FRAME_LEN,
         }
     }
 }
@@ -148,6 +152,7 @@ pub struct ClientSession {
     open_server_requests: HashSet<Id>,
     transmit: VecDeque<Vec<u8>>,
     events: VecDeque<SessionEvent>,
+    decoder: LineDecoder,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -158,13 +163,14 @@ impl ClientSession {
     /// Starts a session: the `initialize` request is queued at once.
     pub fn new(config: SessionConfig, now: Instant) -> Self {
         let mut session = ClientSession {
-            config,
             state: State::Initializing,
             pending: PendingTable::new(),
             server: None,
             open_server_requests: HashSet::new(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
+            decoder: LineDecoder::new(config.max_frame_len),
+            config,
         };
         let params = session.initialize_params();
         let deadlines = Deadlines::starting_at(now, session.config.initialize_timeout, None);
@@ -331,11 +337,33 @@ impl ClientSession {
 
     // ----- inputs -----
 
-    /// Takes one whole frame (a line without its newline) from the server.
+    /// Takes bytes from a stream transport (stdio): any chunking, lines split anywhere.
+    pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
+        self.decoder.push(bytes);
+        while let Some(decoded) = self.decoder.next_message() {
+            match decoded {
+                Ok(message) => self.handle_message(now, message),
+                Err(DecodeError::Message { error, excerpt }) => {
+                    self.handle_malformed(&error, &excerpt)
+                }
+                Err(error) => self.handle_frame_error(error.to_string()),
+            }
+        }
+    }
+
+    /// The stream ended (EOF on stdout); `reason` says why, such as the exit status.
+    pub fn handle_eof(&mut self, reason: &str) {
+        if let Some(error) = self.decoder.finish() {
+            self.handle_frame_error(error.to_string());
+        }
+        self.shut_down(reason.to_owned());
+    }
+
+    /// Takes one whole frame (a line without its newline) from a message transport.
     pub fn handle_frame(&mut self, now: Instant, frame: &[u8]) {
         match Message::parse(frame) {
             Ok(message) => self.handle_message(now, message),
-            Err(error) => self.handle_malformed(&error, frame),
+            Err(error) => self.handle_malformed(&error, &crate::framing::excerpt(frame)),
         }
     }
 
@@ -508,11 +536,10 @@ impl ClientSession {
         self.events.push_back(SessionEvent::Closed { reason });
     }
 
-    fn handle_malformed(&mut self, error: &MessageError, frame: &[u8]) {
+    fn handle_malformed(&mut self, error: &MessageError, excerpt: &str) {
         if self.is_closed() {
             return;
         }
-        let excerpt = crate::framing::excerpt(frame);
         self.events.push_back(SessionEvent::ProtocolError {
             message: format!("{error}: {excerpt}"),
         });

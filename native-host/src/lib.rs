@@ -1,0 +1,4 @@
+//! The native home of agentwire: processes, stdio, HTTP, built-in tools and the CLI.
+
+pub mod clock;
+pub mod stdio;

@@ -1,0 +1,356 @@
+//! `McpClient`: an async handle over one [`ClientSession`], driven by a background future.
+
+use super::traits::{Clock, Spawn, Transport};
+use crate::content::ToolOutput;
+use crate::jsonrpc::{ErrorObject, Id};
+use crate::mcp::{
+    CallOptions, ClientSession, RequestError, RequestId, ServerDetails, SessionConfig,
+    SessionError, SessionEvent,
+};
+use crate::time::Instant;
+use futures::channel::{mpsc, oneshot};
+use futures::{FutureExt, StreamExt};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::{Rc, Weak};
+
+/// Why `connect` produced no client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectError(pub String);
+
+impl fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConnectError {}
+
+/// What a waiting command receives.
+enum Completion {
+    Tools(Result<Vec<Value>, RequestError>),
+    Tool(Result<ToolOutput, RequestError>),
+    Value(Result<Value, RequestError>),
+}
+
+struct Shared {
+    session: ClientSession,
+    waiters: HashMap<RequestId, oneshot::Sender<Completion>>,
+    ready: Option<oneshot::Sender<Result<ServerDetails, String>>>,
+    /// Events no command waits for (list_changed, logs, progress, server requests).
+    events: mpsc::UnboundedSender<SessionEvent>,
+    events_rx: Option<mpsc::UnboundedReceiver<SessionEvent>>,
+    closed: Option<String>,
+}
+
+impl Shared {
+    /// Routes the session's events to waiting commands; the rest go to the event stream.
+    fn dispatch(&mut self) {
+        while let Some(event) = self.session.poll_event() {
+            let (request, completion) = match event {
+                SessionEvent::Ready(details) => {
+                    if let Some(ready) = self.ready.take() {
+                        let _ = ready.send(Ok(details));
+                    }
+                    continue;
+                }
+                SessionEvent::ToolsListed { request, tools } => {
+                    (request, Completion::Tools(Ok(tools)))
+                }
+                SessionEvent::ToolResult { request, result } => (request, Completion::Tool(result)),
+                SessionEvent::Response { request, result } => (request, Completion::Value(result)),
+                SessionEvent::Failed { request, error } => (request, Completion::Value(Err(error))),
+                SessionEvent::Closed { reason } => {
+                    if let Some(ready) = self.ready.take() {
+                        let _ = ready.send(Err(reason.clone()));
+                    }
+                    self.closed = Some(reason.clone());
+                    let _ = self.events.unbounded_send(SessionEvent::Closed { reason });
+                    continue;
+                }
+                other => {
+                    let _ = self.events.unbounded_send(other);
+                    continue;
+                }
+            };
+            if let Some(waiter) = self.waiters.remove(&request) {
+                let _ = waiter.send(completion);
+            }
+        }
+    }
+}
+
+struct Inner {
+    shared: RefCell<Shared>,
+    now: Box<dyn Fn() -> Instant>,
+    wake: mpsc::UnboundedSender<()>,
+}
+
+/// An async client for one MCP server. Cheap to clone; all clones share one connection, and
+/// any number of calls may be in flight at once.
+#[derive(Clone)]
+pub struct McpClient {
+    inner: Rc<Inner>,
+}
+
+/// Cancels a command whose future was dropped before it completed.
+struct CancelOnDrop<'a> {
+    client: &'a McpClient,
+    request: Option<RequestId>,
+}
+
+impl Drop for CancelOnDrop<'_> {
+    fn drop(&mut self) {
+        if let Some(request) = self.request.take() {
+            let mut shared = self.client.inner.shared.borrow_mut();
+            shared.waiters.remove(&request);
+            if shared
+                .session
+                .cancel(request, "the caller stopped waiting")
+                .is_ok()
+            {
+                shared.dispatch();
+                drop(shared);
+                self.client.wake();
+            }
+        }
+    }
+}
+
+impl McpClient {
+    /// Starts a session over `transport`, spawns its driver with `spawn`, and waits for the
+    /// handshake. Fails with the session's reason (timeout, bad version, server gone, ...).
+    pub async fn connect<T, C, S>(
+        config: SessionConfig,
+        transport: T,
+        clock: C,
+        spawn: S,
+    ) -> Result<(McpClient, ServerDetails), ConnectError>
+    where
+        T: Transport + 'static,
+        C: Clock + 'static,
+        S: Spawn,
+    {
+        let clock = Rc::new(clock);
+        let session = ClientSession::new(config, clock.now());
+        let (events_tx, events_rx) = mpsc::unbounded();
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let (wake_tx, wake_rx) = mpsc::unbounded();
+        let shared = Shared {
+            session,
+            waiters: HashMap::new(),
+            ready: Some(ready_tx),
+            events: events_tx,
+            events_rx: Some(events_rx),
+            closed: None,
+        };
+        let now_clock = Rc::clone(&clock);
+        let inner = Rc::new(Inner {
+            shared: RefCell::new(shared),
+            now: Box::new(move || now_clock.now()),
+            wake: wake_tx,
+        });
+        let client = McpClient { inner };
+        spawn.spawn(Box::pin(drive(
+            Rc::downgrade(&client.inner),
+            transport,
+            clock,
+            wake_rx,
+        )));
+        match ready_rx.await {
+            Ok(Ok(details)) => Ok((client, details)),
+            Ok(Err(reason)) => Err(ConnectError(reason)),
+            Err(_) => Err(ConnectError(
+                "the connection driver stopped during the handshake".into(),
+            )),
+        }
+    }
+
+    /// Lists every tool, across all pages.
+    pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
+        match self.command(|s, now| s.list_tools(now)).await? {
+            Completion::Tools(result) => result,
+            Completion::Value(Err(e)) | Completion::Tool(Err(e)) => Err(e),
+            _ => Err(RequestError::InvalidResult(
+                "unexpected completion for tools/list".into(),
+            )),
+        }
+    }
+
+    /// Calls a tool. An execution error is `Ok` with `is_error` set.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+        options: CallOptions,
+    ) -> Result<ToolOutput, RequestError> {
+        match self
+            .command(|s, now| s.call_tool(now, name, arguments, options))
+            .await?
+        {
+            Completion::Tool(result) => result,
+            Completion::Value(Err(e)) | Completion::Tools(Err(e)) => Err(e),
+            _ => Err(RequestError::InvalidResult(
+                "unexpected completion for tools/call".into(),
+            )),
+        }
+    }
+
+    /// Sends any request and returns its raw result.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        options: CallOptions,
+    ) -> Result<Value, RequestError> {
+        match self
+            .command(|s, now| s.request(now, method, params, options))
+            .await?
+        {
+            Completion::Value(result) => result,
+            Completion::Tool(Err(e)) | Completion::Tools(Err(e)) => Err(e),
+            _ => Err(RequestError::InvalidResult(format!(
+                "unexpected completion for {method}"
+            ))),
+        }
+    }
+
+    /// Answers a [`SessionEvent::ServerRequest`].
+    pub fn respond(&self, id: &Id, result: Result<Value, ErrorObject>) -> Result<(), SessionError> {
+        self.inner.shared.borrow_mut().session.respond(id, result)?;
+        self.wake();
+        Ok(())
+    }
+
+    /// The stream of events no command waits for: `ToolsListChanged`, `Progress`, `Log`,
+    /// `ServerRequest`, `ProtocolError`, `UnexpectedResponse`, `Closed`. Available once.
+    pub fn take_events(&self) -> Option<mpsc::UnboundedReceiver<SessionEvent>> {
+        self.inner.shared.borrow_mut().events_rx.take()
+    }
+
+    /// What the server said about itself.
+    pub fn server(&self) -> Option<ServerDetails> {
+        self.inner.shared.borrow().session.server().cloned()
+    }
+
+    /// Why the connection closed, once it has.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.inner.shared.borrow().closed.clone()
+    }
+
+    /// Closes the session: pending calls fail with `reason` and the transport is shut down.
+    pub fn close(&self, reason: &str) {
+        let mut shared = self.inner.shared.borrow_mut();
+        shared.session.close(reason);
+        shared.dispatch();
+        drop(shared);
+        self.wake();
+    }
+
+    fn wake(&self) {
+        let _ = self.inner.wake.unbounded_send(());
+    }
+
+    async fn command<F>(&self, issue: F) -> Result<Completion, RequestError>
+    where
+        F: FnOnce(&mut ClientSession, Instant) -> Result<RequestId, SessionError>,
+    {
+        let (tx, rx) = oneshot::channel();
+        let request = {
+            let mut shared = self.inner.shared.borrow_mut();
+            let now = (self.inner.now)();
+            let request = issue(&mut shared.session, now).map_err(|e| match e {
+                SessionError::Closed(reason) => RequestError::Closed(reason),
+                other => RequestError::Closed(other.to_string()),
+            })?;
+            shared.waiters.insert(request, tx);
+            request
+        };
+        self.wake();
+        let mut guard = CancelOnDrop {
+            client: self,
+            request: Some(request),
+        };
+        let completion = rx.await;
+        guard.request = None;
+        completion.map_err(|_| RequestError::Closed("the connection driver stopped".into()))
+    }
+}
+
+/// The background future: moves bytes between the transport and the session, fires timers,
+/// and routes events, until the session closes or every client handle is dropped.
+///
+/// It holds the shared state weakly so that dropping the last [`McpClient`] ends the connection.
+async fn drive<T: Transport, C: Clock>(
+    inner: Weak<Inner>,
+    transport: T,
+    clock: Rc<C>,
+    mut wake: mpsc::UnboundedReceiver<()>,
+) {
+    let with = |f: &mut dyn FnMut(&mut Shared)| match inner.upgrade() {
+        Some(inner) => {
+            f(&mut inner.shared.borrow_mut());
+            true
+        }
+        None => false,
+    };
+    loop {
+        let mut outgoing = Vec::new();
+        let mut deadline = None;
+        let mut closed = true;
+        with(&mut |shared| {
+            shared.dispatch();
+            while let Some(line) = shared.session.poll_transmit() {
+                outgoing.extend_from_slice(&line);
+            }
+            deadline = shared.session.poll_timeout();
+            closed = shared.session.is_closed();
+        });
+        if !outgoing.is_empty() && !closed {
+            if let Err(error) = transport.send(outgoing).await {
+                let reason = format!("writing to the server failed: {error}");
+                with(&mut |shared| shared.session.handle_transport_closed(&reason));
+                continue;
+            }
+        }
+        if closed {
+            transport.close().await;
+            return;
+        }
+        let timer = async {
+            match deadline {
+                Some(at) => clock.sleep_until(at).await,
+                None => futures::future::pending().await,
+            }
+        };
+        futures::select_biased! {
+            chunk = transport.recv().fuse() => match chunk {
+                Some(Ok(bytes)) => {
+                    let now = clock.now();
+                    with(&mut |shared| shared.session.handle_bytes(now, &bytes));
+                }
+                Some(Err(error)) => {
+                    let reason = format!("reading from the server failed: {error}");
+                    with(&mut |shared| shared.session.handle_transport_closed(&reason));
+                }
+                None => {
+                    let reason = transport.closed_reason().await;
+                    with(&mut |shared| shared.session.handle_eof(&reason));
+                }
+            },
+            _ = timer.fuse() => {
+                let now = clock.now();
+                with(&mut |shared| shared.session.handle_timeout(now));
+            }
+            signal = wake.next() => {
+                if signal.is_none() {
+                    // Every client handle is gone: nobody can use this connection any more.
+                    transport.close().await;
+                    return;
+                }
+            }
+        }
+    }
+}

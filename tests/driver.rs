@@ -1,0 +1,308 @@
+//! The async driver over an in-memory transport, a scripted server task and a manual clock.
+
+use agentwire::driver::{Clock, McpClient, Transport};
+use agentwire::mcp::{CallOptions, RequestError, SessionConfig};
+use agentwire::Instant;
+use futures::channel::mpsc;
+use futures::executor::LocalPool;
+use futures::lock::Mutex;
+use futures::task::LocalSpawnExt;
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+/// Time that moves only when the test says so.
+#[derive(Clone, Default)]
+struct ManualClock {
+    now: Rc<Cell<u64>>,
+    sleepers: Rc<RefCell<Vec<Waker>>>,
+}
+
+impl ManualClock {
+    fn advance(&self, ms: u64) {
+        self.now.set(self.now.get() + ms);
+        for waker in self.sleepers.borrow_mut().drain(..) {
+            waker.wake();
+        }
+    }
+}
+
+struct Sleep {
+    clock: ManualClock,
+    until: u64,
+}
+
+impl Future for Sleep {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.clock.now.get() >= self.until {
+            return Poll::Ready(());
+        }
+        self.clock.sleepers.borrow_mut().push(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Instant {
+        Instant::from_millis(self.now.get())
+    }
+    fn sleep_until(&self, deadline: Instant) -> impl Future<Output = ()> {
+        Sleep {
+            clock: self.clone(),
+            until: deadline.as_millis(),
+        }
+    }
+}
+
+/// The client's end of an in-memory pipe.
+struct MemoryTransport {
+    to_server: mpsc::UnboundedSender<Vec<u8>>,
+    from_server: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
+    closed: Rc<Cell<bool>>,
+}
+
+impl Transport for MemoryTransport {
+    async fn send(&self, bytes: Vec<u8>) -> Result<(), String> {
+        self.to_server
+            .unbounded_send(bytes)
+            .map_err(|_| "server gone".to_owned())
+    }
+    async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
+        self.from_server.lock().await.next().await.map(Ok)
+    }
+    async fn closed_reason(&self) -> String {
+        "scripted server hung up".into()
+    }
+    async fn close(&self) {
+        self.closed.set(true);
+    }
+}
+
+/// A scripted server: answers the handshake, lists one tool, echoes calls (unless the call's
+/// `mode` is "hang"), and hangs up when asked to with `mode: "exit"`.
+async fn scripted_server(
+    mut from_client: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut to_client: mpsc::UnboundedSender<Vec<u8>>,
+    version: &'static str,
+    seen: Rc<RefCell<Vec<Value>>>,
+) {
+    let mut buffer = Vec::new();
+    let mut held = Vec::new();
+    while let Some(chunk) = from_client.next().await {
+        buffer.extend_from_slice(&chunk);
+        while let Some(pos) = buffer.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = buffer.drain(..=pos).collect();
+            let msg: Value = serde_json::from_slice(&line).unwrap();
+            seen.borrow_mut().push(msg.clone());
+            let result = match msg["method"].as_str() {
+                Some("initialize") => {
+                    json!({"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "scripted"}})
+                }
+                Some("tools/list") => {
+                    json!({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
+                }
+                Some("tools/call") => match msg["params"]["arguments"]["mode"].as_str() {
+                    Some("hang") => continue,
+                    Some("exit") => return,
+                    // Held until a "flush" call arrives, then answered newest first.
+                    Some("hold") => {
+                        held.push(msg);
+                        continue;
+                    }
+                    Some("flush") => {
+                        for m in held.drain(..).rev() {
+                            let text = m["params"]["arguments"]["text"].clone();
+                            let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [{"type": "text", "text": text}]}});
+                            let _ = to_client.send(format!("{reply}\n").into_bytes()).await;
+                        }
+                        json!({"content": []})
+                    }
+                    _ => {
+                        json!({"content": [{"type": "text", "text": msg["params"]["arguments"]["text"]}]})
+                    }
+                },
+                _ => continue,
+            };
+            let reply = json!({"jsonrpc": "2.0", "id": msg["id"], "result": result});
+            let _ = to_client.send(format!("{reply}\n").into_bytes()).await;
+        }
+    }
+}
+
+struct Harness {
+    pool: LocalPool,
+    clock: ManualClock,
+    seen: Rc<RefCell<Vec<Value>>>,
+    closed: Rc<Cell<bool>>,
+    transport: Option<MemoryTransport>,
+}
+
+fn harness(version: &'static str) -> Harness {
+    let pool = LocalPool::new();
+    let (c2s_tx, c2s_rx) = mpsc::unbounded();
+    let (s2c_tx, s2c_rx) = mpsc::unbounded();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    pool.spawner()
+        .spawn_local(scripted_server(c2s_rx, s2c_tx, version, Rc::clone(&seen)))
+        .unwrap();
+    let closed = Rc::new(Cell::new(false));
+    let transport = MemoryTransport {
+        to_server: c2s_tx,
+        from_server: Mutex::new(s2c_rx),
+        closed: Rc::clone(&closed),
+    };
+    Harness {
+        pool,
+        clock: ManualClock::default(),
+        seen,
+        closed,
+        transport: Some(transport),
+    }
+}
+
+impl Harness {
+    fn connect(&mut self, config: SessionConfig) -> Result<McpClient, String> {
+        let spawner = self.pool.spawner();
+        let spawn = move |f| spawner.spawn_local(f).unwrap();
+        let transport = self.transport.take().unwrap();
+        let connect = McpClient::connect(config, transport, self.clock.clone(), spawn);
+        self.pool
+            .run_until(connect)
+            .map(|(client, _)| client)
+            .map_err(|e| e.to_string())
+    }
+}
+
+async fn call(client: &McpClient, args: Value) -> Result<String, RequestError> {
+    let out = client
+        .call_tool("echo", args, CallOptions::default())
+        .await?;
+    Ok(out.to_model_text())
+}
+
+#[test]
+fn many_calls_in_flight_on_one_connection() {
+    let mut h = harness("2025-11-25");
+    let client = h.connect(SessionConfig::default()).unwrap();
+    let tools = h.pool.run_until(client.list_tools()).unwrap();
+    assert_eq!(tools[0]["name"], "echo");
+
+    let calls = futures::future::join_all(
+        (0..100).map(|i| call(&client, json!({"mode": "hold", "text": format!("t{i}")}))),
+    );
+    let flush = call(&client, json!({"mode": "flush"}));
+    let (results, _) = h.pool.run_until(futures::future::join(calls, flush));
+    let texts: Vec<String> = results.into_iter().map(Result::unwrap).collect();
+    assert_eq!(texts, (0..100).map(|i| format!("t{i}")).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_hung_call_times_out_while_others_complete() {
+    let mut h = harness("2025-11-25");
+    let config = SessionConfig {
+        request_timeout: Duration::from_secs(5),
+        ..SessionConfig::default()
+    };
+    let client = h.connect(config).unwrap();
+    let hung = client.call_tool("echo", json!({"mode": "hang"}), CallOptions::default());
+    let mut hung = Box::pin(hung);
+    assert!(h
+        .pool
+        .run_until(futures::future::poll_immediate(&mut hung))
+        .is_none());
+    assert_eq!(
+        h.pool
+            .run_until(call(&client, json!({"text": "still fine"})))
+            .unwrap(),
+        "still fine"
+    );
+    h.clock.advance(5_000);
+    let err = h.pool.run_until(hung).unwrap_err();
+    assert!(matches!(err, RequestError::Timeout { .. }), "{err}");
+    h.pool.run_until_stalled();
+    let seen = h.seen.borrow();
+    let cancel = seen
+        .iter()
+        .find(|m| m["method"] == "notifications/cancelled")
+        .expect("cancelled was sent");
+    assert!(cancel["params"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("timed out after 5000 ms"));
+}
+
+#[test]
+fn server_exit_fails_pending_calls_at_once_with_the_reason() {
+    let mut h = harness("2025-11-25");
+    let client = h.connect(SessionConfig::default()).unwrap();
+    let pending = client.call_tool("echo", json!({"mode": "hang"}), CallOptions::default());
+    let exit = client.call_tool("echo", json!({"mode": "exit"}), CallOptions::default());
+    let (a, b) = h.pool.run_until(futures::future::join(pending, exit));
+    for result in [a, b] {
+        assert_eq!(
+            result.unwrap_err(),
+            RequestError::Closed("scripted server hung up".into())
+        );
+    }
+    assert_eq!(
+        client.closed_reason().as_deref(),
+        Some("scripted server hung up")
+    );
+    h.pool.run_until_stalled();
+    assert!(
+        h.closed.get(),
+        "the transport is closed once the session is"
+    );
+    let later = h.pool.run_until(call(&client, json!({"text": "x"})));
+    assert!(matches!(later, Err(RequestError::Closed(_))));
+}
+
+#[test]
+fn dropping_a_call_cancels_it_on_the_server() {
+    let mut h = harness("2025-11-25");
+    let client = h.connect(SessionConfig::default()).unwrap();
+    {
+        let mut hung =
+            Box::pin(client.call_tool("echo", json!({"mode": "hang"}), CallOptions::default()));
+        assert!(h
+            .pool
+            .run_until(futures::future::poll_immediate(&mut hung))
+            .is_none());
+    }
+    h.pool.run_until_stalled();
+    let seen = h.seen.borrow();
+    let cancel = seen
+        .iter()
+        .find(|m| m["method"] == "notifications/cancelled")
+        .expect("cancelled was sent");
+    assert_eq!(cancel["params"]["reason"], "the caller stopped waiting");
+}
+
+#[test]
+fn an_unsupported_version_fails_connect_with_the_reason() {
+    let mut h = harness("2023-01-01");
+    let err = h.connect(SessionConfig::default()).err().unwrap();
+    assert!(
+        err.contains("\"2023-01-01\"") && err.contains("does not support"),
+        "{err}"
+    );
+    h.pool.run_until_stalled();
+    assert!(h.closed.get());
+}
+
+#[test]
+fn dropping_every_handle_closes_the_transport() {
+    let mut h = harness("2025-11-25");
+    let client = h.connect(SessionConfig::default()).unwrap();
+    h.pool.run_until_stalled();
+    assert!(!h.closed.get());
+    drop(client);
+    h.pool.run_until_stalled();
+    assert!(h.closed.get());
+}
