@@ -3,15 +3,17 @@
 //! Everything here is invented for demos and tests: the repositories are real projects, but the
 //! star counts, issues, pull requests, commits, people and file contents are illustrative
 //! stand-ins, not copies of the real ones. To add data, append a row to the tables in
-//! `repos.rs`, `issues.rs` or `files.rs`; ids and SHAs are derived from the row's content, so
+//! `repos.rs`, `issues.rs`, `pulls.rs` or `files.rs`; ids and SHAs are derived from the row's content, so
 //! nothing else needs updating.
 
 mod files;
 mod issues;
+mod pulls;
 mod repos;
 
 pub(crate) use files::FILES;
-pub(crate) use issues::{ISSUES, LABELS, PULLS};
+pub(crate) use issues::{ISSUES, LABELS};
+pub(crate) use pulls::PULLS;
 pub(crate) use repos::{COMMITS, REPOS};
 
 /// A repository.

@@ -1,7 +1,9 @@
 //! Tests of the mock server through its public line interface, as a client would drive it.
 
+mod issue_tools;
 mod protocol;
-mod tools;
+mod repo_tools;
+mod tool_errors;
 
 use super::{MockGithubServer, MockOptions};
 use serde_json::{json, Value};
@@ -85,4 +87,26 @@ fn call_err(server: &mut MockGithubServer, name: &str, arguments: Value) -> Stri
 
 fn server() -> MockGithubServer {
     MockGithubServer::with_options(MockOptions::new())
+}
+
+/// The `number` of each item (of a list, or of a search result's `items`).
+fn numbers(v: &Value) -> Vec<u64> {
+    let items = v.get("items").unwrap_or(v);
+    items
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["number"].as_u64()).collect())
+        .unwrap_or_default()
+}
+
+/// The string `key` of each item (of a list, or of a search result's `items`).
+fn strings(v: &Value, key: &str) -> Vec<String> {
+    let items = v.get("items").unwrap_or(v);
+    items
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|i| i[key].as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
