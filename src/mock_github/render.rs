@@ -90,7 +90,10 @@ fn label(repo: &str, name: &str) -> Value {
     json!({
         "id": id,
         "node_id": format!("LA_{id:x}"),
-        "url": format!("{API}/repos/{repo}/labels/{}", name.replace(' ', "%20")),
+        "url": format!(
+            "{API}/repos/{repo}/labels/{}",
+            name.replace(' ', "%20").replace('/', "%2F").replace(':', "%3A")
+        ),
         "name": name,
         "color": color,
         "default": matches!(name, "bug" | "enhancement" | "documentation" | "good first issue"),

@@ -146,7 +146,9 @@ pub(crate) fn label(name: &str) -> Option<&'static Label> {
     LABELS.iter().find(|l| l.name == name)
 }
 
-/// A stable number derived from strings (FNV-1a), so ids never need to be written by hand.
+/// A stable number derived from strings (FNV-1a, then a SplitMix64 finaliser so that inputs
+/// differing only at the end still give unrelated-looking ids and SHAs), so ids never need to
+/// be written by hand.
 pub(crate) fn stable_hash(parts: &[&str]) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for part in parts {
@@ -155,7 +157,11 @@ pub(crate) fn stable_hash(parts: &[&str]) -> u64 {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     }
-    hash
+    hash ^= hash >> 30;
+    hash = hash.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    hash ^= hash >> 27;
+    hash = hash.wrapping_mul(0x94d0_49bb_1331_11eb);
+    hash ^ (hash >> 31)
 }
 
 /// A stable GitHub-like numeric id (nine to ten digits, safely inside JavaScript's integers).
