@@ -6,6 +6,17 @@
 //! names, descriptions and input schemas as the npm package, and results shaped like the GitHub
 //! REST API responses the real server passes through. Only the data is canned (see `data/`).
 //!
+//! Where the mock knowingly differs from the npm server:
+//! - file contents are decoded text by default, as the npm server hands them to the model
+//!   (it keeps `encoding: "base64"`); [`MockOptions::with_base64_file_contents`] gives the raw
+//!   API's base64 instead;
+//! - repository search items keep `stargazers_count`, `language` and `topics`, which the npm
+//!   server's response schema strips;
+//! - `list_issues` returns issues only, where GitHub's endpoint mixes pull requests in;
+//! - failures are `isError` results, and an unknown tool is `-32602` (see [`MockGithubServer`]);
+//! - `create_issue` and `add_issue_comment` answer plausibly, with a fixed timestamp, and store
+//!   nothing.
+//!
 //! ```
 //! use agentwire::mock_github::MockGithubServer;
 //!

@@ -63,10 +63,13 @@ impl MockOptions {
 /// requests or notifications of its own.
 ///
 /// Requests are answered whether or not `initialize` came first, as the reference SDK does.
-/// Tool failures follow the current MCP guidance: bad arguments, unknown repositories and the
-/// like are `isError: true` results the model can read and correct. An unknown tool name is a
-/// protocol error, `-32602` with the message `Unknown tool: <name>` (the npm server sends the
-/// same message as `-32603`, because its SDK reports every thrown error with that code).
+///
+/// Tool failures follow the current MCP guidance rather than the npm server's accident: bad
+/// arguments, unknown repositories and the like are `isError: true` results the model can read
+/// and correct (`Invalid arguments: owner: Required`, `Not Found: Resource not found: ...`).
+/// An unknown tool name is a protocol error, `-32602` with the message `Unknown tool: <name>`,
+/// so the mock exercises both of a client's failure paths. (The npm server throws for all
+/// three, and its SDK turns every thrown error into a `-32603` response with that message.)
 ///
 /// [`handle_line`]: MockGithubServer::handle_line
 /// [`handle_bytes`]: MockGithubServer::handle_bytes
