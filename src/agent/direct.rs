@@ -4,7 +4,7 @@
 //! never ask: the user calling a tool by hand is the approval. Used by `agentwire mcp call` and
 //! the JS `agent.callTool`. They do not touch the conversation history or the run's budget.
 
-use super::turn::{shape, Target};
+use super::call::{shape, Target};
 use super::Agent;
 use crate::agent::{AgentError, DirectCallError, DirectCallResult, ToolFailure, ToolInvocation};
 use crate::audit::{AuditRecord, Outcome};

@@ -20,7 +20,8 @@ pub enum UiEvent {
         /// The text.
         text: String,
     },
-    /// The loop took up a tool call. Every `tool_start` is followed by one `tool_end`.
+    /// The loop took up a tool call the model made. Every `tool_start` is followed by exactly
+    /// one `tool_end`; calls abandoned when a run stops get both.
     ToolStart {
         /// Call id.
         id: String,

@@ -4,6 +4,7 @@
 //! it emits [`Action`]s for the host to perform and takes the results back as inputs, with the
 //! current time passed in. See [`Agent`] for the driving contract.
 
+mod call;
 mod direct;
 mod events;
 mod turn;

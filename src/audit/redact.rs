@@ -301,6 +301,37 @@ mod tests {
     }
 
     #[test]
+    fn edge_inputs_do_not_panic() {
+        for text in [
+            "",
+            "=",
+            ":",
+            "token",
+            "token=",
+            "token:",
+            "password: ",
+            "Bearer",
+            "Bearer ",
+            "ghp_",
+            "sk-",
+            "key:😀😀",
+            "é=ü",
+            "Authorization: Bearer",
+            "Authorization: Bearer é",
+            "token=é€😀",
+            "a\u{0}b",
+            "eyJ.....",
+        ] {
+            let out = redact_text(text);
+            assert!(
+                out.len() <= text.len() + REDACTED.len(),
+                "{text:?} -> {out:?}"
+            );
+        }
+        assert_eq!(redact_text("token=é€😀 ok"), "token=[REDACTED] ok");
+    }
+
+    #[test]
     fn summaries_are_redacted_and_short() {
         let long = "é".repeat(500);
         let summary = summarize_arguments(&json!({"body": long, "token": "ghp_abcdefghijklmnop"}));

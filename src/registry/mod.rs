@@ -237,7 +237,9 @@ impl Registry {
         Self::default()
     }
 
-    /// Replaces the risk overrides and re-applies them to every registered tool.
+    /// Replaces the risk overrides and re-applies them to every registered MCP tool, and to
+    /// built-in tools the new overrides name (a built-in keeps an earlier override's risk until
+    /// it is registered again).
     pub fn set_overrides(&mut self, overrides: RiskOverrides) {
         self.overrides = overrides;
         for spec in &mut self.tools {
