@@ -1,1 +1,397 @@
 //! The permission gate: allow / ask / deny rules over tool names.
+//!
+//! Patterns name tools as the model sees them:
+//! - `get_weather`: exactly that tool;
+//! - `mcp__github` or `mcp__github__*`: every tool of MCP server `github` (tool names carry the
+//!   server's sanitised name, see [`crate::registry::names::mcp_server_prefix`]);
+//! - `mcp__github__get_*`, `mcp__*`: every tool whose name starts with the text before `*`;
+//! - `*`: every tool.
+//!
+//! Precedence: deny beats everything; then "always" answers given this session; then ask; then
+//! allow. Session approvals beat ask rules because the user answering "always" to an ask rule's
+//! question means "stop asking"; they never beat deny. Without a matching rule, `read` tools are
+//! allowed and every other risk asks.
+
+use crate::registry::Risk;
+use std::fmt;
+
+/// What a rule does to the tools it matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleKind {
+    /// Run without asking.
+    Allow,
+    /// Ask the user first.
+    Ask,
+    /// Never run.
+    Deny,
+}
+
+impl RuleKind {
+    /// `"allow"`, `"ask"` or `"deny"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "allow",
+            RuleKind::Ask => "ask",
+            RuleKind::Deny => "deny",
+        }
+    }
+
+    /// Reads `allow` / `ask` / `deny`.
+    pub fn parse(text: &str) -> Result<RuleKind, String> {
+        match text {
+            "allow" => Ok(RuleKind::Allow),
+            "ask" => Ok(RuleKind::Ask),
+            "deny" => Ok(RuleKind::Deny),
+            other => Err(format!(
+                "unknown permission rule kind {other:?}: expected allow, ask or deny"
+            )),
+        }
+    }
+}
+
+/// An invalid permission pattern, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyError {
+    /// The pattern as given.
+    pub pattern: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid permission pattern {:?}: {}",
+            self.pattern, self.reason
+        )
+    }
+}
+
+impl std::error::Error for PolicyError {}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Matcher {
+    Any,
+    Exact(String),
+    Prefix(String),
+    /// `mcp__<server>`: the name itself, or anything under `mcp__<server>__`.
+    Server(String),
+}
+
+/// A validated tool-name pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    text: String,
+    matcher: Matcher,
+}
+
+impl Pattern {
+    /// Validates `text`; errors say what is wrong and how to write it.
+    pub fn parse(text: &str) -> Result<Pattern, PolicyError> {
+        let fail = |reason: String| PolicyError {
+            pattern: text.to_owned(),
+            reason,
+        };
+        if text.is_empty() {
+            return Err(fail("the pattern is empty".into()));
+        }
+        let (body, glob) = match text.strip_suffix('*') {
+            Some(body) => (body, true),
+            None => (text, false),
+        };
+        if body.contains('*') {
+            return Err(fail(
+                "'*' may only appear once, at the end (as in mcp__github__*)".into(),
+            ));
+        }
+        if let Some(c) = body
+            .chars()
+            .find(|&c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        {
+            return Err(fail(format!(
+                "character {c:?} cannot occur in tool names (A-Z, a-z, 0-9, '_', '-'); \
+                 MCP server names appear sanitised, e.g. \"my.server\" as mcp__my_server"
+            )));
+        }
+        let matcher = if glob {
+            if body.is_empty() {
+                Matcher::Any
+            } else {
+                Matcher::Prefix(body.to_owned())
+            }
+        } else if body == "mcp__" {
+            return Err(fail(
+                "name a server (mcp__github) or use mcp__* for every MCP tool".into(),
+            ));
+        } else if let Some(server) = body.strip_prefix("mcp__").filter(|s| !s.contains("__")) {
+            Matcher::Server(server.to_owned())
+        } else {
+            Matcher::Exact(body.to_owned())
+        };
+        Ok(Pattern {
+            text: text.to_owned(),
+            matcher,
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether tool `name` matches.
+    pub fn matches(&self, name: &str) -> bool {
+        match &self.matcher {
+            Matcher::Any => true,
+            Matcher::Exact(exact) => name == exact,
+            Matcher::Prefix(prefix) => name.starts_with(prefix.as_str()),
+            Matcher::Server(server) => name
+                .strip_prefix("mcp__")
+                .and_then(|rest| rest.strip_prefix(server.as_str()))
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with("__")),
+        }
+    }
+}
+
+/// One permission rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// What the rule does.
+    pub kind: RuleKind,
+    /// Which tools it covers.
+    pub pattern: Pattern,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind.as_str(), self.pattern.as_str())
+    }
+}
+
+/// The gate's verdict on one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Decision {
+    /// Run it.
+    Allow,
+    /// Ask the user first.
+    Ask,
+    /// Refuse it.
+    Deny {
+        /// The deny rule that matched, as `deny <pattern>`.
+        rule: String,
+    },
+}
+
+/// Permission rules plus the approvals given this session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    rules: Vec<Rule>,
+    session_allows: Vec<String>,
+}
+
+impl Policy {
+    /// No rules: reads are allowed, everything else asks.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A policy from three lists of patterns; the first invalid pattern is the error.
+    pub fn from_lists<S: AsRef<str>>(
+        allow: &[S],
+        ask: &[S],
+        deny: &[S],
+    ) -> Result<Policy, PolicyError> {
+        let mut policy = Policy::new();
+        for (kind, list) in [
+            (RuleKind::Allow, allow),
+            (RuleKind::Ask, ask),
+            (RuleKind::Deny, deny),
+        ] {
+            for pattern in list {
+                policy.add_rule(kind, pattern.as_ref())?;
+            }
+        }
+        Ok(policy)
+    }
+
+    /// Adds a rule; an invalid pattern is an error and leaves the policy unchanged.
+    pub fn add_rule(&mut self, kind: RuleKind, pattern: &str) -> Result<(), PolicyError> {
+        let pattern = Pattern::parse(pattern)?;
+        self.rules.push(Rule { kind, pattern });
+        Ok(())
+    }
+
+    /// Adds an allow rule.
+    pub fn allow(&mut self, pattern: &str) -> Result<&mut Self, PolicyError> {
+        self.add_rule(RuleKind::Allow, pattern).map(|()| self)
+    }
+
+    /// Adds an ask rule.
+    pub fn ask(&mut self, pattern: &str) -> Result<&mut Self, PolicyError> {
+        self.add_rule(RuleKind::Ask, pattern).map(|()| self)
+    }
+
+    /// Adds a deny rule.
+    pub fn deny(&mut self, pattern: &str) -> Result<&mut Self, PolicyError> {
+        self.add_rule(RuleKind::Deny, pattern).map(|()| self)
+    }
+
+    /// The configured rules, in the order they were added.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Records an "always" answer: `tool_name` runs without asking for the rest of the session.
+    pub fn allow_always(&mut self, tool_name: &str) {
+        if !self.session_allows.iter().any(|n| n == tool_name) {
+            self.session_allows.push(tool_name.to_owned());
+        }
+    }
+
+    /// Tools approved with "always" this session.
+    pub fn session_allows(&self) -> &[String] {
+        &self.session_allows
+    }
+
+    /// Forgets this session's "always" answers.
+    pub fn clear_session(&mut self) {
+        self.session_allows.clear();
+    }
+
+    fn first_match(&self, kind: RuleKind, name: &str) -> Option<&Rule> {
+        self.rules
+            .iter()
+            .find(|r| r.kind == kind && r.pattern.matches(name))
+    }
+
+    /// The verdict for a call of `tool_name`, whose risk is `risk`.
+    pub fn decide(&self, tool_name: &str, risk: Risk) -> Decision {
+        if let Some(rule) = self.first_match(RuleKind::Deny, tool_name) {
+            return Decision::Deny {
+                rule: rule.to_string(),
+            };
+        }
+        if self.session_allows.iter().any(|n| n == tool_name) {
+            return Decision::Allow;
+        }
+        if self.first_match(RuleKind::Ask, tool_name).is_some() {
+            return Decision::Ask;
+        }
+        if self.first_match(RuleKind::Allow, tool_name).is_some() || risk.is_read_only() {
+            return Decision::Allow;
+        }
+        Decision::Ask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_risk() {
+        let p = Policy::new();
+        assert_eq!(p.decide("anything", Risk::Read), Decision::Allow);
+        for risk in [Risk::Write, Risk::Execute, Risk::Network] {
+            assert_eq!(p.decide("anything", risk), Decision::Ask, "{risk}");
+        }
+    }
+
+    #[test]
+    fn deny_beats_ask_beats_allow() {
+        let p = Policy::from_lists(&["*"], &["mcp__github"], &["mcp__github__delete_*"]).unwrap();
+        assert_eq!(p.decide("shell", Risk::Execute), Decision::Allow);
+        assert_eq!(
+            p.decide("mcp__github__get_issue", Risk::Read),
+            Decision::Ask
+        );
+        assert_eq!(
+            p.decide("mcp__github__delete_repo", Risk::Read),
+            Decision::Deny {
+                rule: "deny mcp__github__delete_*".into()
+            }
+        );
+        // Rule order within a kind does not matter; kinds decide.
+        let p = Policy::from_lists(&["x"], &["x"], &["x"]).unwrap();
+        assert!(matches!(p.decide("x", Risk::Read), Decision::Deny { .. }));
+    }
+
+    #[test]
+    fn patterns_match_what_they_say() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("*", "anything", true),
+            ("shell", "shell", true),
+            ("shell", "shell2", false),
+            ("mcp__github", "mcp__github__get_issue", true),
+            ("mcp__github", "mcp__github", true),
+            ("mcp__github", "mcp__githubx__get", false),
+            ("mcp__git", "mcp__github__get_issue", false),
+            ("mcp__github__*", "mcp__github__get_issue", true),
+            ("mcp__github__*", "mcp__github_enterprise__get", false),
+            ("mcp__*", "mcp__fs__read", true),
+            ("mcp__*", "shell", false),
+            ("mcp__github__get_*", "mcp__github__get_me", true),
+            ("mcp__github__get_*", "mcp__github__list", false),
+            ("mcp__github__get_issue", "mcp__github__get_issue", true),
+            ("mcp__github__get_issue", "mcp__github__get_issues", false),
+        ];
+        for &(pattern, name, want) in cases {
+            let p = Pattern::parse(pattern).unwrap();
+            assert_eq!(p.matches(name), want, "{pattern} vs {name}");
+            assert_eq!(p.as_str(), pattern);
+        }
+    }
+
+    #[test]
+    fn invalid_patterns_are_explained() {
+        for (pattern, needle) in [
+            ("", "empty"),
+            ("a*b", "only appear once, at the end"),
+            ("**", "only appear once"),
+            ("mcp__my.server", "mcp__my_server"),
+            ("has space", "' '"),
+            ("mcp__", "name a server"),
+        ] {
+            let err = Pattern::parse(pattern).unwrap_err();
+            assert_eq!(err.pattern, pattern);
+            assert!(err.to_string().contains(needle), "{pattern}: {err}");
+        }
+        let mut p = Policy::new();
+        assert!(p.deny("bad*pattern").is_err());
+        assert!(
+            p.rules().is_empty(),
+            "a bad pattern leaves the policy unchanged"
+        );
+        assert!(Policy::from_lists(&["ok"], &[], &["x y"]).is_err());
+    }
+
+    #[test]
+    fn always_adds_a_session_allow_that_beats_ask_but_not_deny() {
+        let mut p = Policy::new();
+        p.ask("mcp__gh").unwrap().deny("mcp__gh__nuke").unwrap();
+        assert_eq!(p.decide("mcp__gh__comment", Risk::Write), Decision::Ask);
+        p.allow_always("mcp__gh__comment");
+        p.allow_always("mcp__gh__comment");
+        assert_eq!(p.session_allows().len(), 1);
+        assert_eq!(p.decide("mcp__gh__comment", Risk::Write), Decision::Allow);
+        assert_eq!(p.decide("mcp__gh__other", Risk::Write), Decision::Ask);
+        p.allow_always("mcp__gh__nuke");
+        assert!(matches!(
+            p.decide("mcp__gh__nuke", Risk::Write),
+            Decision::Deny { .. }
+        ));
+        p.clear_session();
+        assert_eq!(p.decide("mcp__gh__comment", Risk::Write), Decision::Ask);
+    }
+
+    #[test]
+    fn rule_kinds_parse() {
+        assert_eq!(RuleKind::parse("deny"), Ok(RuleKind::Deny));
+        assert!(RuleKind::parse("maybe").unwrap_err().contains("\"maybe\""));
+        for k in [RuleKind::Allow, RuleKind::Ask, RuleKind::Deny] {
+            assert_eq!(RuleKind::parse(k.as_str()), Ok(k));
+        }
+    }
+}

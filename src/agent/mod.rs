@@ -1,1 +1,315 @@
 //! The agent loop: a sans-IO state machine from user message to final answer.
+//!
+//! [`Agent`] owns the [`Registry`] and the [`Policy`]. It never calls a model or a tool itself:
+//! it emits [`Action`]s for the host to perform and takes the results back as inputs, with the
+//! current time passed in. See [`Agent`] for the driving contract.
+
+mod call;
+mod direct;
+mod events;
+mod turn;
+mod types;
+
+pub use events::UiEvent;
+pub use types::{
+    Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
+    ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
+};
+
+use crate::audit::{AuditLog, AuditRecord};
+use crate::model::{ChatMessage, ModelRequest, ModelResponse};
+use crate::policy::Policy;
+use crate::registry::Registry;
+use crate::time::Instant;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use turn::{Phase, Turn};
+
+/// Outputs waiting for the host.
+#[derive(Debug, Default)]
+struct Outbox {
+    actions: VecDeque<Action>,
+    events: VecDeque<UiEvent>,
+    audit: AuditLog,
+}
+
+/// State of the active run.
+#[derive(Debug)]
+struct Run {
+    steps: u32,
+    phase: Phase,
+    /// How often each (tool, arguments) pair was called in this run.
+    seen_calls: BTreeMap<String, u32>,
+    /// Tool-output characters the run may still feed the model.
+    budget_left: usize,
+}
+
+/// The agent loop for one conversation.
+///
+/// # Driving it
+///
+/// Inputs: [`start_run`](Agent::start_run), [`handle_model_response`](Agent::handle_model_response),
+/// [`handle_tool_result`](Agent::handle_tool_result), [`handle_approval`](Agent::handle_approval),
+/// [`cancel_run`](Agent::cancel_run). Outputs: [`poll_action`](Agent::poll_action),
+/// [`poll_event`](Agent::poll_event), [`poll_audit`](Agent::poll_audit).
+///
+/// After every input, drain all three outputs until they return `None`. Perform each action:
+/// - [`Action::CallModel`]: call the model, then `handle_model_response` with the answer or the
+///   error text;
+/// - [`Action::CallTools`]: run every invocation (concurrently when there are several: the loop
+///   only batches concurrency-safe calls), enforce each one's timeout, and report each with
+///   `handle_tool_result` in any order;
+/// - [`Action::RequestApproval`]: ask the user, then `handle_approval`.
+///
+/// Events are for display only; the run is over when a `done` or `error` event comes out (also
+/// visible as [`is_running`](Agent::is_running) turning false). Misuse (an input the loop is not
+/// waiting for) returns an [`AgentError`] and changes nothing. After `cancel_run`, results for
+/// calls still in flight are refused with [`AgentError::UnknownCall`]; hosts may ignore that.
+///
+/// A conversation keeps its history across runs: each run appends the user message, the model's
+/// turns and the tool results, and the next run continues from there.
+#[derive(Debug)]
+pub struct Agent {
+    registry: Registry,
+    policy: Policy,
+    config: AgentConfig,
+    history: Vec<ChatMessage>,
+    /// Call ids used in this conversation, so every id in the history is unique.
+    used_ids: BTreeSet<String>,
+    run: Option<Run>,
+    out: Outbox,
+    direct: direct::DirectCalls,
+}
+
+impl Agent {
+    /// An idle agent with an empty history.
+    pub fn new(registry: Registry, policy: Policy, config: AgentConfig) -> Self {
+        Agent {
+            registry,
+            policy,
+            config,
+            history: Vec::new(),
+            used_ids: BTreeSet::new(),
+            run: None,
+            out: Outbox::default(),
+            direct: direct::DirectCalls::default(),
+        }
+    }
+
+    /// The tool registry.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The tool registry, to load or remove servers; takes effect at the next model step.
+    pub fn registry_mut(&mut self) -> &mut Registry {
+        &mut self.registry
+    }
+
+    /// The permission policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The permission policy, to add rules; takes effect for calls not yet decided.
+    pub fn policy_mut(&mut self) -> &mut Policy {
+        &mut self.policy
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    /// The configuration, to change; limits apply from the next run.
+    pub fn config_mut(&mut self) -> &mut AgentConfig {
+        &mut self.config
+    }
+
+    /// The conversation so far, oldest first.
+    pub fn history(&self) -> &[ChatMessage] {
+        &self.history
+    }
+
+    /// Starts a new conversation; refused while a run is active.
+    pub fn clear_history(&mut self) -> Result<(), AgentError> {
+        if self.run.is_some() {
+            return Err(AgentError::RunActive);
+        }
+        self.history.clear();
+        self.used_ids.clear();
+        Ok(())
+    }
+
+    /// Whether a run is active.
+    pub fn is_running(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// Starts a run with the user's message; the first model request follows as an action.
+    pub fn start_run(&mut self, now: Instant, text: impl Into<String>) -> Result<(), AgentError> {
+        if self.run.is_some() {
+            return Err(AgentError::RunActive);
+        }
+        self.history.push(ChatMessage::User {
+            content: text.into(),
+        });
+        self.run = Some(Run {
+            steps: 0,
+            phase: Phase::AwaitingModel,
+            seen_calls: BTreeMap::new(),
+            budget_left: self.config.output_budget_chars,
+        });
+        self.request_model(now);
+        Ok(())
+    }
+
+    /// Takes the model's answer to the last [`Action::CallModel`], or the error text of a
+    /// failed call (which ends the run with an `error` event).
+    pub fn handle_model_response(
+        &mut self,
+        now: Instant,
+        response: Result<ModelResponse, String>,
+    ) -> Result<(), AgentError> {
+        let run = self.run.as_mut().ok_or(AgentError::NoRun)?;
+        if !matches!(run.phase, Phase::AwaitingModel) {
+            return Err(AgentError::NotAwaitingModel);
+        }
+        let response = match response {
+            Ok(response) => response,
+            Err(message) => {
+                self.end_run(UiEvent::Error {
+                    message: format!("model call failed: {message}"),
+                });
+                return Ok(());
+            }
+        };
+        if let Some(text) = response.text.as_ref().filter(|t| !t.trim().is_empty()) {
+            self.out
+                .events
+                .push_back(UiEvent::ModelText { text: text.clone() });
+        }
+        if response.tool_calls.is_empty() {
+            let steps = run.steps;
+            self.history.push(ChatMessage::Assistant {
+                content: response.text.clone(),
+                tool_calls: Vec::new(),
+            });
+            self.end_run(UiEvent::Done {
+                answer: response.text.unwrap_or_default(),
+                steps,
+            });
+            return Ok(());
+        }
+        let mut calls = response.tool_calls;
+        for call in &mut calls {
+            call.id = unique_id(&mut self.used_ids, &call.id);
+        }
+        self.history.push(ChatMessage::Assistant {
+            content: response.text,
+            tool_calls: calls.clone(),
+        });
+        let limit = self.config.max_identical_calls;
+        let mut stuck = None;
+        for call in &calls {
+            let key = format!("{}\u{0}{}", call.name, call.arguments);
+            let count = run.seen_calls.entry(key).or_insert(0);
+            *count += 1;
+            if limit > 0 && *count >= limit && stuck.is_none() {
+                stuck = Some(call.name.clone());
+            }
+        }
+        run.phase = Phase::Tools(Turn::new(calls));
+        match stuck {
+            Some(name) => self.abort_run(
+                now,
+                format!(
+                    "stopped: the model called {name} with the same arguments {limit} times \
+                     in this run, so it looks stuck in a loop"
+                ),
+                "not run: the run was stopped because the same call was repeated",
+            ),
+            None => self.pump(now),
+        }
+        Ok(())
+    }
+
+    /// Stops the active run: calls in flight are recorded as cancelled and the run ends with an
+    /// `error` event. The history stays consistent (every tool call gets a result).
+    pub fn cancel_run(&mut self, now: Instant) -> Result<(), AgentError> {
+        if self.run.is_none() {
+            return Err(AgentError::NoRun);
+        }
+        self.abort_run(
+            now,
+            "run cancelled".to_owned(),
+            "not run: the user cancelled the run",
+        );
+        Ok(())
+    }
+
+    /// The next thing the host must do.
+    pub fn poll_action(&mut self) -> Option<Action> {
+        self.out.actions.pop_front()
+    }
+
+    /// The next UI event.
+    pub fn poll_event(&mut self) -> Option<UiEvent> {
+        self.out.events.pop_front()
+    }
+
+    /// The next audit record (one per tool call, including denied and direct calls).
+    pub fn poll_audit(&mut self) -> Option<AuditRecord> {
+        self.out.audit.poll_record()
+    }
+
+    /// Audit records lost because they were not drained (the log keeps the newest 10 000).
+    pub fn audit_dropped(&self) -> u64 {
+        self.out.audit.dropped()
+    }
+
+    /// Emits the next model request, or ends the run at the step limit.
+    fn request_model(&mut self, _now: Instant) {
+        let Some(run) = self.run.as_mut() else { return };
+        if run.steps >= self.config.max_steps {
+            let steps = run.steps;
+            self.end_run(UiEvent::Error {
+                message: format!(
+                    "stopped: the step limit of {steps} model calls was reached without a final \
+                     answer"
+                ),
+            });
+            return;
+        }
+        run.steps += 1;
+        run.phase = Phase::AwaitingModel;
+        self.out
+            .events
+            .push_back(UiEvent::StepStart { step: run.steps });
+        self.out.actions.push_back(Action::CallModel(ModelRequest {
+            system: self.config.system_prompt.clone(),
+            messages: self.history.clone(),
+            tools: self.registry.definitions(),
+        }));
+    }
+
+    fn end_run(&mut self, event: UiEvent) {
+        self.run = None;
+        self.out.events.push_back(event);
+    }
+}
+
+/// `id`, or `id_2`, `id_3`... (or `call_…` for an empty id): unique within the conversation.
+fn unique_id(used: &mut BTreeSet<String>, id: &str) -> String {
+    let base = if id.is_empty() { "call" } else { id };
+    let mut candidate = base.to_owned();
+    let mut n = 1;
+    while used.contains(&candidate) {
+        n += 1;
+        candidate = format!("{base}_{n}");
+    }
+    used.insert(candidate.clone());
+    candidate
+}
+
+#[cfg(test)]
+mod tests;

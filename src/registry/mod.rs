@@ -1,1 +1,407 @@
 //! The tool registry: built-in and MCP tools under one namespace, with risk and limits.
+//!
+//! Every tool, wherever it runs, is a [`ToolSpec`]: a model-facing name, a description, the JSON
+//! Schema of its input (kept verbatim), a [`Risk`], whether it may run concurrently, a timeout, an
+//! output limit and a [`ToolSource`] that tells the host where to route the call. MCP tools enter
+//! through [`Registry::load_server`] as `mcp__<server>__<tool>` (see [`names`]); from then on they
+//! are treated exactly like built-in tools.
+//!
+//! Registering never overwrites: a name that is taken is an error naming both tools, and the
+//! first tool stays.
+
+mod mcp;
+pub mod names;
+mod risk;
+mod truncate;
+
+pub use mcp::{LoadReport, SkippedTool};
+pub use risk::{infer_risk, risk_from_annotations, risk_from_name, Risk, RiskOverrides};
+pub use truncate::{char_prefix, truncate_output};
+
+use crate::model::ToolDefinition;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+/// Default time a tool call may take before the host gives up on it.
+pub const DEFAULT_TOOL_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Default cap on one tool result fed to the model, in characters.
+pub const DEFAULT_MAX_OUTPUT_CHARS: usize = 50_000;
+
+/// Where a tool runs: in the host, or on an MCP server under its original name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolSource {
+    /// A tool the host implements itself.
+    Builtin,
+    /// A tool of an MCP server.
+    Mcp {
+        /// The server's name, as the host configured it.
+        server: String,
+        /// The tool's name on that server, for `tools/call`.
+        original_name: String,
+    },
+}
+
+/// Per-call limits of a tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolLimits {
+    /// How long the host lets a call run before reporting a timeout.
+    pub timeout: Duration,
+    /// Longest result fed to the model, in characters; longer output is cut with a marker.
+    pub max_output_chars: usize,
+}
+
+impl Default for ToolLimits {
+    fn default() -> Self {
+        ToolLimits {
+            timeout: DEFAULT_TOOL_TIMEOUT,
+            max_output_chars: DEFAULT_MAX_OUTPUT_CHARS,
+        }
+    }
+}
+
+/// Everything the runtime knows about one tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSpec {
+    /// Model-facing name: `[A-Za-z0-9_-]`, at most 64 characters, unique in the registry.
+    pub name: String,
+    /// What the tool does; MCP tools carry a `[MCP:<server>] ` prefix.
+    pub description: String,
+    /// JSON Schema of the arguments, verbatim.
+    pub input_schema: Value,
+    /// How dangerous the tool is.
+    pub risk: Risk,
+    /// Whether calls may run alongside other concurrency-safe calls.
+    pub concurrency_safe: bool,
+    /// How long a call may take.
+    pub timeout: Duration,
+    /// Longest result fed to the model, in characters.
+    pub max_output_chars: usize,
+    /// MCP annotations as the server sent them, if any.
+    pub annotations: Option<Value>,
+    /// Where calls go.
+    pub source: ToolSource,
+}
+
+impl ToolSpec {
+    /// A built-in tool with default limits; read-only tools are concurrency-safe.
+    pub fn builtin(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        risk: Risk,
+    ) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+            risk,
+            concurrency_safe: risk.is_read_only(),
+            timeout: DEFAULT_TOOL_TIMEOUT,
+            max_output_chars: DEFAULT_MAX_OUTPUT_CHARS,
+            annotations: None,
+            source: ToolSource::Builtin,
+        }
+    }
+
+    /// This spec with another timeout.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// This spec with another output limit (characters).
+    pub fn with_max_output_chars(mut self, max_output_chars: usize) -> Self {
+        self.max_output_chars = max_output_chars;
+        self
+    }
+
+    /// This spec with the concurrency flag set explicitly.
+    pub fn with_concurrency_safe(mut self, concurrency_safe: bool) -> Self {
+        self.concurrency_safe = concurrency_safe;
+        self
+    }
+
+    /// The definition the model sees.
+    pub fn definition(&self) -> ToolDefinition {
+        ToolDefinition {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            input_schema: self.input_schema.clone(),
+        }
+    }
+
+    /// The MCP server this tool belongs to, if any.
+    pub fn server(&self) -> Option<&str> {
+        match &self.source {
+            ToolSource::Mcp { server, .. } => Some(server),
+            ToolSource::Builtin => None,
+        }
+    }
+
+    /// The name to call the tool by where it runs: the original MCP name, or the built-in name.
+    pub fn call_name(&self) -> &str {
+        match &self.source {
+            ToolSource::Mcp { original_name, .. } => original_name,
+            ToolSource::Builtin => &self.name,
+        }
+    }
+
+    /// Who owns the name, for error messages: `built-in tool "x"` or `tool "y" of MCP server "s"`.
+    pub fn describe_owner(&self) -> String {
+        match &self.source {
+            ToolSource::Builtin => format!("built-in tool {:?}", self.name),
+            ToolSource::Mcp {
+                server,
+                original_name,
+            } => format!("tool {original_name:?} of MCP server {server:?}"),
+        }
+    }
+}
+
+/// Why a tool could not be registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// The name is not acceptable to model APIs.
+    InvalidName {
+        /// The rejected name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The name is taken; the tool already registered stays.
+    Clash {
+        /// The contested name.
+        name: String,
+        /// The tool that holds the name.
+        existing: String,
+        /// The tool that was refused.
+        rejected: String,
+    },
+    /// An MCP tool description that could not be read.
+    InvalidTool {
+        /// The MCP server.
+        server: String,
+        /// Which tool (its name, or its position in the list).
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::InvalidName { name, reason } => {
+                write!(f, "invalid tool name {name:?}: {reason}")
+            }
+            RegistryError::Clash {
+                name,
+                existing,
+                rejected,
+            } => write!(
+                f,
+                "tool name {name:?} is already taken by {existing}; {rejected} was not registered"
+            ),
+            RegistryError::InvalidTool {
+                server,
+                tool,
+                reason,
+            } => write!(f, "MCP server {server:?}, tool {tool}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// The set of tools the model may call, in a stable order: built-in tools in registration order,
+/// then MCP tools by server name, each server's tools in the order the server listed them.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    tools: Vec<ToolSpec>,
+    /// Servers whose tools were loaded (even if the list was empty).
+    loaded_servers: BTreeMap<String, ()>,
+    server_errors: BTreeMap<String, String>,
+    overrides: RiskOverrides,
+    default_limits: ToolLimits,
+    server_limits: BTreeMap<String, ToolLimits>,
+}
+
+impl Registry {
+    /// An empty registry with default limits and no overrides.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Replaces the risk overrides and re-applies them to every registered MCP tool, and to
+    /// built-in tools the new overrides name (a built-in keeps an earlier override's risk until
+    /// it is registered again).
+    pub fn set_overrides(&mut self, overrides: RiskOverrides) {
+        self.overrides = overrides;
+        for spec in &mut self.tools {
+            let risk = match &spec.source {
+                ToolSource::Builtin => match self.overrides.for_builtin(&spec.name) {
+                    Some(risk) => risk,
+                    None => continue,
+                },
+                ToolSource::Mcp {
+                    server,
+                    original_name,
+                } => {
+                    let prefix = mcp::description_prefix(server);
+                    let description = spec
+                        .description
+                        .strip_prefix(&prefix)
+                        .unwrap_or(&spec.description);
+                    self.overrides.mcp_risk(
+                        server,
+                        original_name,
+                        description,
+                        spec.annotations.as_ref(),
+                    )
+                }
+            };
+            spec.risk = risk;
+            spec.concurrency_safe = risk.is_read_only();
+        }
+    }
+
+    /// The risk overrides in force.
+    pub fn overrides(&self) -> &RiskOverrides {
+        &self.overrides
+    }
+
+    /// Sets the limits MCP tools get when their server has none of its own (later loads only).
+    pub fn set_default_limits(&mut self, limits: ToolLimits) {
+        self.default_limits = limits;
+    }
+
+    /// Sets the limits of `server`'s tools (later loads only).
+    pub fn set_server_limits(&mut self, server: &str, limits: ToolLimits) {
+        self.server_limits.insert(server.to_owned(), limits);
+    }
+
+    /// Limits for tools of `server`: its own, else the defaults.
+    pub fn limits_for(&self, server: &str) -> ToolLimits {
+        self.server_limits
+            .get(server)
+            .copied()
+            .unwrap_or(self.default_limits)
+    }
+
+    /// Registers a built-in tool; the name must already be valid and free.
+    ///
+    /// A built-in risk override from [`RiskOverrides::set_builtin`] replaces the declared risk.
+    pub fn register_builtin(&mut self, mut spec: ToolSpec) -> Result<(), RegistryError> {
+        if let Some(reason) = names::tool_name_problem(&spec.name) {
+            return Err(RegistryError::InvalidName {
+                name: spec.name,
+                reason,
+            });
+        }
+        spec.source = ToolSource::Builtin;
+        if let Some(risk) = self.overrides.for_builtin(&spec.name) {
+            spec.risk = risk;
+            spec.concurrency_safe = risk.is_read_only();
+        }
+        if let Some(existing) = self.get(&spec.name) {
+            return Err(RegistryError::Clash {
+                name: spec.name.clone(),
+                existing: existing.describe_owner(),
+                rejected: spec.describe_owner(),
+            });
+        }
+        let at = self
+            .tools
+            .iter()
+            .take_while(|t| t.source == ToolSource::Builtin)
+            .count();
+        self.tools.insert(at, spec);
+        Ok(())
+    }
+
+    /// Removes built-in tool `name`; MCP tools leave with their server.
+    pub fn unregister_builtin(&mut self, name: &str) -> Option<ToolSpec> {
+        let at = self
+            .tools
+            .iter()
+            .position(|t| t.name == name && t.source == ToolSource::Builtin)?;
+        Some(self.tools.remove(at))
+    }
+
+    /// The tool called `name` by the model, with its source for routing.
+    pub fn get(&self, name: &str) -> Option<&ToolSpec> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Every tool, in the registry's stable order.
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    /// Number of tools.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// The definitions the model sees, in the registry's stable order.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.tools.iter().map(ToolSpec::definition).collect()
+    }
+
+    /// Tools of MCP server `server`, in the order the server listed them.
+    pub fn server_tools<'a>(&'a self, server: &'a str) -> impl Iterator<Item = &'a ToolSpec> {
+        self.tools
+            .iter()
+            .filter(move |t| t.server() == Some(server))
+    }
+
+    /// Servers whose tool lists are loaded, sorted.
+    pub fn servers(&self) -> impl Iterator<Item = &str> {
+        self.loaded_servers.keys().map(String::as_str)
+    }
+
+    /// Servers that failed, with the reason, sorted by server name.
+    pub fn server_errors(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.server_errors
+            .iter()
+            .map(|(s, r)| (s.as_str(), r.as_str()))
+    }
+
+    /// Why `server` failed, if it did.
+    pub fn server_error(&self, server: &str) -> Option<&str> {
+        self.server_errors.get(server).map(String::as_str)
+    }
+
+    /// Removes exactly `server`'s tools and any failure recorded for it; returns how many tools.
+    pub fn remove_server(&mut self, server: &str) -> usize {
+        self.server_errors.remove(server);
+        self.loaded_servers.remove(server);
+        self.drop_server_tools(server)
+    }
+
+    /// Records that `server` could not start or list its tools: it then has no tools.
+    pub fn record_server_failure(&mut self, server: &str, reason: impl Into<String>) {
+        self.loaded_servers.remove(server);
+        self.drop_server_tools(server);
+        self.server_errors.insert(server.to_owned(), reason.into());
+    }
+
+    fn drop_server_tools(&mut self, server: &str) -> usize {
+        let before = self.tools.len();
+        self.tools.retain(|t| t.server() != Some(server));
+        before - self.tools.len()
+    }
+}
+
+#[cfg(test)]
+mod tests;

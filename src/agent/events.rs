@@ -1,0 +1,174 @@
+//! The UI event stream: what a user interface shows while a run goes on.
+//!
+//! This stream is separate from the MCP transport: it goes from the runtime to whoever renders
+//! the conversation (terminal, web page, JS callback), as `{"type": "...", ...}` objects.
+
+use crate::registry::Risk;
+use serde_json::{json, Value};
+
+/// One thing worth showing the user.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum UiEvent {
+    /// A model call begins; steps count from 1 within a run.
+    StepStart {
+        /// The step number.
+        step: u32,
+    },
+    /// The model produced text (with or without tool calls).
+    ModelText {
+        /// The text.
+        text: String,
+    },
+    /// The loop took up a tool call the model made. Every `tool_start` is followed by exactly
+    /// one `tool_end`; calls abandoned when a run stops get both.
+    ToolStart {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// Arguments as the model gave them.
+        args: Value,
+    },
+    /// A tool call ended: ran, failed, was denied or declined.
+    ToolEnd {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// Whether the call succeeded.
+        ok: bool,
+        /// How long it ran (zero when it never ran).
+        duration_ms: u64,
+        /// Whether the output was cut before reaching the model.
+        truncated: bool,
+        /// The start of what the model was given.
+        output: String,
+    },
+    /// The user must approve a call (answer the matching [`crate::agent::Action::RequestApproval`]).
+    ApprovalRequest {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// Arguments.
+        args: Value,
+        /// The tool's risk.
+        risk: Risk,
+    },
+    /// The run ended without an answer (model failure, step limit, repeated call, cancel).
+    Error {
+        /// What went wrong.
+        message: String,
+    },
+    /// The run ended with a final answer.
+    Done {
+        /// The answer.
+        answer: String,
+        /// Model calls made in the run.
+        steps: u32,
+    },
+}
+
+impl UiEvent {
+    /// The `type` tag: `step_start`, `model_text`, `tool_start`, `tool_end`, `approval_request`,
+    /// `error` or `done`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            UiEvent::StepStart { .. } => "step_start",
+            UiEvent::ModelText { .. } => "model_text",
+            UiEvent::ToolStart { .. } => "tool_start",
+            UiEvent::ToolEnd { .. } => "tool_end",
+            UiEvent::ApprovalRequest { .. } => "approval_request",
+            UiEvent::Error { .. } => "error",
+            UiEvent::Done { .. } => "done",
+        }
+    }
+
+    /// The event as JSON with a `type` tag and snake_case fields.
+    pub fn to_value(&self) -> Value {
+        let mut v = match self {
+            UiEvent::StepStart { step } => json!({"step": step}),
+            UiEvent::ModelText { text } => json!({"text": text}),
+            UiEvent::ToolStart { id, name, args } => json!({"id": id, "name": name, "args": args}),
+            UiEvent::ToolEnd {
+                id,
+                name,
+                ok,
+                duration_ms,
+                truncated,
+                output,
+            } => json!({
+                "id": id, "name": name, "ok": ok, "duration_ms": duration_ms,
+                "truncated": truncated, "output": output,
+            }),
+            UiEvent::ApprovalRequest {
+                id,
+                name,
+                args,
+                risk,
+            } => json!({"id": id, "name": name, "args": args, "risk": risk.as_str()}),
+            UiEvent::Error { message } => json!({"message": message}),
+            UiEvent::Done { answer, steps } => json!({"answer": answer, "steps": steps}),
+        };
+        v["type"] = self.kind().into();
+        v
+    }
+
+    /// Whether this event ends the run (`done` or `error`).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self, UiEvent::Done { .. } | UiEvent::Error { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_serialise_with_a_type_tag() {
+        let cases = [
+            (
+                UiEvent::StepStart { step: 2 },
+                json!({"type": "step_start", "step": 2}),
+            ),
+            (
+                UiEvent::ToolEnd {
+                    id: "c".into(),
+                    name: "t".into(),
+                    ok: false,
+                    duration_ms: 5,
+                    truncated: true,
+                    output: "o".into(),
+                },
+                json!({"type": "tool_end", "id": "c", "name": "t", "ok": false,
+                       "duration_ms": 5, "truncated": true, "output": "o"}),
+            ),
+            (
+                UiEvent::ApprovalRequest {
+                    id: "c".into(),
+                    name: "t".into(),
+                    args: json!({"a": 1}),
+                    risk: Risk::Write,
+                },
+                json!({"type": "approval_request", "id": "c", "name": "t", "args": {"a": 1},
+                       "risk": "write"}),
+            ),
+            (
+                UiEvent::Done {
+                    answer: "hi".into(),
+                    steps: 1,
+                },
+                json!({"type": "done", "answer": "hi", "steps": 1}),
+            ),
+        ];
+        for (event, want) in cases {
+            assert_eq!(event.to_value(), want);
+        }
+        assert!(UiEvent::Error {
+            message: "x".into()
+        }
+        .is_terminal());
+        assert!(!UiEvent::StepStart { step: 1 }.is_terminal());
+    }
+}

@@ -1,0 +1,372 @@
+//! One model turn's tool calls: gate, batch, run, collect, feed back.
+//!
+//! Calls are taken up in the model's order. Consecutive concurrency-safe calls that the gate
+//! allows go out together as one batch; any other call goes out alone, and the next call is taken
+//! up only after its result. Calls that never run (unknown tool, denied, bad arguments) are
+//! answered on the spot and do not break a batch.
+
+use super::call::{millis, preview, resolve, shape, Resolution, Target};
+use super::{Agent, Outbox, Run, UiEvent};
+use crate::agent::{Action, AgentError, Approval, ApprovalRequest, ToolFailure, ToolInvocation};
+use crate::audit::{AuditRecord, Outcome};
+use crate::content::ToolOutput;
+use crate::model::{ChatMessage, ToolCall};
+use crate::time::Instant;
+use std::time::Duration;
+
+/// What the loop is waiting for.
+#[derive(Debug)]
+pub(super) enum Phase {
+    /// A model response.
+    AwaitingModel,
+    /// Tool results or approvals for the model's last turn.
+    Tools(Turn),
+}
+
+/// The tool calls of one model turn.
+#[derive(Debug)]
+pub(super) struct Turn {
+    calls: Vec<PendingCall>,
+    /// Index of the first call not yet taken up.
+    next: usize,
+}
+
+impl Turn {
+    pub(super) fn new(calls: Vec<ToolCall>) -> Self {
+        Turn {
+            calls: calls
+                .into_iter()
+                .map(|call| PendingCall {
+                    call,
+                    target: None,
+                    state: CallState::Queued,
+                    approved: false,
+                    announced: false,
+                    result: None,
+                })
+                .collect(),
+            next: 0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CallState {
+    Queued,
+    AwaitingApproval,
+    Running(Instant),
+    Finished,
+}
+
+#[derive(Debug)]
+struct PendingCall {
+    call: ToolCall,
+    target: Option<Target>,
+    state: CallState,
+    /// The user said yes (or always) to this very call.
+    approved: bool,
+    /// `tool_start` was emitted.
+    announced: bool,
+    /// Text for the model and whether it is an error.
+    result: Option<(String, bool)>,
+}
+
+impl Outbox {
+    fn announce(&mut self, pending: &mut PendingCall) {
+        if !pending.announced {
+            pending.announced = true;
+            self.events.push_back(UiEvent::ToolStart {
+                id: pending.call.id.clone(),
+                name: pending.call.name.clone(),
+                args: pending.call.arguments.clone(),
+            });
+        }
+    }
+
+    /// Answers a call that will not run (refused, declined, abandoned).
+    fn refuse(
+        &mut self,
+        pending: &mut PendingCall,
+        now: Instant,
+        content: String,
+        outcome: Outcome,
+        preview_chars: usize,
+    ) {
+        let (time, duration) = match pending.state {
+            CallState::Running(started) => (started, now - started),
+            _ => (now, Duration::ZERO),
+        };
+        self.announce(pending);
+        self.events.push_back(UiEvent::ToolEnd {
+            id: pending.call.id.clone(),
+            name: pending.call.name.clone(),
+            ok: false,
+            duration_ms: millis(duration),
+            truncated: false,
+            output: preview(&content, preview_chars),
+        });
+        let mut record = AuditRecord::new(
+            time,
+            &pending.call.id,
+            &pending.call.name,
+            pending.target.as_ref().and_then(Target::server),
+            &pending.call.arguments,
+            outcome,
+        )
+        .with_error(&content);
+        record.duration = duration;
+        self.audit.push(record);
+        pending.result = Some((content, true));
+        pending.state = CallState::Finished;
+    }
+}
+
+impl Agent {
+    /// Takes up queued calls until the loop must wait (for results or an approval), or asks the
+    /// model again once every call of the turn has its result.
+    pub(super) fn pump(&mut self, now: Instant) {
+        let preview_chars = self.config.preview_chars;
+        loop {
+            let Some(Run {
+                phase: Phase::Tools(turn),
+                ..
+            }) = self.run.as_mut()
+            else {
+                return;
+            };
+            let waiting = turn
+                .calls
+                .iter()
+                .any(|c| matches!(c.state, CallState::Running(_) | CallState::AwaitingApproval));
+            if waiting {
+                return;
+            }
+            if turn.next == turn.calls.len() {
+                self.close_turn();
+                self.request_model(now);
+                return;
+            }
+            let mut batch = Vec::new();
+            while let Some(pending) = turn.calls.get_mut(turn.next) {
+                let resolution = resolve(
+                    &self.registry,
+                    &self.policy,
+                    &pending.call.name,
+                    &pending.call.arguments,
+                    pending.approved,
+                );
+                match resolution {
+                    Resolution::Refuse {
+                        content,
+                        outcome,
+                        target,
+                    } => {
+                        pending.target = target;
+                        self.out
+                            .refuse(pending, now, content, outcome, preview_chars);
+                        turn.next += 1;
+                    }
+                    Resolution::Run(target) => {
+                        let safe = target.concurrency_safe;
+                        if !safe && !batch.is_empty() {
+                            break;
+                        }
+                        pending.target = Some(target);
+                        self.out.announce(pending);
+                        batch.push(turn.next);
+                        turn.next += 1;
+                        if !safe {
+                            break;
+                        }
+                    }
+                    Resolution::Ask(target) => {
+                        if batch.is_empty() {
+                            self.out.announce(pending);
+                            pending.state = CallState::AwaitingApproval;
+                            let request = ApprovalRequest {
+                                call_id: pending.call.id.clone(),
+                                name: pending.call.name.clone(),
+                                arguments: pending.call.arguments.clone(),
+                                risk: target.risk,
+                            };
+                            pending.target = Some(target);
+                            self.out.events.push_back(UiEvent::ApprovalRequest {
+                                id: request.call_id.clone(),
+                                name: request.name.clone(),
+                                args: request.arguments.clone(),
+                                risk: request.risk,
+                            });
+                            self.out.actions.push_back(Action::RequestApproval(request));
+                        }
+                        break;
+                    }
+                }
+            }
+            if !batch.is_empty() {
+                let invocations = batch
+                    .into_iter()
+                    .filter_map(|i| {
+                        let pending = &mut turn.calls[i];
+                        pending.state = CallState::Running(now);
+                        let target = pending.target.as_ref()?;
+                        Some(ToolInvocation {
+                            call_id: pending.call.id.clone(),
+                            name: pending.call.name.clone(),
+                            arguments: pending.call.arguments.clone(),
+                            target: target.source.clone(),
+                            timeout: target.timeout,
+                        })
+                    })
+                    .collect();
+                self.out.actions.push_back(Action::CallTools(invocations));
+                return;
+            }
+        }
+    }
+
+    /// Moves the turn's results into the history, in the model's call order.
+    fn close_turn(&mut self) {
+        let Some(run) = self.run.as_mut() else { return };
+        let Phase::Tools(turn) = std::mem::replace(&mut run.phase, Phase::AwaitingModel) else {
+            return;
+        };
+        for pending in turn.calls {
+            let (content, is_error) = pending
+                .result
+                .unwrap_or_else(|| ("not run".to_owned(), true));
+            self.history.push(ChatMessage::Tool {
+                tool_call_id: pending.call.id,
+                name: pending.call.name,
+                content,
+                is_error,
+            });
+        }
+    }
+
+    /// Ends the run with `message`; unfinished calls get `tool_message` as their result and a
+    /// `cancelled` audit record, so the history stays consistent.
+    pub(super) fn abort_run(&mut self, now: Instant, message: String, tool_message: &str) {
+        let preview_chars = self.config.preview_chars;
+        if let Some(Run {
+            phase: Phase::Tools(turn),
+            ..
+        }) = self.run.as_mut()
+        {
+            for pending in &mut turn.calls {
+                if pending.state != CallState::Finished {
+                    self.out.refuse(
+                        pending,
+                        now,
+                        tool_message.to_owned(),
+                        Outcome::Cancelled,
+                        preview_chars,
+                    );
+                }
+            }
+            self.close_turn();
+        }
+        // Nothing queued for this run is worth doing any more.
+        self.out.actions.clear();
+        self.end_run(UiEvent::Error { message });
+    }
+
+    /// Takes the result of a call from an [`Action::CallTools`].
+    pub fn handle_tool_result(
+        &mut self,
+        now: Instant,
+        call_id: &str,
+        result: Result<ToolOutput, ToolFailure>,
+    ) -> Result<(), AgentError> {
+        let unknown = || AgentError::UnknownCall(call_id.to_owned());
+        let Some(Run {
+            phase: Phase::Tools(turn),
+            budget_left,
+            ..
+        }) = self.run.as_mut()
+        else {
+            return Err(unknown());
+        };
+        let pending = turn
+            .calls
+            .iter_mut()
+            .find(|c| c.call.id == call_id && matches!(c.state, CallState::Running(_)))
+            .ok_or_else(unknown)?;
+        let (CallState::Running(started), Some(target)) = (pending.state, &pending.target) else {
+            return Err(unknown());
+        };
+        let total = self.config.output_budget_chars;
+        let shaped = shape(result, target, Some((budget_left, total)));
+        let duration = now - started;
+        self.out.events.push_back(UiEvent::ToolEnd {
+            id: pending.call.id.clone(),
+            name: pending.call.name.clone(),
+            ok: !shaped.is_error,
+            duration_ms: millis(duration),
+            truncated: shaped.truncated,
+            output: preview(&shaped.content, self.config.preview_chars),
+        });
+        let mut record = AuditRecord::new(
+            started,
+            &pending.call.id,
+            &pending.call.name,
+            target.server(),
+            &pending.call.arguments,
+            shaped.outcome,
+        );
+        if let Some(error) = &shaped.error {
+            record = record.with_error(error);
+        }
+        record.duration = duration;
+        record.output_chars = shaped.output_chars;
+        record.truncated = shaped.truncated;
+        self.out.audit.push(record);
+        pending.result = Some((shaped.content, shaped.is_error));
+        pending.state = CallState::Finished;
+        self.pump(now);
+        Ok(())
+    }
+
+    /// Answers an [`Action::RequestApproval`]. `No` tells the model the user declined; `Always`
+    /// also lets this tool run without asking for the rest of the session.
+    pub fn handle_approval(
+        &mut self,
+        now: Instant,
+        call_id: &str,
+        approval: Approval,
+    ) -> Result<(), AgentError> {
+        let not_waiting = || AgentError::NotAwaitingApproval(call_id.to_owned());
+        let Some(Run {
+            phase: Phase::Tools(turn),
+            ..
+        }) = self.run.as_mut()
+        else {
+            return Err(not_waiting());
+        };
+        let pending = turn
+            .calls
+            .get_mut(turn.next)
+            .filter(|p| p.call.id == call_id && p.state == CallState::AwaitingApproval)
+            .ok_or_else(not_waiting)?;
+        match approval {
+            Approval::Yes | Approval::Always => {
+                if approval == Approval::Always {
+                    self.policy.allow_always(&pending.call.name);
+                }
+                pending.approved = true;
+                pending.state = CallState::Queued;
+            }
+            Approval::No => {
+                let content = format!(
+                    "denied: the user declined this call of {}; do not retry it unless asked",
+                    pending.call.name
+                );
+                let preview_chars = self.config.preview_chars;
+                self.out
+                    .refuse(pending, now, content, Outcome::Denied, preview_chars);
+                turn.next += 1;
+            }
+        }
+        self.pump(now);
+        Ok(())
+    }
+}

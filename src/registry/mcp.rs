@@ -1,0 +1,202 @@
+//! Loading MCP servers' tool lists into the registry.
+
+use super::names::{mcp_tool_name, with_hash_suffix};
+use super::{names, Registry, RegistryError, ToolSource, ToolSpec};
+use serde_json::{json, Map, Value};
+
+/// A tool from a `tools/list` result that was not registered, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedTool {
+    /// The tool's name as the server sent it (or `#<index>` when it had none).
+    pub name: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// What [`Registry::load_server`] did.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LoadReport {
+    /// The server.
+    pub server: String,
+    /// Registered model-facing names, in list order.
+    pub loaded: Vec<String>,
+    /// Tools that were refused, with reasons.
+    pub skipped: Vec<SkippedTool>,
+    /// How many tools of an earlier load of this server were replaced.
+    pub replaced: usize,
+}
+
+impl LoadReport {
+    /// Whether every listed tool was registered.
+    pub fn is_clean(&self) -> bool {
+        self.skipped.is_empty()
+    }
+
+    /// `{"server", "loaded": [...], "skipped": [{"name", "reason"}], "replaced"}`.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "server": self.server,
+            "loaded": self.loaded,
+            "skipped": self.skipped.iter()
+                .map(|s| json!({"name": s.name, "reason": s.reason}))
+                .collect::<Vec<_>>(),
+            "replaced": self.replaced,
+        })
+    }
+}
+
+/// `[MCP:<server>] `, the prefix of every MCP tool description.
+pub(super) fn description_prefix(server: &str) -> String {
+    format!("[MCP:{server}] ")
+}
+
+/// The fields of one `tools/list` entry that the registry keeps.
+struct RawTool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: Value,
+    annotations: Option<Value>,
+}
+
+fn read_tool<'a>(
+    server: &str,
+    index: usize,
+    value: &'a Value,
+) -> Result<RawTool<'a>, RegistryError> {
+    let invalid = |tool: String, reason: &str| RegistryError::InvalidTool {
+        server: server.to_owned(),
+        tool,
+        reason: reason.to_owned(),
+    };
+    let obj = value
+        .as_object()
+        .ok_or_else(|| invalid(format!("#{index}"), "a tool must be a JSON object"))?;
+    let name = match obj.get("name") {
+        Some(Value::String(s)) if !s.is_empty() => s.as_str(),
+        _ => {
+            return Err(invalid(
+                format!("#{index}"),
+                "a tool needs a non-empty string \"name\"",
+            ))
+        }
+    };
+    let description = match obj.get("description") {
+        None | Some(Value::Null) => "",
+        Some(Value::String(s)) => s,
+        Some(_) => {
+            return Err(invalid(
+                format!("{name:?}"),
+                "\"description\" must be a string",
+            ))
+        }
+    };
+    let input_schema = match obj.get("inputSchema") {
+        // Model APIs want an object schema; a tool without one takes no arguments.
+        None | Some(Value::Null) => json!({"type": "object", "properties": Map::new()}),
+        Some(schema @ Value::Object(_)) => schema.clone(),
+        Some(_) => {
+            return Err(invalid(
+                format!("{name:?}"),
+                "\"inputSchema\" must be an object",
+            ))
+        }
+    };
+    let annotations = obj.get("annotations").filter(|a| a.is_object()).cloned();
+    Ok(RawTool {
+        name,
+        description,
+        input_schema,
+        annotations,
+    })
+}
+
+impl Registry {
+    /// Loads (or reloads) `server`'s tools from its `tools/list` result entries.
+    ///
+    /// Exactly the server's previous tools are replaced; other servers and built-in tools are
+    /// untouched, and any failure recorded for the server is cleared. Entries that cannot be
+    /// registered (malformed, duplicated, name clash) are skipped and listed in the report.
+    pub fn load_server(&mut self, server: &str, tools: &[Value]) -> LoadReport {
+        let mut report = LoadReport {
+            server: server.to_owned(),
+            replaced: self.drop_server_tools(server),
+            ..Default::default()
+        };
+        self.server_errors.remove(server);
+        self.loaded_servers.insert(server.to_owned(), ());
+        let mut block: Vec<ToolSpec> = Vec::new();
+        for (index, value) in tools.iter().enumerate() {
+            match self.prepare_mcp_tool(server, index, value, &block) {
+                Ok(spec) => {
+                    report.loaded.push(spec.name.clone());
+                    block.push(spec);
+                }
+                Err(err) => report.skipped.push(SkippedTool {
+                    name: value
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map_or_else(|| format!("#{index}"), str::to_owned),
+                    reason: err.to_string(),
+                }),
+            }
+        }
+        // Keep servers sorted by name so definitions come out in a stable order.
+        let at = self
+            .tools
+            .iter()
+            .position(|t| matches!(t.server(), Some(s) if s > server))
+            .unwrap_or(self.tools.len());
+        self.tools.splice(at..at, block);
+        report
+    }
+
+    fn owner_of<'a>(&'a self, name: &str, block: &'a [ToolSpec]) -> Option<&'a ToolSpec> {
+        self.get(name)
+            .or_else(|| block.iter().find(|t| t.name == name))
+    }
+
+    fn prepare_mcp_tool(
+        &self,
+        server: &str,
+        index: usize,
+        value: &Value,
+        block: &[ToolSpec],
+    ) -> Result<ToolSpec, RegistryError> {
+        let raw = read_tool(server, index, value)?;
+        let source = ToolSource::Mcp {
+            server: server.to_owned(),
+            original_name: raw.name.to_owned(),
+        };
+        let risk =
+            self.overrides
+                .mcp_risk(server, raw.name, raw.description, raw.annotations.as_ref());
+        let limits = self.limits_for(server);
+        let mut spec = ToolSpec {
+            name: mcp_tool_name(server, raw.name),
+            description: format!("{}{}", description_prefix(server), raw.description),
+            input_schema: raw.input_schema,
+            risk,
+            concurrency_safe: risk.is_read_only(),
+            timeout: limits.timeout,
+            max_output_chars: limits.max_output_chars,
+            annotations: raw.annotations,
+            source,
+        };
+        if let Some(existing) = self.owner_of(&spec.name, block) {
+            // The same tool listed twice is a real clash; a different tool that sanitised to the
+            // same name gets a hash suffix so both stay callable.
+            let hashed = with_hash_suffix(&spec.name, server, raw.name);
+            let distinct_tool = existing.source != spec.source;
+            if !distinct_tool || hashed == spec.name || self.owner_of(&hashed, block).is_some() {
+                return Err(RegistryError::Clash {
+                    name: spec.name.clone(),
+                    existing: existing.describe_owner(),
+                    rejected: spec.describe_owner(),
+                });
+            }
+            spec.name = hashed;
+        }
+        debug_assert!(names::is_valid_tool_name(&spec.name));
+        Ok(spec)
+    }
+}

@@ -1,0 +1,188 @@
+//! Tool names as model APIs accept them: `[A-Za-z0-9_-]`, at most 64 characters.
+//!
+//! MCP tools are named `mcp__<server>__<tool>`. The server part is squeezed so that it never
+//! contains `__` and never starts or ends with `_`: the first `__` after `mcp__` then always ends
+//! the server part, and a permission pattern `mcp__github` cannot match a server called
+//! `github__evil`. It is also capped at [`MAX_SERVER_PART_CHARS`] so that a name cut for length
+//! always keeps its whole `mcp__<server>__` prefix.
+
+/// Longest tool name model APIs accept.
+pub const MAX_TOOL_NAME_CHARS: usize = 64;
+
+/// Longest server part kept in `mcp__<server>__<tool>` names.
+pub const MAX_SERVER_PART_CHARS: usize = 32;
+
+/// Length of the hash suffix: `_` and eight hex digits.
+const SUFFIX_CHARS: usize = 9;
+
+/// 32-bit FNV-1a: tiny, deterministic on every platform, good enough to tell names apart.
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        hash ^= u32::from(b);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// Eight lowercase hex digits identifying `(server, tool)`; the same on every platform and run.
+pub fn stable_hash(server: &str, tool: &str) -> String {
+    // A NUL separator keeps ("ab", "c") and ("a", "bc") apart.
+    let mut bytes = Vec::with_capacity(server.len() + tool.len() + 1);
+    bytes.extend_from_slice(server.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(tool.as_bytes());
+    format!("{:08x}", fnv1a32(&bytes))
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// Whether `name` is acceptable to model APIs as it is.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    !name.is_empty() && name.len() <= MAX_TOOL_NAME_CHARS && name.chars().all(is_name_char)
+}
+
+/// Why `name` is not a valid tool name, or `None` when it is.
+pub fn tool_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("the name is empty".into());
+    }
+    if let Some(c) = name.chars().find(|&c| !is_name_char(c)) {
+        return Some(format!(
+            "character {c:?} is not allowed (only A-Z, a-z, 0-9, '_' and '-')"
+        ));
+    }
+    if name.len() > MAX_TOOL_NAME_CHARS {
+        return Some(format!(
+            "{} characters is longer than the limit of {MAX_TOOL_NAME_CHARS}",
+            name.len()
+        ));
+    }
+    None
+}
+
+/// Replaces every character models do not accept with `_` (one `_` per character, not byte).
+pub fn sanitize(part: &str) -> String {
+    part.chars()
+        .map(|c| if is_name_char(c) { c } else { '_' })
+        .collect()
+}
+
+/// The server part of MCP tool names: sanitised, no `__`, no edge `_`, at most 32 characters.
+pub fn server_part(server: &str) -> String {
+    let mut out = String::with_capacity(server.len());
+    for c in sanitize(server).chars() {
+        if !(c == '_' && (out.is_empty() || out.ends_with('_'))) {
+            out.push(c);
+        }
+    }
+    // Only ASCII remains, so byte truncation is character truncation.
+    out.truncate(MAX_SERVER_PART_CHARS);
+    while out.ends_with('_') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("server");
+    }
+    out
+}
+
+/// `mcp__<server part>`: the prefix every tool of `server` starts with (then `__`).
+pub fn mcp_server_prefix(server: &str) -> String {
+    format!("mcp__{}", server_part(server))
+}
+
+/// `base` cut so that `_<hash>` fits within the 64-character limit, then `_<hash>` appended.
+pub fn with_hash_suffix(base: &str, server: &str, tool: &str) -> String {
+    let mut name = base.to_owned();
+    name.truncate(MAX_TOOL_NAME_CHARS - SUFFIX_CHARS);
+    format!("{name}_{}", stable_hash(server, tool))
+}
+
+/// The model-facing name of MCP tool `tool` on `server`, before any clash handling.
+///
+/// Names over 64 characters are cut and get a hash suffix of the original server and tool names,
+/// so two long names sharing a prefix stay distinct and stable across runs.
+pub fn mcp_tool_name(server: &str, tool: &str) -> String {
+    let base = format!("{}__{}", mcp_server_prefix(server), sanitize(tool));
+    if base.len() > MAX_TOOL_NAME_CHARS {
+        with_hash_suffix(&base, server, tool)
+    } else {
+        base
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_matches_reference_vectors() {
+        // Published FNV-1a 32-bit test vectors.
+        assert_eq!(fnv1a32(b""), 0x811c_9dc5);
+        assert_eq!(fnv1a32(b"a"), 0xe40c_292c);
+        assert_eq!(fnv1a32(b"foobar"), 0xbf9c_f968);
+    }
+
+    #[test]
+    fn stable_hash_separates_server_and_tool() {
+        assert_eq!(stable_hash("s", "t"), stable_hash("s", "t"));
+        assert_ne!(stable_hash("ab", "c"), stable_hash("a", "bc"));
+        assert_eq!(stable_hash("s", "t").len(), 8);
+    }
+
+    #[test]
+    fn plain_names_pass_through() {
+        assert_eq!(
+            mcp_tool_name("github", "get_issue"),
+            "mcp__github__get_issue"
+        );
+        assert_eq!(mcp_tool_name("my-srv", "do-it"), "mcp__my-srv__do-it");
+    }
+
+    #[test]
+    fn unicode_and_punctuation_become_underscores_per_character() {
+        assert_eq!(mcp_tool_name("files", "read.file"), "mcp__files__read_file");
+        // "é" is two bytes but one character: one underscore.
+        assert_eq!(mcp_tool_name("srv", "café"), "mcp__srv__caf_");
+        assert_eq!(mcp_tool_name("srv", "数据"), "mcp__srv____");
+        assert!(is_valid_tool_name(&mcp_tool_name("srv", "数据")));
+    }
+
+    #[test]
+    fn server_part_has_no_double_underscore_or_edges() {
+        assert_eq!(server_part("github__evil"), "github_evil");
+        assert_eq!(server_part("..weird..name.."), "weird_name");
+        assert_eq!(server_part("???"), "server");
+        assert_eq!(server_part(&"s".repeat(50)).len(), MAX_SERVER_PART_CHARS);
+        assert_eq!(mcp_server_prefix("my.server"), "mcp__my_server");
+    }
+
+    #[test]
+    fn long_names_are_cut_with_a_stable_hash_suffix() {
+        let tool = "a_really_long_tool_name_that_goes_on_and_on_and_on_forever";
+        let name = mcp_tool_name("github", tool);
+        assert_eq!(name.len(), MAX_TOOL_NAME_CHARS);
+        assert!(name.starts_with("mcp__github__a_really_long"));
+        assert!(name.ends_with(&format!("_{}", stable_hash("github", tool))));
+        assert_eq!(name, mcp_tool_name("github", tool), "deterministic");
+        let other = mcp_tool_name("github", &format!("{tool}_2"));
+        assert_ne!(name, other, "same prefix, different hash");
+        assert!(is_valid_tool_name(&name) && is_valid_tool_name(&other));
+        // A very long server name still leaves the prefix whole.
+        let long_server = "x".repeat(100);
+        let name = mcp_tool_name(&long_server, tool);
+        assert!(name.starts_with(&format!("{}__", mcp_server_prefix(&long_server))));
+        assert!(is_valid_tool_name(&name));
+    }
+
+    #[test]
+    fn problems_are_named() {
+        assert!(tool_name_problem("ok_name-1").is_none());
+        assert!(tool_name_problem("").unwrap().contains("empty"));
+        assert!(tool_name_problem("a b").unwrap().contains("' '"));
+        assert!(tool_name_problem(&"a".repeat(65)).unwrap().contains("65"));
+    }
+}
