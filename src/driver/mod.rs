@@ -2,10 +2,17 @@
 //!
 //! No runtime, no `Send` bound: the same code runs on tokio's current-thread runtime natively and
 //! on the JS event loop in wasm. Hosts supply a [`Transport`] (bytes in and out), a [`Clock`]
-//! (now, and a sleep) and a way to spawn a local future.
+//! (now, and a sleep) and a way to spawn a local future; [`Runtime`] adds the agent loop, a
+//! [`ModelBackend`], [`LocalTools`] and a [`RunObserver`].
 
+mod backends;
 mod client;
+mod in_process;
+mod runtime;
 mod traits;
 
+pub use backends::{LocalTools, ModelBackend, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient};
+pub use in_process::MockGithubTransport;
+pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};
 pub use traits::{Clock, Spawn, Transport};

@@ -1,0 +1,50 @@
+//! What a host plugs into the runtime: a model, its own tools, and a user interface.
+
+use crate::agent::{Approval, ApprovalRequest, UiEvent};
+use crate::audit::AuditRecord;
+use crate::content::ToolOutput;
+use crate::model::{ModelRequest, ModelResponse};
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+
+/// A model: the mock model, an OpenAI-compatible endpoint, a JS object, ...
+pub trait ModelBackend {
+    /// Completes one request. `on_text` receives text as it streams in (backends that do not
+    /// stream may call it once or never); the returned response is authoritative.
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        on_text: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>>;
+}
+
+/// The host's own tools (file tools and bash natively, JS functions in the npm package).
+pub trait LocalTools {
+    /// Runs tool `name`. Failures are `ToolOutput::error`, never panics. The runtime enforces
+    /// the tool's timeout by racing this future against the clock.
+    fn call<'a>(&'a self, name: &'a str, arguments: Value) -> LocalBoxFuture<'a, ToolOutput>;
+}
+
+/// A host without tools of its own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoLocalTools;
+
+impl LocalTools for NoLocalTools {
+    fn call<'a>(&'a self, name: &'a str, _arguments: Value) -> LocalBoxFuture<'a, ToolOutput> {
+        Box::pin(async move { ToolOutput::error(format!("no local tool named {name:?}")) })
+    }
+}
+
+/// Whoever watches a run: renders events, answers approvals, keeps the audit trail.
+pub trait RunObserver {
+    /// A UI event of the run (`step_start`, `tool_start`, `done`, ...).
+    fn on_event(&self, event: &UiEvent);
+    /// Text streaming from the model before its turn is complete.
+    fn on_text_delta(&self, _text: &str) {}
+    /// A tool call needs the user's approval.
+    fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval>;
+    /// An audit record (one per tool call).
+    fn on_audit(&self, _record: &AuditRecord) {}
+    /// A notice from the runtime itself (a server's tools were refreshed, a server died, ...).
+    fn on_notice(&self, _message: &str) {}
+}
