@@ -123,7 +123,10 @@ impl SseDecoder {
     fn push_lines(&mut self, bytes: &[u8]) -> Result<(), SseError> {
         let mut result = Ok(());
         let mut start = 0;
-        while let Some(offset) = bytes[start..].iter().position(|&b| b == b'\n' || b == b'\r') {
+        while let Some(offset) = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+        {
             let end = start + offset;
             if self.skip_line {
                 // The rest of a line that already overflowed: drop it, terminator included.

@@ -62,7 +62,11 @@ fn decodes_every_field_kind_and_line_ending() {
 #[test]
 fn any_split_gives_the_same_events() {
     for size in 1..=MIXED.len() {
-        assert_eq!(decode_in_chunks(MIXED, size), mixed_expected(), "chunk size {size}");
+        assert_eq!(
+            decode_in_chunks(MIXED, size),
+            mixed_expected(),
+            "chunk size {size}"
+        );
     }
     // Every two-way split, too: catches a CR at the end of one chunk and LF at the next.
     for cut in 0..=MIXED.len() {
@@ -92,12 +96,17 @@ fn crlf_split_across_chunks_is_one_line_ending() {
 #[test]
 fn blocks_without_data_are_not_dispatched_but_remember_the_id() {
     let mut decoder = SseDecoder::new();
-    decoder.push(b"event: ping\nid: 42\n\n: just a comment\n\n").unwrap();
+    decoder
+        .push(b"event: ping\nid: 42\n\n: just a comment\n\n")
+        .unwrap();
     assert_eq!(decoder.next_event(), None);
     assert_eq!(decoder.last_event_id(), Some("42"));
     decoder.push(b"data:\n\n").unwrap();
     // `data:` with an empty value still makes an (empty) event, typed "message" again.
-    assert_eq!(decoder.next_event(), Some(ev("message", "", Some("42"), None)));
+    assert_eq!(
+        decoder.next_event(),
+        Some(ev("message", "", Some("42"), None))
+    );
 }
 
 #[test]
@@ -130,12 +139,19 @@ fn finish_dispatches_an_unterminated_last_event() {
 #[test]
 fn a_bom_is_only_stripped_at_the_start() {
     let events = decode_in_chunks(b"\xEF\xBB\xBFdata: a\n\n\xEF\xBB\xBFdata: b\n\n", 1);
-    assert_eq!(events.len(), 1, "the second BOM makes an unknown field name");
+    assert_eq!(
+        events.len(),
+        1,
+        "the second BOM makes an unknown field name"
+    );
     assert_eq!(events[0].data, "a");
     // Bytes that only start like a BOM are kept.
     let events = decode_in_chunks(b"\xEFdata: c\n\n", 1);
     assert!(events.is_empty(), "field name is \\xEFdata, not data");
-    assert_eq!(decode_in_chunks(b"data: \xEF\xBB\n\n", 1)[0].data, "\u{FFFD}");
+    assert_eq!(
+        decode_in_chunks(b"data: \xEF\xBB\n\n", 1)[0].data,
+        "\u{FFFD}"
+    );
 }
 
 #[test]
