@@ -1,0 +1,539 @@
+//! What the user asked for: a few fixed patterns, in English and Chinese.
+//!
+//! Deliberately simple keyword rules (this is a stand-in for a model, not a parser), checked in
+//! order: weather, arithmetic, then GitHub requests (pull requests, one issue, issues, a file,
+//! repository search).
+
+use serde_json::{json, Map, Value};
+
+use super::lang::{Capability, Missing};
+
+/// The outcome of reading one user message.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Parsed {
+    /// Call the capability's tool with these arguments.
+    Call(Capability, Value),
+    /// The capability was recognised but a detail is missing.
+    Missing(Capability, Missing),
+    /// Nothing matched.
+    NoFit,
+}
+
+/// Reads a user message.
+pub(super) fn parse(text: &str) -> Parsed {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    weather(text, &words)
+        .or_else(|| calculator(text, &lower, &words))
+        .unwrap_or_else(|| github(text, &lower, &words))
+}
+
+fn has_word(words: &[&str], options: &[&str]) -> bool {
+    words.iter().any(|w| options.contains(w))
+}
+
+fn has_any(text: &str, options: &[&str]) -> bool {
+    options.iter().any(|o| text.contains(o))
+}
+
+const PUNCTUATION: &[char] = &[
+    ',', '.', '?', '!', ':', ';', '"', '\'', '“', '”', '‘', '’', '(', ')', '，', '。', '？', '！',
+    '：', '；', '、', '（', '）', '`',
+];
+
+fn trim_punctuation(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || PUNCTUATION.contains(&c))
+}
+
+// ---- weather ----
+
+fn weather(text: &str, words: &[&str]) -> Option<Parsed> {
+    let zh = has_any(text, &["天气", "气温"]);
+    if !zh && !has_word(words, &["weather", "forecast", "temperature"]) {
+        return None;
+    }
+    let city = if zh { zh_city(text) } else { en_city(text) };
+    Some(match city {
+        Some(city) => Parsed::Call(Capability::Weather, json!({ "city": city })),
+        None => Parsed::Missing(Capability::Weather, Missing::City),
+    })
+}
+
+fn en_city(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words
+        .iter()
+        .map(|w| trim_punctuation(w).to_lowercase())
+        .collect();
+    let keyword = lower.iter().position(|w| {
+        ["weather", "forecast", "temperature"]
+            .iter()
+            .any(|k| w.starts_with(k))
+    })?;
+    const STOP: &[&str] = &[
+        "today",
+        "tomorrow",
+        "now",
+        "tonight",
+        "this",
+        "right",
+        "please",
+        "like",
+        "currently",
+    ];
+    // "weather in Paris", "forecast for New York today?"
+    if let Some(prep) = (keyword + 1..words.len())
+        .find(|&i| matches!(lower[i].as_str(), "in" | "for" | "at" | "of"))
+    {
+        let mut city = Vec::new();
+        for (word, low) in words[prep + 1..].iter().zip(&lower[prep + 1..]) {
+            if STOP.contains(&low.as_str()) {
+                break;
+            }
+            let clean = trim_punctuation(word);
+            if !clean.is_empty() {
+                city.push(clean);
+            }
+            if word.ends_with(PUNCTUATION) {
+                break;
+            }
+        }
+        if !city.is_empty() {
+            return Some(city.join(" "));
+        }
+    }
+    // "Paris weather", "what's the Tokyo forecast"
+    const SKIP: &[&str] = &[
+        "what", "what's", "whats", "is", "the", "how", "how's", "hows", "show", "me", "tell",
+        "get", "today's", "current", "check", "a", "about", "please", "give",
+    ];
+    let mut city: Vec<&str> = words[..keyword]
+        .iter()
+        .zip(&lower[..keyword])
+        .rev()
+        .take_while(|(_, low)| !SKIP.contains(&low.as_str()))
+        .map(|(w, _)| trim_punctuation(w).trim_end_matches("'s"))
+        .filter(|w| !w.is_empty())
+        .collect();
+    city.reverse();
+    (!city.is_empty()).then(|| city.join(" "))
+}
+
+/// `s` without the filler words around a city name ("请问", "今天", "的", punctuation).
+fn strip_city_filler(mut s: &str) -> &str {
+    const LEADING: &[&str] = &[
+        "我想知道",
+        "想知道",
+        "帮我查一下",
+        "帮我查",
+        "帮我看看",
+        "帮我",
+        "请问",
+        "请",
+        "查一下",
+        "查询",
+        "查查",
+        "查看",
+        "看看",
+        "看一下",
+        "告诉我",
+        "一下",
+        "今天",
+        "明天",
+        "现在",
+        "今日",
+        "当前",
+        "目前",
+    ];
+    const TRAILING: &[&str] = &["的", "今天", "明天", "现在", "今日", "当前", "目前", "最近"];
+    loop {
+        let before = s;
+        s = trim_punctuation(s);
+        for p in LEADING {
+            s = s.strip_prefix(p).unwrap_or(s);
+        }
+        for p in TRAILING {
+            s = s.strip_suffix(p).unwrap_or(s);
+        }
+        if s == before {
+            return s;
+        }
+    }
+}
+
+fn zh_city(text: &str) -> Option<String> {
+    let idx = text.find("天气").or_else(|| text.find("气温"))?;
+    let city = strip_city_filler(&text[..idx]);
+    let city = if city.is_empty() {
+        // "天气：北京", "查询天气 上海怎么样"
+        let after = &text[idx + "天气".len()..];
+        let after = ["怎么样", "如何", "好吗"]
+            .iter()
+            .fold(after, |s, p| s.split(p).next().unwrap_or(s));
+        strip_city_filler(after)
+    } else {
+        city
+    };
+    (!city.is_empty()).then(|| city.to_owned())
+}
+
+// ---- arithmetic ----
+
+fn is_expr_char(c: char) -> bool {
+    c.is_ascii_digit() || "+-*/×÷()（）.^% ".contains(c)
+}
+
+/// The longest run of arithmetic characters that holds a digit and an operator and ends in an
+/// operand, normalised to ASCII operators.
+fn expression(text: &str) -> Option<(String, &str)> {
+    let mut best: Option<&str> = None;
+    let mut start = None;
+    for (i, c) in text.char_indices().chain([(text.len(), '\0')]) {
+        match (is_expr_char(c) && c != '\0', start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let run = text[s..i].trim().trim_end_matches('.').trim();
+                let ops = run.trim_start_matches('-');
+                // "/42" in a URL is not arithmetic: an expression opens with an operand.
+                let ok = run.starts_with(|c: char| c.is_ascii_digit() || "-(（".contains(c))
+                    && run.chars().any(|c| c.is_ascii_digit())
+                    && ops.contains(['+', '-', '*', '/', '×', '÷', '^', '%'])
+                    && run.ends_with(|c: char| c.is_ascii_digit() || ")）%".contains(c));
+                if ok && best.is_none_or(|b| run.len() > b.len()) {
+                    best = Some(run);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let raw = best?;
+    let normal = raw
+        .replace('×', "*")
+        .replace('÷', "/")
+        .replace('（', "(")
+        .replace('）', ")");
+    Some((normal, raw))
+}
+
+fn calculator(text: &str, lower: &str, words: &[&str]) -> Option<Parsed> {
+    let (expr, raw) = expression(text)?;
+    let keyword = has_word(
+        words,
+        &["calculate", "compute", "evaluate", "calc", "solve"],
+    ) || has_any(lower, &["what is", "what's", "how much is"])
+        || has_any(
+            text,
+            &["计算", "算一下", "算算", "等于", "多少", "是几", "求值"],
+        );
+    // A message that is nothing but arithmetic ("2+3*4=?") counts as well.
+    let bare = text
+        .replacen(raw, "", 1)
+        .chars()
+        .all(|c| c.is_whitespace() || "=?？。.!！".contains(c));
+    (keyword || bare).then(|| Parsed::Call(Capability::Calculate, json!({ "expression": expr })))
+}
+
+// ---- GitHub ----
+
+/// Runs of characters that can form `owner/repo`, paths, `#123` and URLs.
+fn tokens(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || "_.-/#:".contains(c)))
+        .map(|t| t.trim_end_matches(['.', ':']))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// `owner/repo` from a token, or from a GitHub URL in it.
+fn repo_of(token: &str) -> Option<(String, String)> {
+    let (rest, from_url) = match token.find("github.com/") {
+        Some(i) => (&token[i + "github.com/".len()..], true),
+        None => (token, false),
+    };
+    let parts: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
+    if parts.len() < 2 || (!from_url && parts.len() != 2) {
+        return None;
+    }
+    let owner = parts[0];
+    let repo = parts[1].strip_suffix(".git").unwrap_or(parts[1]);
+    let owner_ok = !owner.is_empty()
+        && !owner.starts_with('-')
+        && owner.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let repo_ok = !repo.is_empty()
+        && repo != "."
+        && repo != ".."
+        && repo
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+    // "1/2" is a fraction, not a repository.
+    let has_letter = owner
+        .chars()
+        .chain(repo.chars())
+        .any(|c| c.is_ascii_alphabetic());
+    (owner_ok && repo_ok && has_letter).then(|| (owner.to_owned(), repo.to_owned()))
+}
+
+/// The repository the message names, and the index of its token. A candidate right after
+/// "of/in/from/..." wins over others ("read docs/a.md of vercel/ai"); otherwise the first.
+fn find_repo(tokens: &[&str]) -> Option<(String, String, usize)> {
+    let candidates: Vec<(usize, (String, String))> = tokens
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| repo_of(t).map(|r| (i, r)))
+        .collect();
+    let after_preposition = candidates.iter().find(|(i, _)| {
+        *i > 0
+            && matches!(
+                tokens[i - 1].to_lowercase().as_str(),
+                "of" | "in" | "from" | "at" | "on" | "for" | "repo" | "repository"
+            )
+    });
+    let (i, (owner, repo)) = after_preposition.or(candidates.first())?.clone();
+    Some((owner, repo, i))
+}
+
+/// A file path the message names (any token but the repository's). A bare README means
+/// README.md, which is what repositories have.
+fn find_path(tokens: &[&str], repo_index: Option<usize>) -> Option<String> {
+    tokens.iter().enumerate().find_map(|(i, t)| {
+        if Some(i) == repo_index || t.starts_with('#') || t.contains("github.com") {
+            return None;
+        }
+        let t = t.trim_start_matches('/');
+        let name = t.rsplit('/').next().unwrap_or(t);
+        let has_extension = name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+        }) || name.starts_with('.') && name.len() > 1;
+        let known = [
+            "LICENSE",
+            "CHANGELOG",
+            "CONTRIBUTING",
+            "Dockerfile",
+            "Makefile",
+        ]
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(name));
+        if t.eq_ignore_ascii_case("readme") {
+            Some("README.md".to_owned())
+        } else if let Some(k) = known.filter(|_| t == name) {
+            Some((*k).to_owned())
+        } else if (has_extension || t.contains('/') || known.is_some())
+            && !["e.g", "i.e", "etc"].contains(&t.to_lowercase().as_str())
+        {
+            Some(t.to_owned())
+        } else {
+            None
+        }
+    })
+}
+
+/// `#123`, `issues/123`, or (when the message says "issue") a bare number.
+fn issue_number(text: &str, tokens: &[&str], issue_word: bool) -> Option<u64> {
+    let digits_after = |marker: &str| {
+        text.match_indices(marker).find_map(|(i, m)| {
+            let rest = &text[i + m.len()..];
+            let rest = rest.trim_start();
+            let end = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            rest[..end].parse::<u64>().ok().filter(|n| *n > 0)
+        })
+    };
+    digits_after("#")
+        .or_else(|| digits_after("issues/"))
+        .or_else(|| {
+            let bare = tokens
+                .iter()
+                .find_map(|t| t.parse::<u64>().ok().filter(|n| *n > 0));
+            bare.filter(|_| issue_word)
+        })
+}
+
+/// `state` for listings: only when the message asks for open or closed items.
+fn state(text: &str, words: &[&str]) -> Option<&'static str> {
+    let open = has_word(words, &["open"])
+        || has_any(text, &["打开的", "开放的", "未关闭", "未解决", "开启的"]);
+    let without_open = text.replace("未关闭", "");
+    let closed =
+        has_word(words, &["closed"]) || has_any(&without_open, &["已关闭", "关闭的", "已解决"]);
+    match (open, closed) {
+        (true, true) => Some("all"),
+        (true, false) => Some("open"),
+        (false, true) => Some("closed"),
+        (false, false) => None,
+    }
+}
+
+fn github(text: &str, lower: &str, words: &[&str]) -> Parsed {
+    let tokens = tokens(text);
+    let repo = find_repo(&tokens);
+    let repo_index = repo.as_ref().map(|r| r.2);
+    let with_repo = |cap: Capability, extra: &[(&str, Value)]| match &repo {
+        Some((owner, name, _)) => {
+            let mut args = Map::new();
+            args.insert("owner".into(), owner.clone().into());
+            args.insert("repo".into(), name.clone().into());
+            for (k, v) in extra {
+                args.insert((*k).into(), v.clone());
+            }
+            Parsed::Call(cap, Value::Object(args))
+        }
+        None => Parsed::Missing(cap, Missing::Repo),
+    };
+    let state_arg = || -> Vec<(&str, Value)> {
+        state(text, words)
+            .map(|s| vec![("state", Value::from(s))])
+            .unwrap_or_default()
+    };
+
+    let pulls = has_word(words, &["pr", "prs", "pulls"])
+        || has_any(lower, &["pull request", "pull-request", "pullrequest"])
+        || has_any(text, &["拉取请求", "合并请求"]);
+    if pulls {
+        return with_repo(Capability::ListPulls, &state_arg());
+    }
+    let issue_word = has_word(words, &["issue", "issues"]);
+    let zh_issue = has_any(text, &["问题", "议题", "工单"]) && repo.is_some();
+    let hash_number = text.contains('#') && repo.is_some();
+    if issue_word || zh_issue || hash_number {
+        return match issue_number(text, &tokens, issue_word || zh_issue) {
+            Some(n) => with_repo(Capability::GetIssue, &[("issue_number", n.into())]),
+            None => with_repo(Capability::ListIssues, &state_arg()),
+        };
+    }
+    let path = find_path(&tokens, repo_index);
+    let file_word = has_word(
+        words,
+        &["read", "file", "contents", "content", "cat", "open"],
+    ) || has_any(text, &["读取", "文件", "内容", "打开"]);
+    match (&path, repo.is_some()) {
+        (Some(path), true) => {
+            return with_repo(Capability::GetFile, &[("path", path.clone().into())])
+        }
+        (Some(_), false) if file_word => {
+            return Parsed::Missing(Capability::GetFile, Missing::Repo)
+        }
+        (None, true) if file_word => return Parsed::Missing(Capability::GetFile, Missing::Path),
+        _ => {}
+    }
+    let search = has_word(words, &["search", "find"])
+        || has_any(lower, &["look for", "looking for"])
+        || has_any(text, &["搜索", "搜", "查找", "寻找", "找"]);
+    if search {
+        let query = search_query(text);
+        return if query.is_empty() {
+            Parsed::Missing(Capability::SearchRepos, Missing::Query)
+        } else {
+            Parsed::Call(Capability::SearchRepos, json!({ "query": query }))
+        };
+    }
+    Parsed::NoFit
+}
+
+/// What to search for: the message without the words that ask for a search.
+fn search_query(text: &str) -> String {
+    const ZH: &[&str] = &[
+        "帮我搜索一下",
+        "帮我搜索",
+        "搜索一下",
+        "搜索",
+        "搜一下",
+        "帮我找一下",
+        "帮我找",
+        "请帮我",
+        "帮我",
+        "查找",
+        "寻找",
+        "找一下",
+        "找找",
+        "在 github 上",
+        "在github上",
+        "在 GitHub 上",
+        "在GitHub上",
+        "github 上",
+        "github上",
+        "GitHub 上",
+        "GitHub上",
+        "相关的",
+        "相关",
+        "有关的",
+        "有关",
+        "关于",
+        "方面的",
+        "仓库",
+        "代码库",
+        "项目",
+        "一些",
+        "所有",
+        "请",
+        "的",
+        "一下",
+        "搜",
+        "找",
+    ];
+    const EN: &[&str] = &[
+        "search",
+        "searching",
+        "find",
+        "finding",
+        "look",
+        "looking",
+        "for",
+        "about",
+        "related",
+        "relating",
+        "regarding",
+        "to",
+        "on",
+        "github",
+        "repositories",
+        "repository",
+        "repos",
+        "repo",
+        "projects",
+        "project",
+        "the",
+        "me",
+        "please",
+        "can",
+        "could",
+        "would",
+        "you",
+        "some",
+        "any",
+        "that",
+        "which",
+        "are",
+        "is",
+        "with",
+        "mention",
+        "mentioning",
+        "matching",
+        "match",
+        "called",
+        "named",
+        "of",
+        "a",
+        "an",
+        "i",
+        "want",
+        "show",
+        "list",
+        "all",
+        "like",
+        "help",
+        "in",
+    ];
+    let mut rest = text.to_owned();
+    for phrase in ZH {
+        rest = rest.replace(phrase, " ");
+    }
+    rest.split_whitespace()
+        .map(trim_punctuation)
+        .filter(|w| !w.is_empty() && !EN.contains(&w.to_lowercase().as_str()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
