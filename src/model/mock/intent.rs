@@ -419,9 +419,24 @@ fn github(text: &str, lower: &str, words: &[&str]) -> Parsed {
         (None, true) if file_word => return Parsed::Missing(Capability::GetFile, Missing::Path),
         _ => {}
     }
-    let search = has_word(words, &["search", "find"])
+    // "search" asks for a search by itself; everyday words like "find" or "找" only together
+    // with a word for repositories, so "帮我找工作" is not a repository search.
+    let strong = has_word(words, &["search"]) || has_any(text, &["搜索", "查找", "寻找"]);
+    let weak = has_word(words, &["find"])
         || has_any(lower, &["look for", "looking for"])
-        || has_any(text, &["搜索", "搜", "查找", "寻找", "找"]);
+        || has_any(text, &["搜", "找"]);
+    let about_repos = has_word(
+        words,
+        &[
+            "repo",
+            "repos",
+            "repository",
+            "repositories",
+            "project",
+            "projects",
+        ],
+    ) || has_any(text, &["仓库", "项目", "代码库"]);
+    let search = strong || (weak && about_repos);
     if search {
         let query = search_query(text);
         return if query.is_empty() {

@@ -244,8 +244,14 @@ fn messages_that_fit_nothing_get_the_list_of_what_works() {
         zh,
         "我是内置的模拟模型，只能识别几种固定的请求，这条消息不在其中。\n使用当前可用的工具，我可以：\n- 搜索仓库：“搜索 mcp 相关的仓库”"
     );
-    // A repository alone is not a request.
-    assert!(ask("vercel/ai", all_tools()).tool_calls.is_empty());
+    // A repository alone is not a request, and everyday "find" is not a repository search.
+    for text in ["vercel/ai", "你能帮我找工作吗", "find my keys"] {
+        assert!(ask(text, all_tools()).tool_calls.is_empty(), "{text}");
+    }
+    assert_eq!(
+        ask("帮我找一些 agent 项目", all_tools()).tool_calls[0].arguments,
+        json!({"query": "agent"})
+    );
 }
 
 #[test]
