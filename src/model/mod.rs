@@ -1,5 +1,22 @@
 //! Models: the request/response shape, codecs for real backends, and the mock model.
 
+pub mod mock;
+pub mod openai;
+pub mod sse;
 mod types;
 
+pub use mock::MockModel;
+pub use openai::{
+    decode_response, decode_response_value, encode_request, ChatCompletionStream, DecodeError,
+    OpenAiOptions, StreamAccumulator, StreamDelta,
+};
+pub use sse::{SseDecoder, SseError, SseEvent};
 pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};
+
+/// At most `max_chars` characters of `text`, with `…` appended when something was cut.
+pub(crate) fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,79 @@
+//! The mock model: deterministic, offline, and honest about what it is.
+//!
+//! It stands in for a real model where none is reachable (sandboxes, demos, tests). It
+//! recognises a few request patterns in English and Chinese, calls the matching tool from the
+//! request's tool list (found by name suffix, so `mcp__github__list_issues` and `list_issues`
+//! both work), and then writes its answer from what the tool returned.
+//!
+//! Recognised requests (each only when its tool is offered):
+//!
+//! | request | tool (name suffix) | arguments |
+//! |---|---|---|
+//! | "查看 vercel/ai 的 issues", "list issues in facebook/react" | `list_issues` | `owner`, `repo`, plus `state` only when the message says open/closed (打开的/已关闭) |
+//! | "查看 vercel/ai 的 issue #123", "show issue 123 in vercel/ai" | `get_issue` | `owner`, `repo`, `issue_number` |
+//! | "查看 vercel/ai 的 PR", "list pull requests in vercel/ai" | `list_pull_requests` | `owner`, `repo` (+ `state` as above) |
+//! | "读取 vercel/ai 的 README.md", "read README.md of vercel/ai" | `get_file_contents` | `owner`, `repo`, `path` (a bare "readme" means `README.md`) |
+//! | "搜索 mcp 相关的仓库", "search repositories about mcp" | `search_repositories` | `query` |
+//! | "计算 2+3*4", "calculate 2+3*4" | `calculator` | `expression` |
+//! | "北京的天气", "weather in Paris" | `get_weather` | `city` |
+//!
+//! It never loops: when the conversation ends in tool results, it always answers with text.
+
+mod answer;
+mod base64;
+mod intent;
+mod lang;
+
+use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
+use intent::Parsed;
+use lang::{find_tool, Lang};
+
+/// A deterministic model that needs no network: its answer is a pure function of the request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MockModel;
+
+impl MockModel {
+    /// The mock model.
+    pub fn new() -> Self {
+        MockModel
+    }
+
+    /// Answers `request`: a tool call when the last user message matches a pattern and its tool
+    /// is offered, otherwise text; always text when the last message is a tool result. Replies
+    /// in Chinese when the last user message contains any CJK character.
+    pub fn complete(&self, request: &ModelRequest) -> ModelResponse {
+        let last_user = request.messages.iter().rev().find_map(|m| match m {
+            ChatMessage::User { content } => Some(content.as_str()),
+            _ => None,
+        });
+        let lang = Lang::detect(last_user.unwrap_or(""));
+        let tools = &request.tools;
+        if let Some(ChatMessage::Tool { .. }) = request.messages.last() {
+            return ModelResponse::text(answer::from_tool_results(&request.messages, lang));
+        }
+        let Some(text) = last_user else {
+            return ModelResponse::text(lang::no_fit(tools, lang));
+        };
+        match intent::parse(text) {
+            Parsed::Call(cap, arguments) => match find_tool(tools, cap) {
+                Some(name) => ModelResponse {
+                    text: None,
+                    tool_calls: vec![ToolCall {
+                        // Unique within a conversation, since the history only grows.
+                        id: format!("mock_call_{}", request.messages.len()),
+                        name: name.to_owned(),
+                        arguments,
+                    }],
+                },
+                None => ModelResponse::text(lang::missing_tool(cap, &arguments, tools, lang)),
+            },
+            Parsed::Missing(cap, missing) if find_tool(tools, cap).is_some() => {
+                ModelResponse::text(lang::ask_for(missing, cap, lang))
+            }
+            Parsed::Missing(..) | Parsed::NoFit => ModelResponse::text(lang::no_fit(tools, lang)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,145 @@
+//! What can be wrong with a model's answer.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::model::clip;
+
+/// Why a model answer could not be decoded; every variant names the culprit.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The body (or a stream chunk) is not JSON.
+    NotJson {
+        /// The parser's complaint.
+        error: String,
+        /// The start of the offending text.
+        snippet: String,
+    },
+    /// The server answered with an error body such as `{"error": {"message", "type", "code"}}`.
+    Api {
+        /// Human-readable message from the server.
+        message: String,
+        /// Error type, e.g. `invalid_request_error`.
+        kind: Option<String>,
+        /// Error code, e.g. `invalid_api_key` or `429`.
+        code: Option<String>,
+    },
+    /// Valid JSON of the wrong shape; the text says which field.
+    Malformed(String),
+    /// A tool call's `arguments` are not valid JSON.
+    ToolArguments {
+        /// The tool the model tried to call.
+        tool: String,
+        /// The parser's complaint.
+        error: String,
+        /// The start of the arguments text.
+        snippet: String,
+    },
+    /// A stream ended before the answer was complete.
+    Incomplete(String),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::NotJson { error, snippet } => {
+                write!(f, "model response is not JSON ({error}): {snippet:?}")
+            }
+            DecodeError::Api {
+                message,
+                kind,
+                code,
+            } => {
+                write!(f, "model API error: {message}")?;
+                match (kind, code) {
+                    (Some(k), Some(c)) => write!(f, " (type {k}, code {c})"),
+                    (Some(k), None) => write!(f, " (type {k})"),
+                    (None, Some(c)) => write!(f, " (code {c})"),
+                    (None, None) => Ok(()),
+                }
+            }
+            DecodeError::Malformed(what) => write!(f, "malformed model response: {what}"),
+            DecodeError::ToolArguments {
+                tool,
+                error,
+                snippet,
+            } => write!(
+                f,
+                "model called tool {tool:?} with arguments that are not valid JSON ({error}): {snippet:?}"
+            ),
+            DecodeError::Incomplete(what) => write!(f, "model stream ended early: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+impl DecodeError {
+    /// A `NotJson` error for `text`, keeping only its start.
+    pub(crate) fn not_json(error: &serde_json::Error, text: &[u8]) -> Self {
+        DecodeError::NotJson {
+            error: error.to_string(),
+            snippet: clip(&String::from_utf8_lossy(text), 200),
+        }
+    }
+
+    /// Reads an API error body, if `value` is one: OpenAI's `{"error": {...}}` (or
+    /// `{"error": "text"}`), or DashScope's native `{"code", "message"}` without `choices`.
+    pub(crate) fn from_api_body(value: &Value) -> Option<Self> {
+        let as_text = |v: Option<&Value>| match v {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => Some(other.to_string()),
+        };
+        match value.get("error") {
+            Some(Value::Object(err)) => Some(DecodeError::Api {
+                message: as_text(err.get("message"))
+                    .unwrap_or_else(|| Value::Object(err.clone()).to_string()),
+                kind: as_text(err.get("type")),
+                code: as_text(err.get("code")),
+            }),
+            Some(Value::String(message)) => Some(DecodeError::Api {
+                message: message.clone(),
+                kind: None,
+                code: None,
+            }),
+            _ if value.get("choices").is_none() => {
+                let message = value.get("message").and_then(Value::as_str)?;
+                Some(DecodeError::Api {
+                    message: message.to_owned(),
+                    kind: None,
+                    code: as_text(value.get("code")),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Parses a tool call's `arguments`: a JSON string normally, an object from lenient servers.
+/// Empty text means no arguments; a string holding JSON once more (double-encoded by some models)
+/// is unwrapped once.
+pub(crate) fn parse_arguments(tool: &str, raw: &Value) -> Result<Value, DecodeError> {
+    let text = match raw {
+        Value::Null => return Ok(Value::Object(Default::default())),
+        Value::String(s) => s,
+        other => return Ok(other.clone()),
+    };
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Default::default()));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(inner)) => match serde_json::from_str::<Value>(&inner) {
+            Ok(obj @ Value::Object(_)) => Ok(obj),
+            _ => Ok(Value::String(inner)),
+        },
+        Ok(value) => Ok(value),
+        Err(e) => Err(DecodeError::ToolArguments {
+            tool: tool.to_owned(),
+            error: e.to_string(),
+            snippet: clip(text, 200),
+        }),
+    }
+}
