@@ -1,88 +1,18 @@
 //! The async driver over an in-memory transport, a scripted server task and a manual clock.
 
-use agentwire::driver::{Clock, McpClient, Transport};
+mod support;
+
+use agentwire::driver::McpClient;
 use agentwire::mcp::{CallOptions, RequestError, SessionConfig};
-use agentwire::Instant;
 use futures::channel::mpsc;
 use futures::executor::LocalPool;
-use futures::lock::Mutex;
 use futures::task::LocalSpawnExt;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 use std::time::Duration;
-
-/// Time that moves only when the test says so.
-#[derive(Clone, Default)]
-struct ManualClock {
-    now: Rc<Cell<u64>>,
-    sleepers: Rc<RefCell<Vec<Waker>>>,
-}
-
-impl ManualClock {
-    fn advance(&self, ms: u64) {
-        self.now.set(self.now.get() + ms);
-        for waker in self.sleepers.borrow_mut().drain(..) {
-            waker.wake();
-        }
-    }
-}
-
-struct Sleep {
-    clock: ManualClock,
-    until: u64,
-}
-
-impl Future for Sleep {
-    type Output = ();
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        if self.clock.now.get() >= self.until {
-            return Poll::Ready(());
-        }
-        self.clock.sleepers.borrow_mut().push(cx.waker().clone());
-        Poll::Pending
-    }
-}
-
-impl Clock for ManualClock {
-    fn now(&self) -> Instant {
-        Instant::from_millis(self.now.get())
-    }
-    fn sleep_until(&self, deadline: Instant) -> impl Future<Output = ()> {
-        Sleep {
-            clock: self.clone(),
-            until: deadline.as_millis(),
-        }
-    }
-}
-
-/// The client's end of an in-memory pipe.
-struct MemoryTransport {
-    to_server: mpsc::UnboundedSender<Vec<u8>>,
-    from_server: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
-    closed: Rc<Cell<bool>>,
-}
-
-impl Transport for MemoryTransport {
-    async fn send(&self, bytes: Vec<u8>) -> Result<(), String> {
-        self.to_server
-            .unbounded_send(bytes)
-            .map_err(|_| "server gone".to_owned())
-    }
-    async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
-        self.from_server.lock().await.next().await.map(Ok)
-    }
-    async fn closed_reason(&self) -> String {
-        "scripted server hung up".into()
-    }
-    async fn close(&self) {
-        self.closed.set(true);
-    }
-}
+use support::async_io::{memory_pipe, ManualClock, MemoryTransport};
 
 /// A scripted server: answers the handshake, lists one tool, echoes calls (unless the call's
 /// `mode` is "hang"), and hangs up when asked to with `mode: "exit"`.
@@ -145,18 +75,12 @@ struct Harness {
 
 fn harness(version: &'static str) -> Harness {
     let pool = LocalPool::new();
-    let (c2s_tx, c2s_rx) = mpsc::unbounded();
-    let (s2c_tx, s2c_rx) = mpsc::unbounded();
+    let (transport, c2s_rx, s2c_tx) = memory_pipe();
     let seen = Rc::new(RefCell::new(Vec::new()));
     pool.spawner()
         .spawn_local(scripted_server(c2s_rx, s2c_tx, version, Rc::clone(&seen)))
         .unwrap();
-    let closed = Rc::new(Cell::new(false));
-    let transport = MemoryTransport {
-        to_server: c2s_tx,
-        from_server: Mutex::new(s2c_rx),
-        closed: Rc::clone(&closed),
-    };
+    let closed = Rc::clone(&transport.closed);
     Harness {
         pool,
         clock: ManualClock::default(),

@@ -48,3 +48,14 @@ pub trait RunObserver {
     /// A notice from the runtime itself (a server's tools were refreshed, a server died, ...).
     fn on_notice(&self, _message: &str) {}
 }
+
+impl ModelBackend for crate::model::MockModel {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        _on_text: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        let response = crate::model::MockModel::complete(self, &request);
+        Box::pin(async move { Ok(response) })
+    }
+}

@@ -19,7 +19,11 @@ impl MockGithubTransport {
     /// A transport to a fresh mock server.
     pub fn new(server: MockGithubServer) -> Self {
         let (replies, inbox) = mpsc::unbounded();
-        MockGithubTransport { server: RefCell::new(Some(server)), replies, inbox: Mutex::new(inbox) }
+        MockGithubTransport {
+            server: RefCell::new(Some(server)),
+            replies,
+            inbox: Mutex::new(inbox),
+        }
     }
 }
 

@@ -96,7 +96,12 @@ pub struct Runtime<C: Clock> {
 
 impl<C: Clock> Runtime<C> {
     /// A runtime over `agent` (which owns the registry and policy).
-    pub fn new(agent: Agent, model: Rc<dyn ModelBackend>, local_tools: Rc<dyn LocalTools>, clock: C) -> Self {
+    pub fn new(
+        agent: Agent,
+        model: Rc<dyn ModelBackend>,
+        local_tools: Rc<dyn LocalTools>,
+        clock: C,
+    ) -> Self {
         Runtime {
             agent: RefCell::new(agent),
             servers: RefCell::new(BTreeMap::new()),
@@ -130,7 +135,12 @@ impl<C: Clock> Runtime<C> {
             }
         };
         let count = self.load_tools(name, &tools);
-        let server = Server { client: Some(client), events, status: ServerStatus::Connected { tools: count }, log: VecDeque::new() };
+        let server = Server {
+            client: Some(client),
+            events,
+            status: ServerStatus::Connected { tools: count },
+            log: VecDeque::new(),
+        };
         if let Some(old) = self.servers.borrow_mut().insert(name.to_owned(), server) {
             if let Some(client) = old.client {
                 client.close("replaced by a new connection");
@@ -140,20 +150,39 @@ impl<C: Clock> Runtime<C> {
     }
 
     fn load_tools(&self, name: &str, tools: &[Value]) -> usize {
-        let report = self.agent.borrow_mut().registry_mut().load_server(name, tools);
+        let report = self
+            .agent
+            .borrow_mut()
+            .registry_mut()
+            .load_server(name, tools);
         report.loaded.len()
     }
 
     /// Records a server that could not connect: it has no tools, and `/mcp` shows the reason.
     pub fn add_failed_server(&self, name: &str, reason: &str) {
-        self.agent.borrow_mut().registry_mut().record_server_failure(name, reason);
-        let server = Server { client: None, events: None, status: ServerStatus::Failed { reason: reason.to_owned() }, log: VecDeque::new() };
+        self.agent
+            .borrow_mut()
+            .registry_mut()
+            .record_server_failure(name, reason);
+        let server = Server {
+            client: None,
+            events: None,
+            status: ServerStatus::Failed {
+                reason: reason.to_owned(),
+            },
+            log: VecDeque::new(),
+        };
         self.servers.borrow_mut().insert(name.to_owned(), server);
     }
 
     /// Records a server that is disabled in the configuration.
     pub fn add_disabled_server(&self, name: &str) {
-        let server = Server { client: None, events: None, status: ServerStatus::Disabled, log: VecDeque::new() };
+        let server = Server {
+            client: None,
+            events: None,
+            status: ServerStatus::Disabled,
+            log: VecDeque::new(),
+        };
         self.servers.borrow_mut().insert(name.to_owned(), server);
     }
 
@@ -169,18 +198,29 @@ impl<C: Clock> Runtime<C> {
 
     /// Every server with its status, in name order.
     pub fn servers(&self) -> Vec<(String, ServerStatus)> {
-        self.servers.borrow().iter().map(|(name, s)| (name.clone(), s.status.clone())).collect()
+        self.servers
+            .borrow()
+            .iter()
+            .map(|(name, s)| (name.clone(), s.status.clone()))
+            .collect()
     }
 
     /// The last log lines and notices of a server (its `notifications/message`, and why it
     /// died); the native host adds stderr separately.
     pub fn server_log(&self, name: &str) -> Vec<String> {
-        self.servers.borrow().get(name).map(|s| s.log.iter().cloned().collect()).unwrap_or_default()
+        self.servers
+            .borrow()
+            .get(name)
+            .map(|s| s.log.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The client of a connected server.
     pub fn client(&self, name: &str) -> Option<McpClient> {
-        self.servers.borrow().get(name).and_then(|s| s.client.clone())
+        self.servers
+            .borrow()
+            .get(name)
+            .and_then(|s| s.client.clone())
     }
 
     /// Closes every server.
@@ -199,7 +239,9 @@ impl<C: Clock> Runtime<C> {
         {
             let mut servers = self.servers.borrow_mut();
             for (name, server) in servers.iter_mut() {
-                let Some(events) = server.events.as_mut() else { continue };
+                let Some(events) = server.events.as_mut() else {
+                    continue;
+                };
                 while let Ok(event) = events.try_recv() {
                     match event {
                         SessionEvent::ToolsListChanged => {
@@ -215,9 +257,12 @@ impl<C: Clock> Runtime<C> {
                         }
                         SessionEvent::Closed { reason } => {
                             push_log(&mut server.log, format!("closed: {reason}"));
-                            server.status = ServerStatus::Failed { reason: reason.clone() };
+                            server.status = ServerStatus::Failed {
+                                reason: reason.clone(),
+                            };
                             server.client = None;
-                            observer.on_notice(&format!("MCP server {name} disconnected: {reason}"));
+                            observer
+                                .on_notice(&format!("MCP server {name} disconnected: {reason}"));
                         }
                         _ => {}
                     }
@@ -225,16 +270,21 @@ impl<C: Clock> Runtime<C> {
             }
         }
         for name in to_refresh {
-            let Some(client) = self.client(&name) else { continue };
+            let Some(client) = self.client(&name) else {
+                continue;
+            };
             match client.list_tools().await {
                 Ok(tools) => {
                     let count = self.load_tools(&name, &tools);
                     if let Some(server) = self.servers.borrow_mut().get_mut(&name) {
                         server.status = ServerStatus::Connected { tools: count };
                     }
-                    observer.on_notice(&format!("MCP server {name} changed its tools: now {count}"));
+                    observer
+                        .on_notice(&format!("MCP server {name} changed its tools: now {count}"));
                 }
-                Err(error) => observer.on_notice(&format!("MCP server {name}: refreshing tools failed: {error}")),
+                Err(error) => observer.on_notice(&format!(
+                    "MCP server {name}: refreshing tools failed: {error}"
+                )),
             }
         }
     }
@@ -266,7 +316,11 @@ impl<C: Clock> Runtime<C> {
                 Some(Action::RequestApproval(request)) => {
                     let answer = observer.approve(&request).await;
                     let now = self.clock.now();
-                    ignore_stale(self.agent.borrow_mut().handle_approval(now, &request.call_id, answer));
+                    ignore_stale(self.agent.borrow_mut().handle_approval(
+                        now,
+                        &request.call_id,
+                        answer,
+                    ));
                 }
                 None => {
                     if !self.agent.borrow().is_running() {
@@ -282,7 +336,11 @@ impl<C: Clock> Runtime<C> {
         outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
     }
 
-    fn drain_outputs(&self, observer: &dyn RunObserver, outcome: &mut Option<Result<String, RunError>>) {
+    fn drain_outputs(
+        &self,
+        observer: &dyn RunObserver,
+        outcome: &mut Option<Result<String, RunError>>,
+    ) {
         loop {
             let (event, record) = {
                 let mut agent = self.agent.borrow_mut();
@@ -317,13 +375,20 @@ impl<C: Clock> Runtime<C> {
             .collect();
         while let Some((call_id, result)) = running.next().await {
             let now = self.clock.now();
-            ignore_stale(self.agent.borrow_mut().handle_tool_result(now, &call_id, result));
+            ignore_stale(
+                self.agent
+                    .borrow_mut()
+                    .handle_tool_result(now, &call_id, result),
+            );
         }
     }
 
     async fn invoke(&self, call: &ToolInvocation) -> Result<ToolOutput, ToolFailure> {
         match &call.target {
-            ToolSource::Mcp { server, original_name } => {
+            ToolSource::Mcp {
+                server,
+                original_name,
+            } => {
                 let Some(client) = self.client(server) else {
                     let reason = self.servers.borrow().get(server).map(|s| match &s.status {
                         ServerStatus::Failed { reason } => reason.clone(),
@@ -334,12 +399,18 @@ impl<C: Clock> Runtime<C> {
                         reason.map(|r| format!(": {r}")).unwrap_or_default()
                     )));
                 };
-                let options = CallOptions { timeout: Some(call.timeout), max_total: None };
-                client.call_tool(original_name, call.arguments.clone(), options).await.map_err(|e| match e {
-                    RequestError::Timeout { .. } => ToolFailure::Timeout,
-                    RequestError::Cancelled(_) => ToolFailure::Cancelled,
-                    other => ToolFailure::Error(format!("MCP server {server}: {other}")),
-                })
+                let options = CallOptions {
+                    timeout: Some(call.timeout),
+                    max_total: None,
+                };
+                client
+                    .call_tool(original_name, call.arguments.clone(), options)
+                    .await
+                    .map_err(|e| match e {
+                        RequestError::Timeout { .. } => ToolFailure::Timeout,
+                        RequestError::Cancelled(_) => ToolFailure::Cancelled,
+                        other => ToolFailure::Error(format!("MCP server {server}: {other}")),
+                    })
             }
             _ => {
                 let deadline = self.clock.now() + call.timeout;
@@ -362,21 +433,41 @@ impl<C: Clock> Runtime<C> {
         arguments: Value,
         observer: &dyn RunObserver,
     ) -> Result<DirectCallOutput, DirectCallError> {
-        let begun = self.agent.borrow_mut().begin_direct_call(self.clock.now(), name, arguments);
+        let begun = self
+            .agent
+            .borrow_mut()
+            .begin_direct_call(self.clock.now(), name, arguments);
         self.drain_audit(observer);
         let invocation = begun?;
         let result = self.invoke(&invocation).await;
         let (output, failure) = match &result {
             Ok(output) => (Some(output.clone()), None),
-            Err(ToolFailure::Timeout) => (None, Some(format!("{name} timed out after {} ms", invocation.timeout.as_millis()))),
+            Err(ToolFailure::Timeout) => (
+                None,
+                Some(format!(
+                    "{name} timed out after {} ms",
+                    invocation.timeout.as_millis()
+                )),
+            ),
             Err(ToolFailure::Error(message)) => (None, Some(message.clone())),
             Err(_) => (None, Some(format!("{name} was cancelled"))),
         };
         let now = self.clock.now();
-        let shaped = self.agent.borrow_mut().finish_direct_call(now, &invocation.call_id, result);
+        let shaped = self
+            .agent
+            .borrow_mut()
+            .finish_direct_call(now, &invocation.call_id, result);
         self.drain_audit(observer);
-        let shaped = shaped.unwrap_or(DirectCallResult { text: String::new(), truncated: false, is_error: true });
-        Ok(DirectCallOutput { output, shaped, failure })
+        let shaped = shaped.unwrap_or(DirectCallResult {
+            text: String::new(),
+            truncated: false,
+            is_error: true,
+        });
+        Ok(DirectCallOutput {
+            output,
+            shaped,
+            failure,
+        })
     }
 
     fn drain_audit(&self, observer: &dyn RunObserver) {

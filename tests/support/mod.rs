@@ -1,6 +1,8 @@
 //! A quinn-style `Pair`: one client session and a scripted server, simulated time, no I/O.
 #![allow(dead_code)]
 
+pub mod async_io;
+
 use agentwire::mcp::{ClientSession, SessionConfig, SessionEvent};
 use agentwire::Instant;
 use serde_json::{json, Value};
