@@ -244,10 +244,8 @@ impl<C: Clock> Runtime<C> {
                 };
                 while let Ok(event) = events.try_recv() {
                     match event {
-                        SessionEvent::ToolsListChanged => {
-                            if !to_refresh.contains(name) {
-                                to_refresh.push(name.clone());
-                            }
+                        SessionEvent::ToolsListChanged if !to_refresh.contains(name) => {
+                            to_refresh.push(name.clone());
                         }
                         SessionEvent::Log { level, data, .. } => {
                             push_log(&mut server.log, format!("[{level}] {}", log_text(&data)));
