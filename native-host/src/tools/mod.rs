@@ -44,7 +44,8 @@ pub struct ToolContext {
     pub bash_default_timeout: Duration,
     /// Largest `timeout_ms` a bash call may ask for; larger values are capped to this.
     pub bash_max_timeout: Duration,
-    /// Output budget in bytes for bash (stdout plus stderr) and for file and search results.
+    /// Output budget in bytes for bash (stdout plus stderr), list_directory, glob and grep.
+    /// read_file pages by lines and has its own, larger cap.
     pub max_output_bytes: usize,
 }
 
