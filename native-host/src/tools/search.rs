@@ -102,6 +102,12 @@ fn glob(ws: &Workspace, args: Value, budget: usize) -> Result<ToolOutput, String
     let args = Args::new(args)?;
     let pattern = args.string("pattern")?;
     let path = args.opt_string("path")?.unwrap_or_else(|| ".".into());
+    if pattern.starts_with('/') {
+        return Err(format!(
+            "pattern {pattern:?} is absolute; patterns are relative to \"path\" (set \"path\" \
+             to choose the directory)"
+        ));
+    }
     let matcher = build_glob(pattern.trim_start_matches("./"))?;
     let base = ws.resolve(&path)?;
     if !base.is_dir() {

@@ -69,14 +69,14 @@ async fn timeout_kills_the_whole_process_group() {
     let start = Instant::now();
     let cmd = "sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; echo started; wait";
     let out = fx
-        .call("bash", json!({"command": cmd, "timeout_ms": 300}))
+        .call("bash", json!({"command": cmd, "timeout_ms": 1000}))
         .await;
     let elapsed = start.elapsed();
     assert!(out.is_error);
     let text = out.to_model_text();
     assert!(text.starts_with("started\n"), "partial output kept: {text}");
     assert!(
-        text.ends_with("[timed out after 300 ms; the command and its children were killed]"),
+        text.ends_with("[timed out after 1000 ms; the command and its children were killed]"),
         "{text}"
     );
     assert_eq!(out.structured_content.unwrap()["timed_out"], true);
@@ -158,9 +158,17 @@ async fn output_is_capped_with_a_note() {
 async fn cancelling_the_call_kills_the_group() {
     let fx = Fixture::new();
     let cmd = "sleep 30 & echo $! > bg.pid; wait";
-    let call = fx.call("bash", json!({"command": cmd}));
-    let res = tokio::time::timeout(Duration::from_millis(400), call).await;
-    assert!(res.is_err(), "should still be running");
+    let pid_file = fx.root().join("bg.pid");
+    let started = async {
+        while !std::fs::read_to_string(&pid_file).is_ok_and(|s| s.ends_with('\n')) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    tokio::select! {
+        out = fx.call("bash", json!({"command": cmd})) => panic!("finished: {out:?}"),
+        _ = started => {}
+    }
+    // The call's future has been dropped here: that is the cancellation.
     assert!(
         wait_dead(&fx.read("bg.pid")).await,
         "background sleep survived cancellation"

@@ -57,6 +57,8 @@ async fn glob_patterns_separators_and_braces() {
         .err("glob", json!({"pattern": "*", "path": "main.rs"}))
         .await;
     assert!(msg.contains("is not a directory"), "{msg}");
+    let msg = fx.err("glob", json!({"pattern": "/etc/*"})).await;
+    assert!(msg.contains("is absolute"), "{msg}");
 }
 
 #[tokio::test]
