@@ -336,7 +336,7 @@ fn local_tools_results() {
             json!({"city": "Paris"}),
             &weather
         ),
-        "Weather in Paris: condition: cloudy, temperature: 18"
+        "Weather in Paris: temperature: 18, condition: cloudy"
     );
     assert_eq!(
         answer(
