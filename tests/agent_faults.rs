@@ -303,7 +303,16 @@ fn a_server_that_dies_mid_run_fails_its_call_and_is_marked_failed() {
     host.pool.run_until_stalled();
     assert!(b_closed.get(), "the dead server's transport is closed");
 
-    // Calling the dead server later fails at once, saying which server and why.
+    // The dead server's tools leave the registry: the model is no longer offered them, and a
+    // model that calls one anyway is told the tool does not exist.
+    assert!(host
+        .runtime
+        .with_agent(|a| a.registry().get("mcp__b__echo").is_none()));
+    assert_eq!(
+        host.runtime
+            .with_agent(|a| a.registry().server_error("b").map(str::to_owned)),
+        Some("scripted server hung up".to_owned())
+    );
     assert_eq!(
         host.run("try b again", &observer).unwrap(),
         "b is still gone."
@@ -312,7 +321,7 @@ fn a_server_that_dies_mid_run_fails_its_call_and_is_marked_failed() {
         model.tool_results(4),
         [(
             "c3".to_owned(),
-            "error: MCP server b is not connected: scripted server hung up".to_owned(),
+            "error: unknown tool \"mcp__b__echo\"; call only the tools you were given".to_owned(),
             true
         )]
     );

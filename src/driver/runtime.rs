@@ -260,6 +260,7 @@ impl<C: Clock> Runtime<C> {
                                 reason: reason.clone(),
                             };
                             server.client = None;
+                            died.push((name.clone(), reason.clone()));
                             observer
                                 .on_notice(&format!("MCP server {name} disconnected: {reason}"));
                         }
