@@ -177,9 +177,12 @@ fn timeout_stream_and_retries_from_the_environment_and_overrides() {
     assert_eq!((s.timeout, s.stream), (Duration::from_secs(9), true));
 }
 
+/// Environment, flags, and a piece of the error they must produce.
+type ErrorCase<'a> = (&'a [(&'a str, &'a str)], ModelOverrides, &'a str);
+
 #[test]
 fn unusable_values_are_errors_that_name_their_source() {
-    let cases: &[(&[(&str, &str)], ModelOverrides, &str)] = &[
+    let cases: &[ErrorCase] = &[
         (
             &[
                 ("OPENAI_API_KEY", "k"),
