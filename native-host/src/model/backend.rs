@@ -15,7 +15,9 @@ use std::time::{Duration, SystemTime};
 
 /// A non-streamed answer larger than this is refused rather than held in memory.
 const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
-/// How much of an error body is kept for the message.
+/// How much of an error body is read; error bodies are short, and a huge one is not worth it.
+const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
+/// How much of an error body's text goes into the message.
 const MAX_ERROR_CHARS: usize = 500;
 
 /// A model behind an OpenAI-compatible `/chat/completions` endpoint (OpenAI, DashScope, vLLM,
@@ -203,16 +205,30 @@ impl OpenAiBackend {
             .status()
             .canonical_reason()
             .unwrap_or("no reason given");
-        let body = tokio::time::timeout(self.settings.timeout, response.bytes()).await;
-        let text = match body {
-            Ok(Ok(bytes)) if bytes.iter().all(u8::is_ascii_whitespace) => reason.to_owned(),
-            Ok(Ok(bytes)) => match decode_response(&bytes) {
+        let bytes = self.read_error_body(response).await;
+        let text = if bytes.iter().all(u8::is_ascii_whitespace) {
+            reason.to_owned()
+        } else {
+            match decode_response(&bytes) {
                 Err(DecodeError::Api { message, .. }) => message,
                 _ => String::from_utf8_lossy(&bytes).trim().to_owned(),
-            },
-            _ => reason.to_owned(),
+            }
         };
         clip(&self.settings.api_key.redact(&text), MAX_ERROR_CHARS)
+    }
+
+    /// At most [`MAX_ERROR_BODY_BYTES`] of an error body, and nothing if it is slow to come:
+    /// the status alone already says what failed.
+    async fn read_error_body(&self, response: reqwest::Response) -> Vec<u8> {
+        let mut chunks = response.bytes_stream();
+        let mut body = Vec::new();
+        while body.len() < MAX_ERROR_BODY_BYTES {
+            match tokio::time::timeout(self.settings.timeout, chunks.next()).await {
+                Ok(Some(Ok(chunk))) => body.extend_from_slice(&chunk),
+                _ => break,
+            }
+        }
+        body
     }
 
     fn hint(&self, status: u16) -> Option<String> {
