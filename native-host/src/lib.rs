@@ -15,6 +15,7 @@ pub mod clock;
 pub mod commands;
 pub mod connect;
 pub mod local_tools;
+pub mod model;
 pub mod render;
 pub mod repl;
 pub mod servers;
