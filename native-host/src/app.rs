@@ -4,6 +4,7 @@ use crate::cli::args::CommonOptions;
 use crate::clock::TokioClock;
 use crate::connect::{connect_all, describe, StderrTails};
 use crate::local_tools::BuiltinTools;
+use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::render::{Format, Terminal};
 use crate::servers::{mock_github, plan};
 use crate::tools::Workspace;
@@ -11,7 +12,6 @@ use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
 use agentwire::driver::{ModelBackend, Runtime};
 use agentwire::fallback::after_real_failure;
-use agentwire::model::MockModel;
 use agentwire::policy::Policy;
 use agentwire::registry::{Registry, Risk, RiskOverrides};
 use std::io::IsTerminal;
@@ -55,14 +55,21 @@ fn overrides(servers: &[ServerConfig]) -> Result<RiskOverrides, String> {
     Ok(overrides)
 }
 
-/// The model the options ask for.
+/// The model the options and environment ask for: an OpenAI-compatible endpoint when a key is
+/// configured, otherwise the mock model (with a notice saying why).
 fn model(options: &CommonOptions) -> Result<(Rc<dyn ModelBackend>, Option<String>), String> {
-    match options.model.as_deref() {
-        None | Some("mock") => Ok((Rc::new(MockModel::new()), None)),
-        Some(other) => Err(format!(
-            "model {other:?} needs an OpenAI-compatible endpoint, which this build does not include yet; use --model mock"
-        )),
-    }
+    let overrides = ModelOverrides {
+        model: options.model.clone(),
+        base_url: options.base_url.clone(),
+        ..ModelOverrides::default()
+    };
+    let choice = ModelSettings::from_env(|name| std::env::var(name).ok(), &overrides)?;
+    let description = match &choice {
+        ModelChoice::OpenAi(settings) => Some(format!("model: {}", settings.describe())),
+        _ => None,
+    };
+    let (backend, notice) = choice.into_backend()?;
+    Ok((backend, notice.or(description)))
 }
 
 impl App {
