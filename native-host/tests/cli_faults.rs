@@ -161,8 +161,11 @@ fn a_wrapper_and_everything_it_started_are_stopped_at_exit() {
             .and_then(|t| t.trim().parse().ok())
             .unwrap_or_else(|| panic!("{} was not written", path.display()))
     };
-    common::assert_process_not_running(read_pid(&project.path().join("server.pid")), "the server");
-    common::assert_process_not_running(read_pid(&helper_pid), "the wrapper's helper process");
+    let context = format!("agentwire ran {:?}, stderr: {}", out.elapsed, out.stderr);
+    let server = read_pid(&project.path().join("server.pid"));
+    common::assert_process_not_running(server, &format!("the server ({context})"));
+    let helper = read_pid(&helper_pid);
+    common::assert_process_not_running(helper, &format!("the wrapper's helper ({context})"));
     // 2 s for the wrapper to exit on its own, then SIGTERM.
     assert!(out.elapsed < Duration::from_secs(4), "{:?}", out.elapsed);
 }

@@ -139,3 +139,53 @@ fn json_run_without_approval_denies_and_still_prints_only_ndjson() {
     );
     project.assert_no_server_processes();
 }
+
+#[test]
+fn json_run_survives_a_server_crash_and_a_hang_mid_call() {
+    let mut project = Project::new();
+    project
+        .fixture("crashy", "crash-call.mjs", &["--echo-tool", "list_issues"])
+        .fixture_with(
+            "stuck",
+            "hang.mjs",
+            &["--echo-tool", "get_issue"],
+            serde_json::json!({"timeout": 500}),
+        );
+    let tool_end = |out: &CliOutput| -> Value {
+        assert_eq!(out.code, 0, "the run itself ends normally: {out:?}");
+        let types = event_types(out);
+        assert_eq!(
+            types.last().map(String::as_str),
+            Some("done"),
+            "{}",
+            out.stdout
+        );
+        out.ndjson()
+            .into_iter()
+            .find(|e| e["type"] == "tool_end")
+            .unwrap_or_else(|| panic!("no tool_end in {}", out.stdout))
+    };
+
+    let out = project.run(&["--json", "--yes", "run", "list issues in vercel/ai"]);
+    let end = tool_end(&out);
+    assert_eq!(end["name"], "mcp__crashy__list_issues");
+    assert_eq!(end["ok"], false);
+    let output = end["output"].as_str().unwrap_or_default();
+    assert!(output.contains("exited with status 7"), "{output}");
+    assert!(output.contains("fatal: boom"), "{output}");
+    assert!(
+        out.stderr.contains("MCP server crashy disconnected"),
+        "{}",
+        out.stderr
+    );
+
+    let out = project.run(&["--json", "--yes", "run", "show issue 12 in vercel/ai"]);
+    let end = tool_end(&out);
+    assert_eq!(end["name"], "mcp__stuck__get_issue");
+    assert_eq!(end["ok"], false);
+    let output = end["output"].as_str().unwrap_or_default();
+    assert!(output.contains("did not answer within 500 ms"), "{output}");
+    let waited = end["duration_ms"].as_u64().unwrap_or_default();
+    assert!((500..1500).contains(&waited), "{end}");
+    project.assert_no_server_processes();
+}

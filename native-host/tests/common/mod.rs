@@ -248,22 +248,34 @@ pub fn process_state(pid: i32) -> Option<char> {
     after.trim_start().chars().next()
 }
 
-/// Fails when `pid` still exists, running or as an unreaped zombie.
-pub fn assert_process_gone(pid: i32, what: &str) {
-    if let Some(state) = process_state(pid) {
-        let kind = if state == 'Z' {
+/// What is left of `pid`: `None` when it is gone, else whether it runs or is an unreaped zombie.
+pub fn leftover(pid: i32) -> Option<&'static str> {
+    process_state(pid).map(|state| {
+        if state == 'Z' {
             "a zombie (exited but never reaped)"
         } else {
             "still running"
-        };
+        }
+    })
+}
+
+/// Fails when `pid` still exists, running or as an unreaped zombie.
+pub fn assert_process_gone(pid: i32, what: &str) {
+    if let Some(kind) = leftover(pid) {
         panic!("the process of server {what} (pid {pid}) is {kind} after agentwire exited");
     }
 }
 
-/// Fails when `pid` is still running. An exited process that nobody reaped (a zombie) passes:
-/// for a grandchild, reaping is its parent's or init's job, not agentwire's.
+/// Fails when `pid` is still running a moment after the check starts (a process killed by a
+/// signal needs to be scheduled once to die). An exited process that nobody reaped (a zombie)
+/// passes: for a grandchild, reaping is its parent's or init's job, not agentwire's.
 pub fn assert_process_not_running(pid: i32, what: &str) {
-    if let Some(state) = process_state(pid).filter(|s| *s != 'Z') {
+    let running = || process_state(pid).filter(|s| *s != 'Z');
+    let deadline = Instant::now() + Duration::from_millis(1000);
+    while running().is_some() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if let Some(state) = running() {
         // Do not leave it behind for the next test run.
         let _ = nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(pid),
