@@ -113,7 +113,11 @@ fn hung_call_times_out_while_other_servers_answer() {
             }
             other => panic!("expected a timeout, got {other:?}"),
         }
-        assert!(hung_after >= timeout, "{hung_after:?}");
+        // The core's clock counts whole milliseconds, so a deadline may fire up to 1 ms early.
+        assert!(
+            hung_after + Duration::from_millis(2) >= timeout,
+            "{hung_after:?}"
+        );
         assert!(
             hung_after < timeout + Duration::from_millis(700),
             "{hung_after:?}"
@@ -149,7 +153,7 @@ fn hung_call_times_out_while_other_servers_answer() {
         );
         let elapsed = started.elapsed();
         assert!(
-            elapsed >= Duration::from_millis(200) && elapsed < Duration::from_millis(700),
+            elapsed >= Duration::from_millis(198) && elapsed < Duration::from_millis(700),
             "{elapsed:?}"
         );
     });
