@@ -12,8 +12,6 @@ pub(crate) enum Role {
     Post {
         /// The message is the `initialize` request: its answer carries the session id.
         initialize: bool,
-        /// The message is `notifications/initialized`: once accepted, open the `GET` stream.
-        opens_listen: bool,
     },
     /// The standalone `GET` stream for server-initiated messages.
     Listen,

@@ -233,25 +233,26 @@ impl StreamableHttp {
                 (vec![request.id], initialize, false)
             }
             Ok(Message::Notification(n)) => {
-                let opens = n.method == "notifications/initialized" && self.config.listen;
+                let opens = n.method == "notifications/initialized";
                 (Vec::new(), false, opens)
             }
             // Responses and anything unparseable owe us nothing back.
             _ => (Vec::new(), false, false),
-        };
-        let role = Role::Post {
-            initialize,
-            opens_listen,
         };
         let headers = self.headers(HttpMethod::Post, None);
         let id = self.issue(
             HttpMethod::Post,
             headers,
             Some(body),
-            Exchange::new(role, awaiting),
+            Exchange::new(Role::Post { initialize }, awaiting),
         );
         if initialize {
             self.gate = Some(id);
+        }
+        if opens_listen {
+            // Right away rather than after the 202: the stream is then in place before the
+            // first requests, so a server that answers on "any open stream" picks it early.
+            self.start_listening();
         }
     }
 

@@ -18,7 +18,7 @@
 //! - messages wait while `initialize` is in flight, so every later request carries the
 //!   `Mcp-Session-Id` the server assigned; `MCP-Protocol-Version` is sniffed from the
 //!   `initialize` result and sent on every request after it;
-//! - after `notifications/initialized` is accepted it opens the optional `GET` stream
+//! - together with `notifications/initialized` it opens the optional `GET` stream
 //!   (a `405` means the server offers none);
 //! - a stream that ends before every response on it arrived is resumed with a `GET` carrying
 //!   `Last-Event-ID`, after the SSE `retry` delay (clean close) or an exponential backoff

@@ -71,15 +71,10 @@ impl StreamableHttp {
         };
         match role {
             Role::Delete => self.shut_down("closed by the client".into()),
-            Role::Post {
-                initialize: true, ..
-            } if success => {
+            Role::Post { initialize: true } if success => {
                 self.adopt_session_id(headers);
                 self.release_gate(now, id);
             }
-            Role::Post {
-                opens_listen: true, ..
-            } if success => self.start_listening(),
             _ => {}
         }
     }
