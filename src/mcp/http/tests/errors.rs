@@ -188,3 +188,67 @@ fn close_gives_up_on_an_unanswered_delete_and_skips_it_without_a_session() {
     host.no_request();
     assert_eq!(closed_reason(&host.events()), "closed by the client");
 }
+
+#[test]
+fn not_found_on_the_get_stream_is_not_taken_for_expiry() {
+    let mut host = Host::new();
+    host.handshake("s");
+    let get = host.request();
+    host.head(get.id, 404, &[]);
+    host.end(get.id);
+    assert!(
+        !host.http.is_closed(),
+        "only a POST's 404 proves the session is gone"
+    );
+    assert!(
+        matches!(host.events().as_slice(), [HttpEvent::Warning { message }] if message.contains("HTTP 404"))
+    );
+}
+
+#[test]
+fn an_oversized_json_answer_fails_its_request_and_drops_the_body() {
+    let mut config = HttpConfig::new(URL);
+    config.max_message_bytes = 200;
+    config.listen = false;
+    let mut host = Host::with(config);
+    host.handshake("s");
+    host.send(call(2));
+    let post = host.request();
+    host.head(post.id, 200, &[("Content-Type", "application/json")]);
+    host.chunk(post.id, &"x".repeat(150));
+    host.chunk(post.id, &"x".repeat(150));
+    assert_eq!(host.aborts(), vec![post.id]);
+    let messages = host.messages();
+    assert_eq!(messages.len(), 1);
+    assert!(messages[0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("larger than 200 bytes"));
+    host.end(post.id);
+    assert!(host.messages().is_empty(), "the aborted body is ignored");
+}
+
+#[test]
+fn the_get_stream_backs_off_on_network_errors_then_gives_up_with_a_warning() {
+    let mut config = HttpConfig::new(URL);
+    config.max_reconnects = 3;
+    let mut host = Host::with(config);
+    host.handshake("s");
+    let mut delays = Vec::new();
+    let mut get = host.request();
+    loop {
+        host.http
+            .handle_request_error(host.now, get.id, "connection reset");
+        let Some(at) = host.http.poll_timeout() else {
+            break;
+        };
+        delays.push(at.as_millis() - host.now.as_millis());
+        host.advance(at.as_millis() - host.now.as_millis());
+        get = host.request();
+    }
+    assert_eq!(delays, vec![1_000, 2_000, 4_000]);
+    assert!(
+        matches!(host.events().as_slice(), [HttpEvent::Warning { message }] if message.contains("gave up"))
+    );
+    assert!(!host.http.is_closed());
+}
