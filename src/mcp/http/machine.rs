@@ -140,7 +140,7 @@ impl StreamableHttp {
 
     /// Sends JSON-RPC messages: `bytes` holds one or more whole lines (the trailing newline is
     /// optional); each non-blank line becomes one `POST`.
-    pub fn send(&mut self, now: Instant, bytes: &[u8]) -> Result<(), HttpError> {
+    pub fn send(&mut self, _now: Instant, bytes: &[u8]) -> Result<(), HttpError> {
         match &self.state {
             State::Open => {}
             State::Closing { .. } => return Err(HttpError::Closed("closing".into())),
@@ -148,7 +148,7 @@ impl StreamableHttp {
         }
         for line in bytes.split(|&b| b == b'\n') {
             if !super::messages::is_blank(line) {
-                self.post(now, line.to_vec());
+                self.post(line.to_vec());
             }
         }
         Ok(())
@@ -219,7 +219,7 @@ impl StreamableHttp {
     // ----- internals -----
 
     /// Queues the `POST` of one message, or holds it while `initialize` awaits its answer.
-    fn post(&mut self, _now: Instant, body: Vec<u8>) {
+    fn post(&mut self, body: Vec<u8>) {
         if self.gate.is_some() {
             self.held.push_back(body);
             return;
@@ -257,7 +257,7 @@ impl StreamableHttp {
     }
 
     /// Releases the messages held behind the `initialize` gate, in order.
-    pub(crate) fn release_gate(&mut self, now: Instant, id: HttpRequestId) {
+    pub(crate) fn release_gate(&mut self, id: HttpRequestId) {
         if self.gate != Some(id) {
             return;
         }
@@ -266,7 +266,7 @@ impl StreamableHttp {
             let Some(body) = self.held.pop_front() else {
                 break;
             };
-            self.post(now, body);
+            self.post(body);
         }
     }
 

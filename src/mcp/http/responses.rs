@@ -17,7 +17,7 @@ impl StreamableHttp {
     /// The status line and headers of request `id` arrived.
     pub fn handle_response_head(
         &mut self,
-        now: Instant,
+        _now: Instant,
         id: HttpRequestId,
         status: u16,
         headers: &[(String, String)],
@@ -73,7 +73,7 @@ impl StreamableHttp {
             Role::Delete => self.shut_down("closed by the client".into()),
             Role::Post { initialize: true } if success => {
                 self.adopt_session_id(headers);
-                self.release_gate(now, id);
+                self.release_gate(id);
             }
             _ => {}
         }
@@ -292,7 +292,7 @@ impl StreamableHttp {
             } => self.refused(exchange, status, detail, &text),
             Body::Discard => {}
         }
-        self.release_gate(now, id);
+        self.release_gate(id);
     }
 
     /// The request failed before any response: the server could not be reached.
