@@ -42,6 +42,14 @@ pub struct Terminal {
     last_text: RefCell<String>,
 }
 
+fn plural(n: u32, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn cut(text: &str, max: usize) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(max).collect();
@@ -116,9 +124,9 @@ impl Terminal {
             UiEvent::Error { message } => writeln!(out, "error: {message}"),
             UiEvent::Done { answer, steps } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
-                    writeln!(out, "── done in {steps} steps")
+                    writeln!(out, "── done in {}", plural(*steps, "step"))
                 } else {
-                    writeln!(out, "── answer ({steps} steps)\n{answer}")
+                    writeln!(out, "── answer ({})\n{answer}", plural(*steps, "step"))
                 }
             }
             _ => Ok(()),
