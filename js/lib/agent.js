@@ -225,11 +225,9 @@ export class Agent {
     optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
     const core = this.#live(where);
     const json = JSON.stringify(o);
-    const status = JSON.parse(
-      isMockGithub(transport)
-        ? await core.connectMockGithub(name, json)
-        : await core.connect(name, adaptTransport(transport), json),
-    );
+    // null asks for the mock GitHub server in process: no JS in between.
+    const bridge = isMockGithub(transport) ? null : adaptTransport(transport);
+    const status = JSON.parse(await core.connect(name, bridge, json));
     if (status.status === 'failed') callSafely(this.#onNotice, `MCP server ${name} failed: ${status.error}`);
     return status;
   }

@@ -2,11 +2,11 @@
 
 use super::backends::{JsModel, JsObserver, JsTools};
 use super::clock::{spawn, JsClock};
-use super::transport::{JsTransport, Probe};
+use super::transport::{HostTransport, JsTransport, Probe};
 use crate::agent::{Agent, AgentConfig};
 use crate::driver::{
     DirectCallOutput, LocalTools, McpClient, MockGithubTransport, ModelBackend, Runtime,
-    ServerStatus, Transport,
+    ServerStatus,
 };
 use crate::mcp::SessionConfig;
 use crate::model::MockModel;
@@ -169,11 +169,11 @@ fn direct_output_value(out: DirectCallOutput) -> Value {
 
 /// Connects `name` over `transport` and registers its tools; failures are recorded on the
 /// server, never raised. Resolves to the server's status.
-async fn attach<T: Transport + 'static>(
+async fn attach(
     runtime: Rc<JsRuntime>,
     name: String,
     options: Map<String, Value>,
-    transport: Result<T, String>,
+    transport: Result<HostTransport, String>,
     probe: Option<Rc<RefCell<Probe>>>,
 ) -> Value {
     runtime.with_agent(|agent| {
@@ -201,9 +201,7 @@ async fn attach<T: Transport + 'static>(
         Err(error) => {
             let mut reason = error.0;
             if let Some(bad) = probe.and_then(|p| p.borrow_mut().bad_message.take()) {
-                reason.push_str(&format!(
-                    "; it sent a message that is not JSON-RPC ({bad})"
-                ));
+                reason.push_str(&format!("; it sent a message that is not JSON-RPC ({bad})"));
             }
             runtime.add_failed_server(&name, &reason);
         }
@@ -244,26 +242,22 @@ impl WasmAgent {
     }
 
     /// Connects MCP server `name` over a JS transport `{ send(line), start(onMessage,
-    /// onClose), close() }`. `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`.
-    /// Resolves to the server's status JSON; never rejects.
+    /// onClose), close() }`, or (when `transport` is null) to the built-in mock GitHub server
+    /// in process. `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`. Resolves to
+    /// the server's status JSON; never rejects.
     pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let options = parse_object(options_json, "the connect options").unwrap_or_default();
         future_to_promise(async move {
-            let probe = Rc::new(RefCell::new(Probe::default()));
-            let transport = JsTransport::new(transport, Rc::clone(&probe));
-            resolve_json(attach(runtime, name, options, transport, Some(probe)).await)
-        })
-    }
-
-    /// Connects the built-in mock GitHub server as `name`, in process.
-    #[wasm_bindgen(js_name = connectMockGithub)]
-    pub fn connect_mock_github(&self, name: String, options_json: &str) -> Promise {
-        let runtime = Rc::clone(&self.runtime);
-        let options = parse_object(options_json, "the connect options").unwrap_or_default();
-        future_to_promise(async move {
-            let transport = Ok(MockGithubTransport::default());
-            resolve_json(attach(runtime, name, options, transport, None).await)
+            let (transport, probe) = if transport.is_null() || transport.is_undefined() {
+                let mock = HostTransport::MockGithub(MockGithubTransport::default());
+                (Ok(mock), None)
+            } else {
+                let probe = Rc::new(RefCell::new(Probe::default()));
+                let js = JsTransport::new(transport, Rc::clone(&probe)).map(HostTransport::Js);
+                (js, Some(probe))
+            };
+            resolve_json(attach(runtime, name, options, transport, probe).await)
         })
     }
 

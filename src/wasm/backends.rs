@@ -125,7 +125,9 @@ impl JsObserver {
 
     fn send(&self, value: &Value) {
         // The JS layer shields the user's callback; a throw here would only lose one event.
-        let _ = self.emit.call1(&JsValue::NULL, &JsValue::from_str(&value.to_string()));
+        let _ = self
+            .emit
+            .call1(&JsValue::NULL, &JsValue::from_str(&value.to_string()));
     }
 }
 

@@ -125,8 +125,8 @@ fn options_from_value(value: &Value) -> Result<OpenAiOptions, String> {
 pub fn encode_openai_request(request_json: &str, options_json: &str) -> Result<String, JsError> {
     let request = request_from_value(&parse_json(request_json, "the request")?)
         .map_err(|e| JsError::new(&e))?;
-    let options =
-        options_from_value(&parse_json(options_json, "the options")?).map_err(|e| JsError::new(&e))?;
+    let options = options_from_value(&parse_json(options_json, "the options")?)
+        .map_err(|e| JsError::new(&e))?;
     Ok(encode_request(&request, &options).to_string())
 }
 
