@@ -4,6 +4,18 @@ import { byId, h, prettyJson, stickToBottom } from './dom.js';
 
 const DECISION_LABEL = { yes: 'approved', always: 'approved (always)', no: 'declined' };
 
+/** What the model wrote in a step: short text inline, long text (a final answer) folded. */
+function modelText(text) {
+  const firstLine = text.split('\n')[0];
+  if (text.length <= 160 && !text.includes('\n')) return h('li', { class: 'ev text' }, h('span', { class: 'who' }, 'model'), text);
+  const preview = firstLine.length > 100 ? `${firstLine.slice(0, 100)}…` : firstLine;
+  return h(
+    'li',
+    { class: 'ev text' },
+    h('details', {}, h('summary', {}, h('span', { class: 'who' }, 'model'), preview), h('div', { class: 'full' }, text)),
+  );
+}
+
 /** Wires the timeline list. `riskOf(name)` gives a tool's risk for its badge. */
 export function createTimeline({ riskOf, redact }) {
   const list = byId('timeline');
@@ -92,7 +104,7 @@ export function createTimeline({ riskOf, redact }) {
           add(h('li', { class: 'ev step' }, `Step ${e.step}`));
           break;
         case 'model_text':
-          if (e.text?.trim()) add(h('li', { class: 'ev text', title: 'Model text' }, redact(e.text)));
+          if (e.text?.trim()) add(modelText(redact(e.text.trim())));
           break;
         case 'tool_start':
           toolStart(e);
