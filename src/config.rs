@@ -1,1 +1,483 @@
 //! Configuration: Claude-compatible `.mcp.json` parsing and `${VAR}` expansion.
+//!
+//! Sans-IO: [`McpConfig::parse`] takes the file's text and a variable lookup; the host reads the
+//! file and the environment. The file name is only used in messages.
+//!
+//! ```json
+//! {"mcpServers": {
+//!   "github": {"command": "npx", "args": ["-y", "server-github"],
+//!              "env": {"TOKEN": "${GITHUB_TOKEN}"}, "timeout": 20000},
+//!   "remote": {"type": "http", "url": "https://example.test/mcp",
+//!              "headers": {"Authorization": "Bearer ${API_KEY:-none}"}},
+//!   "demo":   {"type": "mock", "risk": "read"}
+//! }}
+//! ```
+//!
+//! Per server: `type` (absent or `"stdio"`, `"http"`, `"streamable-http"`, `"sse"`, `"mock"`),
+//! `command`/`args`/`env`/`cwd` (stdio), `url`/`headers` (http), `disabled`, `timeout`
+//! (milliseconds per request, default 60000) and `startupTimeout` (milliseconds for spawn plus
+//! handshake, default 30000).
+//!
+//! agentwire extensions, ignored by other clients: `risk` (one of `read`, `write`, `execute`,
+//! `network`) sets the risk of every tool of the server, and `toolRisk` (`{"tool": "read"}`)
+//! overrides it per tool. Both feed the permission gate.
+//!
+//! `${VAR}` and `${VAR:-default}` are expanded in `command`, `args`, `env` values, `cwd`, `url`
+//! and `headers` values; `$${` stands for a literal `${` (see [`expand_vars`]). Unknown fields are
+//! ignored for forward compatibility, each with a warning in [`McpConfig::warnings`].
+
+mod expand;
+#[cfg(test)]
+mod tests;
+
+pub use expand::{expand_vars, ExpandError};
+
+use serde_json::{Map, Value};
+use std::fmt;
+use std::time::Duration;
+
+/// Default per-request timeout of an MCP server.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(60_000);
+/// Default time allowed for a server to start and finish the MCP handshake.
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_millis(30_000);
+/// Risk classes accepted by `risk` and `toolRisk`.
+pub const RISKS: [&str; 4] = ["read", "write", "execute", "network"];
+
+const COMMON_FIELDS: [&str; 6] = [
+    "type",
+    "disabled",
+    "timeout",
+    "startupTimeout",
+    "risk",
+    "toolRisk",
+];
+const STDIO_FIELDS: [&str; 4] = ["command", "args", "env", "cwd"];
+const HTTP_FIELDS: [&str; 2] = ["url", "headers"];
+
+/// A parsed `.mcp.json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpConfig {
+    /// Servers in file order, disabled ones included.
+    pub servers: Vec<ServerConfig>,
+    /// Non-fatal findings (unknown or inapplicable fields, transport notes), ready to print.
+    pub warnings: Vec<String>,
+}
+
+/// One entry of `mcpServers`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerConfig {
+    /// The server's name: non-empty, `[A-Za-z0-9_-]` only.
+    pub name: String,
+    /// `"disabled": true` keeps the entry but starts nothing.
+    pub disabled: bool,
+    /// Per-request timeout.
+    pub timeout: Duration,
+    /// Time allowed for start-up and the MCP handshake.
+    pub startup_timeout: Duration,
+    /// How to reach the server.
+    pub transport: ServerTransport,
+    /// agentwire extension: risk class of every tool of this server, if set.
+    pub risk: Option<String>,
+    /// agentwire extension: per-tool risk overrides, in file order.
+    pub tool_risk: Vec<(String, String)>,
+}
+
+/// How a server is reached.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ServerTransport {
+    /// A child process speaking NDJSON on stdin/stdout.
+    Stdio {
+        /// Program to run (after variable expansion).
+        command: String,
+        /// Arguments.
+        args: Vec<String>,
+        /// Extra environment variables, in file order.
+        env: Vec<(String, String)>,
+        /// Working directory, if given.
+        cwd: Option<String>,
+    },
+    /// Streamable HTTP (`sse` and `streamable-http` are read as this too).
+    Http {
+        /// Endpoint URL.
+        url: String,
+        /// Extra request headers, in file order.
+        headers: Vec<(String, String)>,
+    },
+    /// The built-in mock GitHub MCP server.
+    Mock,
+}
+
+/// A configuration error naming the file and, when known, the server, the field and the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file name the caller passed in.
+    pub file: String,
+    /// The server whose entry is broken.
+    pub server: Option<String>,
+    /// The field, as a path such as `args[1]` or `env.TOKEN`.
+    pub field: Option<String>,
+    /// 1-based line and column, for JSON syntax errors.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong, as a sentence fragment that already names the field.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some((line, column)) = self.position {
+            write!(f, ":{line}:{column}")?;
+        }
+        if let Some(server) = &self.server {
+            write!(f, ": server {server:?}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl McpConfig {
+    /// Parses `.mcp.json` text. `file` is used in messages; `lookup` resolves `${VAR}`.
+    pub fn parse(
+        file: &str,
+        text: &str,
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<McpConfig, ConfigError> {
+        let root: Value = serde_json::from_str(text).map_err(|e| syntax_error(file, &e))?;
+        let top_err = |message: String| ConfigError {
+            file: file.to_owned(),
+            server: None,
+            field: None,
+            position: None,
+            message,
+        };
+        let root = root
+            .as_object()
+            .ok_or_else(|| top_err("the top level must be a JSON object".into()))?;
+        let mut warnings = Vec::new();
+        for key in root.keys().filter(|k| *k != "mcpServers") {
+            warnings.push(format!("{file}: unknown top-level field {key:?} ignored"));
+        }
+        let servers = match root.get("mcpServers") {
+            None => {
+                warnings.push(format!("{file}: no \"mcpServers\" object; no servers"));
+                return Ok(McpConfig {
+                    servers: Vec::new(),
+                    warnings,
+                });
+            }
+            Some(Value::Object(map)) => map,
+            Some(_) => return Err(top_err("\"mcpServers\" must be an object".into())),
+        };
+        let mut parsed = Vec::with_capacity(servers.len());
+        for (name, entry) in servers {
+            let mut ctx = EntryCtx {
+                file,
+                name,
+                lookup,
+                warnings: &mut warnings,
+            };
+            parsed.push(ctx.server(entry)?);
+        }
+        Ok(McpConfig {
+            servers: parsed,
+            warnings,
+        })
+    }
+
+    /// The server with this name.
+    pub fn server(&self, name: &str) -> Option<&ServerConfig> {
+        self.servers.iter().find(|s| s.name == name)
+    }
+
+    /// Servers not marked `disabled`, in file order.
+    pub fn enabled(&self) -> impl Iterator<Item = &ServerConfig> {
+        self.servers.iter().filter(|s| !s.disabled)
+    }
+}
+
+impl ServerConfig {
+    /// The configured risk of `tool`: its `toolRisk` entry, else the server's `risk`, else none.
+    pub fn risk_of(&self, tool: &str) -> Option<&str> {
+        self.tool_risk
+            .iter()
+            .find(|(t, _)| t == tool)
+            .map(|(_, r)| r.as_str())
+            .or(self.risk.as_deref())
+    }
+}
+
+fn syntax_error(file: &str, err: &serde_json::Error) -> ConfigError {
+    // serde_json appends " at line L column C"; the position is reported separately.
+    let text = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    let message = text.strip_suffix(&suffix).unwrap_or(&text);
+    ConfigError {
+        file: file.to_owned(),
+        server: None,
+        field: None,
+        position: Some((err.line(), err.column())),
+        message: format!("invalid JSON: {message}"),
+    }
+}
+
+/// Reading one server entry: carries what every error and warning needs.
+struct EntryCtx<'a> {
+    file: &'a str,
+    name: &'a str,
+    lookup: &'a dyn Fn(&str) -> Option<String>,
+    warnings: &'a mut Vec<String>,
+}
+
+impl EntryCtx<'_> {
+    fn err(&self, field: Option<&str>, message: String) -> ConfigError {
+        ConfigError {
+            file: self.file.to_owned(),
+            server: Some(self.name.to_owned()),
+            field: field.map(str::to_owned),
+            position: None,
+            message,
+        }
+    }
+
+    fn warn(&mut self, message: String) {
+        self.warnings
+            .push(format!("{}: server {:?}: {message}", self.file, self.name));
+    }
+
+    fn server(&mut self, entry: &Value) -> Result<ServerConfig, ConfigError> {
+        let ok_name = !self.name.is_empty()
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !ok_name {
+            return Err(self.err(
+                None,
+                "server names must be non-empty and use only letters, digits, '_' and '-'".into(),
+            ));
+        }
+        let map = entry
+            .as_object()
+            .ok_or_else(|| self.err(None, "the entry must be a JSON object".into()))?;
+        let kind = match map.get("type") {
+            None => "stdio",
+            Some(Value::String(s)) => s.as_str(),
+            Some(_) => return Err(self.err(Some("type"), "\"type\" must be a string".into())),
+        };
+        let transport = match kind {
+            "stdio" => self.stdio(map)?,
+            "http" | "streamable-http" | "sse" => {
+                if kind != "http" {
+                    self.warn(format!(
+                        "type {kind:?} is treated as \"http\" (streamable HTTP transport)"
+                    ));
+                }
+                self.http(map)?
+            }
+            "mock" => ServerTransport::Mock,
+            other => {
+                return Err(self.err(
+                    Some("type"),
+                    format!(
+                        "unknown \"type\" {other:?} (expected \"stdio\", \"http\", \"sse\", \
+                         \"streamable-http\" or \"mock\")"
+                    ),
+                ))
+            }
+        };
+        self.warn_unknown(map, &transport);
+        let disabled = match map.get("disabled") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                return Err(self.err(Some("disabled"), "\"disabled\" must be a boolean".into()))
+            }
+        };
+        let risk = match map.get("risk") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(self.risk_value("risk", v)?),
+        };
+        let mut tool_risk = Vec::new();
+        if let Some(v) = map.get("toolRisk") {
+            let obj = v.as_object().ok_or_else(|| {
+                self.err(Some("toolRisk"), "\"toolRisk\" must be an object".into())
+            })?;
+            for (tool, r) in obj {
+                tool_risk.push((
+                    tool.clone(),
+                    self.risk_value(&format!("toolRisk.{tool}"), r)?,
+                ));
+            }
+        }
+        Ok(ServerConfig {
+            name: self.name.to_owned(),
+            disabled,
+            timeout: self.millis(map, "timeout", DEFAULT_TIMEOUT)?,
+            startup_timeout: self.millis(map, "startupTimeout", DEFAULT_STARTUP_TIMEOUT)?,
+            transport,
+            risk,
+            tool_risk,
+        })
+    }
+
+    fn stdio(&self, map: &Map<String, Value>) -> Result<ServerTransport, ConfigError> {
+        let command = match map.get("command") {
+            Some(Value::String(s)) => self.expand("command", s)?,
+            Some(_) => return Err(self.err(Some("command"), "\"command\" must be a string".into())),
+            None => {
+                return Err(self.err(
+                    Some("command"),
+                    "\"command\" is required for a stdio server (or set \"type\")".into(),
+                ))
+            }
+        };
+        if command.trim().is_empty() {
+            return Err(self.err(Some("command"), "\"command\" must not be empty".into()));
+        }
+        let args = match map.get("args") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => {
+                let mut args = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let s = item.as_str().ok_or_else(|| self.args_error(Some(i)))?;
+                    args.push(self.expand(&format!("args[{i}]"), s)?);
+                }
+                args
+            }
+            Some(_) => return Err(self.args_error(None)),
+        };
+        let cwd = match map.get("cwd") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(self.expand("cwd", s)?),
+            Some(_) => return Err(self.err(Some("cwd"), "\"cwd\" must be a string".into())),
+        };
+        Ok(ServerTransport::Stdio {
+            command,
+            args,
+            env: self.string_map(map, "env")?,
+            cwd,
+        })
+    }
+
+    fn args_error(&self, index: Option<usize>) -> ConfigError {
+        let detail = index.map_or(String::new(), |i| format!(" (item {i} is not)"));
+        self.err(
+            Some("args"),
+            format!("\"args\" must be an array of strings{detail}"),
+        )
+    }
+
+    fn http(&self, map: &Map<String, Value>) -> Result<ServerTransport, ConfigError> {
+        let url = match map.get("url") {
+            Some(Value::String(s)) => self.expand("url", s)?,
+            Some(_) => return Err(self.err(Some("url"), "\"url\" must be a string".into())),
+            None => {
+                return Err(self.err(Some("url"), "\"url\" is required for an http server".into()))
+            }
+        };
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(self.err(
+                Some("url"),
+                format!("\"url\" must start with http:// or https:// (got {url:?})"),
+            ));
+        }
+        Ok(ServerTransport::Http {
+            url,
+            headers: self.string_map(map, "headers")?,
+        })
+    }
+
+    /// An object of string values (`env`, `headers`), expanded, in file order.
+    fn string_map(
+        &self,
+        map: &Map<String, Value>,
+        field: &str,
+    ) -> Result<Vec<(String, String)>, ConfigError> {
+        match map.get(field) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Object(obj)) => obj
+                .iter()
+                .map(|(key, value)| {
+                    let path = format!("{field}.{key}");
+                    let s = value.as_str().ok_or_else(|| {
+                        self.err(
+                            Some(&path),
+                            format!(
+                                "{path:?} must be a string (\"{field}\" maps names to strings)"
+                            ),
+                        )
+                    })?;
+                    Ok((key.clone(), self.expand(&path, s)?))
+                })
+                .collect(),
+            Some(_) => Err(self.err(
+                Some(field),
+                format!("{field:?} must be an object of strings"),
+            )),
+        }
+    }
+
+    fn expand(&self, field: &str, text: &str) -> Result<String, ConfigError> {
+        expand_vars(text, self.lookup).map_err(|e| self.err(Some(field), format!("{field:?}: {e}")))
+    }
+
+    fn millis(
+        &self,
+        map: &Map<String, Value>,
+        field: &str,
+        default: Duration,
+    ) -> Result<Duration, ConfigError> {
+        match map.get(field) {
+            None | Some(Value::Null) => Ok(default),
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
+                _ => Err(self.err(
+                    Some(field),
+                    format!("{field:?} must be a positive whole number of milliseconds (got {n})"),
+                )),
+            },
+            Some(_) => Err(self.err(
+                Some(field),
+                format!("{field:?} must be a number of milliseconds"),
+            )),
+        }
+    }
+
+    fn risk_value(&self, field: &str, value: &Value) -> Result<String, ConfigError> {
+        match value.as_str() {
+            Some(r) if RISKS.contains(&r) => Ok(r.to_owned()),
+            _ => Err(self.err(
+                Some(field),
+                format!("{field:?} must be one of \"read\", \"write\", \"execute\", \"network\" (got {value})"),
+            )),
+        }
+    }
+
+    fn warn_unknown(&mut self, map: &Map<String, Value>, transport: &ServerTransport) {
+        let own: &[&str] = match transport {
+            ServerTransport::Stdio { .. } => &STDIO_FIELDS,
+            ServerTransport::Http { .. } => &HTTP_FIELDS,
+            _ => &[],
+        };
+        let mut notes = Vec::new();
+        for key in map.keys() {
+            let key = key.as_str();
+            if COMMON_FIELDS.contains(&key) || own.contains(&key) {
+                continue;
+            }
+            if STDIO_FIELDS.contains(&key) || HTTP_FIELDS.contains(&key) {
+                notes.push(format!(
+                    "field {key:?} does not apply to this server's type; ignored"
+                ));
+            } else {
+                notes.push(format!("unknown field {key:?} ignored"));
+            }
+        }
+        for note in notes {
+            self.warn(note);
+        }
+    }
+}

@@ -1,4 +1,23 @@
 //! The native home of agentwire: processes, stdio, HTTP, built-in tools and the CLI.
 
+/// `println!` that ignores a closed stdout (`agentwire tools | head` must not panic).
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+pub mod app;
+pub mod cli;
 pub mod clock;
+pub mod commands;
+pub mod connect;
+pub mod local_tools;
+pub mod model;
+pub mod render;
+pub mod repl;
+pub mod servers;
 pub mod stdio;
+pub mod tools;

@@ -21,6 +21,7 @@ use crate::model::{ChatMessage, ModelRequest, ModelResponse};
 use crate::policy::Policy;
 use crate::registry::Registry;
 use crate::time::Instant;
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use turn::{Phase, Turn};
 
@@ -211,7 +212,7 @@ impl Agent {
         let limit = self.config.max_identical_calls;
         let mut stuck = None;
         for call in &calls {
-            let key = format!("{}\u{0}{}", call.name, call.arguments);
+            let key = format!("{}\u{0}{}", call.name, canonical_json(&call.arguments));
             let count = run.seen_calls.entry(key).or_insert(0);
             *count += 1;
             if limit > 0 && *count >= limit && stuck.is_none() {
@@ -295,6 +296,27 @@ impl Agent {
     fn end_run(&mut self, event: UiEvent) {
         self.run = None;
         self.out.events.push_back(event);
+    }
+}
+
+/// Compact JSON with object keys sorted: objects keep their key order (serde_json's
+/// `preserve_order`), and the same arguments in another order are still the same call.
+fn canonical_json(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            let fields: Vec<String> = entries
+                .into_iter()
+                .map(|(k, v)| format!("{}:{}", Value::from(k.as_str()), canonical_json(v)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(canonical_json).collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
     }
 }
 

@@ -236,6 +236,7 @@ impl<C: Clock> Runtime<C> {
     /// sent `tools/list_changed`, and marks servers that closed as failed.
     pub async fn refresh_servers(&self, observer: &dyn RunObserver) {
         let mut to_refresh = Vec::new();
+        let mut died: Vec<(String, String)> = Vec::new();
         {
             let mut servers = self.servers.borrow_mut();
             for (name, server) in servers.iter_mut() {
@@ -259,6 +260,7 @@ impl<C: Clock> Runtime<C> {
                                 reason: reason.clone(),
                             };
                             server.client = None;
+                            died.push((name.clone(), reason.clone()));
                             observer
                                 .on_notice(&format!("MCP server {name} disconnected: {reason}"));
                         }
@@ -266,6 +268,13 @@ impl<C: Clock> Runtime<C> {
                     }
                 }
             }
+        }
+        // A dead server's tools leave the registry, so the model is no longer offered them.
+        for (name, reason) in died {
+            let mut agent = self.agent.borrow_mut();
+            agent.registry_mut().remove_server(&name);
+            agent.registry_mut().record_server_failure(&name, reason);
+            to_refresh.retain(|n| *n != name);
         }
         for name in to_refresh {
             let Some(client) = self.client(&name) else {

@@ -309,3 +309,21 @@ fn trailing_data_after_a_fixture_is_read_normally() {
         }
     }
 }
+
+#[test]
+fn finish_drops_only_the_unfinished_line_and_the_decoder_reads_on() {
+    let mut decoder = LineDecoder::new(16);
+    decoder.push(b"queued\nhalf");
+    assert_eq!(decoder.pending(), 1);
+    assert_eq!(decoder.buffered_len(), 10);
+    assert_eq!(
+        decoder.finish(),
+        Some(FrameError::UnexpectedEof { buffered: 4 })
+    );
+    assert_eq!(decoder.next_frame(), Some(Ok("queued")));
+    assert_eq!(decoder.next_frame(), None);
+    assert_eq!(decoder.finish(), None, "the unfinished line was dropped");
+    decoder.push(b"fresh\n");
+    assert_eq!(decoder.next_frame(), Some(Ok("fresh")));
+    assert_eq!(decoder.buffered_len(), 0);
+}

@@ -223,10 +223,11 @@ mod tests {
         );
         assert_eq!(
             problems(json!({"n": "5", "labels": "bug"})),
+            // Schema order: problems are listed as the schema declares the fields.
             [
-                "labels: Expected array, received string",
+                "owner: Required",
                 "n: Expected number, received string",
-                "owner: Required"
+                "labels: Expected array, received string"
             ]
         );
     }

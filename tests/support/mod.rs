@@ -2,6 +2,9 @@
 #![allow(dead_code)]
 
 pub mod async_io;
+pub mod host;
+pub mod scripted_server;
+pub mod stepper;
 
 use agentwire::mcp::{ClientSession, SessionConfig, SessionEvent};
 use agentwire::Instant;

@@ -343,7 +343,9 @@ fn file(json: Option<&Value>, content: &str, args: &Value, lang: Lang) -> Option
         });
     };
     let bytes = match str_at(v, "encoding") {
-        Some("base64") => base64::decode(encoded).ok()?,
+        // The GitHub API sends base64, but the GitHub MCP server (and the built-in mock) decode
+        // it and keep the label: content that is not base64 is already the text.
+        Some("base64") => base64::decode(encoded).unwrap_or_else(|_| encoded.as_bytes().to_vec()),
         _ => encoded.as_bytes().to_vec(),
     };
     let size = v

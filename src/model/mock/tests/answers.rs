@@ -299,16 +299,16 @@ fn file_contents_are_decoded_from_base64() {
         ),
         "logo.png in vercel/ai is a binary file (8 bytes)."
     );
-    let broken = json!({"path": "a.md", "encoding": "base64", "content": "%%%"}).to_string();
-    let text = answer(
-        "read a.md of vercel/ai",
-        "mcp__github__get_file_contents",
-        args,
-        &broken,
-    );
-    assert!(
-        text.starts_with("`mcp__github__get_file_contents` returned:\n{\"content\":\"%%%\""),
-        "{text}"
+    // Labelled base64 but not base64: the GitHub MCP server's decoded text, shown as it is.
+    let decoded = json!({"path": "a.md", "encoding": "base64", "content": "# Title\n%%%"});
+    assert_eq!(
+        answer(
+            "read a.md of vercel/ai",
+            "mcp__github__get_file_contents",
+            args,
+            &decoded.to_string(),
+        ),
+        "a.md in vercel/ai (11 bytes):\n\n# Title\n%%%"
     );
 }
 
@@ -336,7 +336,7 @@ fn local_tools_results() {
             json!({"city": "Paris"}),
             &weather
         ),
-        "Weather in Paris: condition: cloudy, temperature: 18"
+        "Weather in Paris: temperature: 18, condition: cloudy"
     );
     assert_eq!(
         answer(

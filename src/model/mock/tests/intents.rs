@@ -217,7 +217,7 @@ fn a_missing_tool_is_explained_in_the_users_language() {
     );
     let en = ask("read README.md of vercel/ai", only_local).text.unwrap();
     assert!(
-        en.starts_with("I understood this as a call to `get_file_contents` with {\"owner\":\"vercel\",\"path\":\"README.md\",\"repo\":\"ai\"}, but no tool named `get_file_contents`"),
+        en.starts_with("I understood this as a call to `get_file_contents` with {\"owner\":\"vercel\",\"repo\":\"ai\",\"path\":\"README.md\"}, but no tool named `get_file_contents`"),
         "{en}"
     );
     assert!(en.ends_with("With the tools available now, I can:\n- calculate: “calculate 2+3*4”\n- look up the weather: “weather in Paris”"), "{en}");

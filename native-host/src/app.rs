@@ -1,0 +1,190 @@
+//! The assembled application: runtime, servers, built-in tools, model and the terminal view.
+
+use crate::cli::args::CommonOptions;
+use crate::clock::TokioClock;
+use crate::connect::{connect_all, describe, StderrTails};
+use crate::local_tools::BuiltinTools;
+use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
+use crate::render::{Format, Terminal};
+use crate::servers::{mock_github, plan};
+use crate::tools::Workspace;
+use agentwire::agent::{Agent, AgentConfig};
+use agentwire::config::ServerConfig;
+use agentwire::driver::{ModelBackend, Runtime};
+use agentwire::fallback::after_real_failure;
+use agentwire::policy::Policy;
+use agentwire::registry::{Registry, Risk, RiskOverrides};
+use std::io::IsTerminal;
+use std::rc::Rc;
+use std::sync::Mutex;
+
+/// Everything a command needs.
+pub struct App {
+    /// The runtime with its servers connected.
+    pub runtime: Runtime<TokioClock>,
+    /// The terminal view (events, approvals, audit).
+    pub terminal: Terminal,
+    /// Stderr tails of stdio servers.
+    pub tails: Mutex<StderrTails>,
+    /// Output format.
+    pub format: Format,
+}
+
+/// Which servers to connect.
+pub enum ServerSelection<'a> {
+    /// Every enabled server.
+    All,
+    /// Only this one (for `mcp call`).
+    Only(&'a str),
+}
+
+fn policy(options: &CommonOptions) -> Result<Policy, String> {
+    Policy::from_lists(&options.allow, &options.ask, &options.deny).map_err(|e| e.to_string())
+}
+
+fn overrides(servers: &[ServerConfig]) -> Result<RiskOverrides, String> {
+    let mut overrides = RiskOverrides::new();
+    for server in servers {
+        if let Some(risk) = &server.risk {
+            overrides.set_server(&server.name, Risk::parse(risk)?);
+        }
+        for (tool, risk) in &server.tool_risk {
+            overrides.set_tool(&server.name, tool, Risk::parse(risk)?);
+        }
+    }
+    Ok(overrides)
+}
+
+/// The model the options and environment ask for: an OpenAI-compatible endpoint when a key is
+/// configured, otherwise the mock model (with a notice saying why).
+fn model(options: &CommonOptions) -> Result<(Rc<dyn ModelBackend>, Option<String>), String> {
+    let overrides = ModelOverrides {
+        model: options.model.clone(),
+        base_url: options.base_url.clone(),
+        ..ModelOverrides::default()
+    };
+    let choice = ModelSettings::from_env(|name| std::env::var(name).ok(), &overrides)?;
+    let description = match &choice {
+        ModelChoice::OpenAi(settings) => Some(format!("model: {}", settings.describe())),
+        _ => None,
+    };
+    let (backend, notice) = choice.into_backend()?;
+    Ok((backend, notice.or(description)))
+}
+
+impl App {
+    /// Builds the runtime, registers built-in tools and connects the selected servers, printing
+    /// notices and one status line per server to stderr (unless `quiet`).
+    pub async fn start(
+        options: &CommonOptions,
+        selection: ServerSelection<'_>,
+        quiet: bool,
+    ) -> Result<App, String> {
+        let format = if options.json {
+            Format::Json
+        } else {
+            Format::Human
+        };
+        let plan = plan(options.config.as_deref())?;
+        let mut servers = plan.servers;
+        if let ServerSelection::Only(name) = selection {
+            if !servers.iter().any(|s| s.name == name) {
+                let known: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
+                return Err(format!(
+                    "no MCP server named {name:?} (configured: {})",
+                    known.join(", ")
+                ));
+            }
+            servers.retain(|s| s.name == name);
+        }
+        let mut registry = Registry::new();
+        registry.set_overrides(overrides(&servers)?);
+        for server in &servers {
+            let mut limits = registry.limits_for(&server.name);
+            limits.timeout = server.timeout;
+            registry.set_server_limits(&server.name, limits);
+        }
+        let workspace = match &options.workspace {
+            Some(dir) => {
+                Workspace::new(dir).map_err(|e| format!("workspace {}: {e}", dir.display()))?
+            }
+            None => {
+                Workspace::current().map_err(|e| format!("workspace (current directory): {e}"))?
+            }
+        };
+        let tools = BuiltinTools::new(workspace);
+        for problem in tools.register(&mut registry) {
+            eprintln!("warning: {problem}");
+        }
+        let config = AgentConfig {
+            max_steps: options.max_steps,
+            ..AgentConfig::default()
+        };
+        let agent = Agent::new(registry, policy(options)?, config);
+        let (model, model_notice) = model(options)?;
+        let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
+
+        let audit = match &options.audit {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open audit log {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit);
+        let app = App {
+            runtime,
+            terminal,
+            tails: Mutex::new(StderrTails::new()),
+            format,
+        };
+        let say = |line: &str| {
+            if !quiet {
+                eprintln!("{line}");
+            }
+        };
+        for notice in plan.notices.iter().chain(model_notice.iter()) {
+            say(notice);
+        }
+        let progress = !quiet && std::io::stderr().is_terminal();
+        for outcome in connect_all(&app.runtime, &servers, &app.tails, progress).await {
+            let fell_back =
+                plan.github_fallback_is_real && outcome.name == "github" && outcome.result.is_err();
+            if fell_back {
+                let reason = outcome.result.as_ref().err().cloned().unwrap_or_default();
+                say(&after_real_failure(&reason).notice());
+                app.runtime.remove_server("github");
+                for retry in connect_all(&app.runtime, &[mock_github()], &app.tails, progress).await
+                {
+                    say(&describe(&retry));
+                }
+            } else {
+                say(&describe(&outcome));
+            }
+        }
+        Ok(app)
+    }
+
+    /// The last stderr lines of a stdio server.
+    pub fn stderr_tail(&self, server: &str, lines: usize) -> Vec<String> {
+        self.tails
+            .lock()
+            .ok()
+            .and_then(|t| t.get(server).cloned())
+            .and_then(|tail| tail.lock().ok().map(|t| t.last(lines)))
+            .unwrap_or_default()
+    }
+
+    /// Shuts every server down in order (stdin closed, then SIGTERM, then SIGKILL) and waits
+    /// for the children to be reaped.
+    pub async fn shutdown(&self) {
+        self.runtime.close();
+        // The drivers close their transports on the local executor; give them a moment to run.
+        for _ in 0..50 {
+            tokio::task::yield_now().await;
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The command line, as clap sees it.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// agentwire: an agent runtime that speaks MCP.
+///
+/// With no command on a terminal, starts an interactive session.
+#[derive(Debug, Parser)]
+#[command(name = "agentwire", version, about, long_about = None)]
+pub struct Cli {
+    /// Options shared by every command.
+    #[command(flatten)]
+    pub common: CommonOptions,
+    /// What to do; none starts the interactive session.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one agent turn on PROMPT and print each step and the answer.
+    Run {
+        /// What to ask.
+        prompt: String,
+    },
+    /// Inspect and call MCP servers directly.
+    Mcp {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: McpCommand,
+    },
+    /// List every tool the agent can use.
+    Tools,
+}
+
+/// `agentwire mcp …`.
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// List the configured servers, their status and their tools.
+    List,
+    /// Call one tool of one server (your own call: deny rules apply, nothing asks).
+    Call {
+        /// Server name, as in the config.
+        server: String,
+        /// Tool name on that server (as the server names it, or namespaced).
+        tool: String,
+        /// Arguments as a JSON object.
+        #[arg(default_value = "{}")]
+        args: String,
+    },
+}
+
+/// Options for every command.
+#[derive(Debug, Args)]
+pub struct CommonOptions {
+    /// MCP config file (Claude-compatible `.mcp.json`); default `./.mcp.json` when present.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Machine-readable output: NDJSON events for `run`, JSON for `mcp` and `tools`.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Allow tools matching PATTERN without asking (`name`, `mcp__server`, `mcp__server__*`, `*`).
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub allow: Vec<String>,
+    /// Always ask before tools matching PATTERN.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub ask: Vec<String>,
+    /// Never run tools matching PATTERN.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub deny: Vec<String>,
+    /// Approve every tool call that would ask.
+    #[arg(long, short = 'y', global = true)]
+    pub yes: bool,
+    /// Append one JSON line per tool call to FILE (off by default).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub audit: Option<PathBuf>,
+    /// Most model calls in one run.
+    #[arg(long, global = true, default_value_t = 20, value_name = "N")]
+    pub max_steps: u32,
+    /// Root for the file tools (default: the current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Model: `mock`, or a model name for the OpenAI-compatible endpoint.
+    #[arg(long, global = true, env = "AGENTWIRE_MODEL", value_name = "MODEL")]
+    pub model: Option<String>,
+    /// Base URL of an OpenAI-compatible API.
+    #[arg(long, global = true, value_name = "URL")]
+    pub base_url: Option<String>,
+}

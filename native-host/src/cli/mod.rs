@@ -1,0 +1,51 @@
+//! The `agentwire` command line: parse, assemble the app, dispatch.
+
+pub mod args;
+
+use crate::app::{App, ServerSelection};
+use crate::commands;
+use args::{Cli, Command, McpCommand};
+use std::io::IsTerminal;
+
+/// Runs the parsed command line; returns the process exit status.
+pub async fn main(cli: Cli) -> i32 {
+    let options = &cli.common;
+    let selection = match &cli.command {
+        Some(Command::Mcp {
+            command: McpCommand::Call { server, .. },
+        }) => ServerSelection::Only(server),
+        _ => ServerSelection::All,
+    };
+    // `mcp` and `tools` print machine-readable results: keep startup chatter off unless asked.
+    let quiet = options.json && !matches!(cli.command, Some(Command::Run { .. }) | None);
+    let app = match App::start(options, selection, quiet).await {
+        Ok(app) => app,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 2;
+        }
+    };
+    let code = match &cli.command {
+        Some(Command::Run { prompt }) => commands::run(&app, prompt).await,
+        Some(Command::Mcp {
+            command: McpCommand::List,
+        }) => commands::mcp_list(&app, options.json),
+        Some(Command::Mcp {
+            command: McpCommand::Call { server, tool, args },
+        }) => commands::mcp_call(&app, server, tool, args, options.json).await,
+        Some(Command::Tools) => commands::tools(&app, options.json),
+        None if std::io::stdin().is_terminal() => match crate::repl::run(&app).await {
+            Ok(()) => 0,
+            Err(message) => {
+                eprintln!("error: {message}");
+                1
+            }
+        },
+        None => {
+            eprintln!("error: no command given and stdin is not a terminal; try `agentwire run \"PROMPT\"` or `agentwire --help`");
+            2
+        }
+    };
+    app.shutdown().await;
+    code
+}

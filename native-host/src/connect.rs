@@ -1,0 +1,164 @@
+//! Connecting the configured MCP servers: all at once, each with its own startup timeout, with
+//! a spinner per server on a terminal and one status line each when done.
+
+use crate::clock::TokioClock;
+use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
+use agentwire::config::{ServerConfig, ServerTransport};
+use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
+use agentwire::mcp::SessionConfig;
+use futures::future::{join_all, LocalBoxFuture};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The stderr tails of stdio servers, for `/mcp` and error messages.
+pub type StderrTails = BTreeMap<String, Arc<Mutex<StderrTail>>>;
+
+/// How one server's start went.
+pub struct ConnectOutcome {
+    /// The server's name.
+    pub name: String,
+    /// Tools registered, or why it failed.
+    pub result: Result<usize, String>,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+fn spawn_local(future: LocalBoxFuture<'static, ()>) {
+    tokio::task::spawn_local(future);
+}
+
+/// Starts one server and waits for its handshake, within its startup timeout.
+async fn connect_one(
+    server: &ServerConfig,
+    tails: &Mutex<StderrTails>,
+) -> Result<McpClient, String> {
+    let config = SessionConfig {
+        initialize_timeout: server.startup_timeout,
+        request_timeout: server.timeout,
+        ..SessionConfig::default()
+    };
+    let handshake = async {
+        match &server.transport {
+            ServerTransport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => {
+                let spec = StdioCommand {
+                    command: command.clone(),
+                    args: args.clone(),
+                    env: env.clone(),
+                    cwd: cwd.clone(),
+                };
+                let transport = StdioTransport::spawn(&server.name, &spec)?;
+                if let Ok(mut tails) = tails.lock() {
+                    tails.insert(server.name.clone(), transport.stderr());
+                }
+                McpClient::connect(config, transport, TokioClock, spawn_local)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            ServerTransport::Mock => {
+                let transport = MockGithubTransport::default();
+                McpClient::connect(config, transport, TokioClock, spawn_local)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            ServerTransport::Http { url, .. } => Err(format!(
+                "the Streamable HTTP transport ({url}) is not supported by this build yet"
+            )),
+            _ => Err("this transport type is not supported by this build".to_owned()),
+        }
+    };
+    // The session has its own initialize timeout; this outer one also covers a spawn that hangs.
+    match tokio::time::timeout(
+        server.startup_timeout + Duration::from_millis(500),
+        handshake,
+    )
+    .await
+    {
+        Ok(result) => result.map(|(client, _details)| client),
+        Err(_) => Err(format!(
+            "no answer to initialize within {} ms",
+            server.startup_timeout.as_millis()
+        )),
+    }
+}
+
+/// Connects every enabled server concurrently and adds it to the runtime (tools included).
+/// Disabled servers are recorded as such. Never fails as a whole: each server reports its own
+/// outcome.
+pub async fn connect_all(
+    runtime: &Runtime<TokioClock>,
+    servers: &[ServerConfig],
+    tails: &Mutex<StderrTails>,
+    show_progress: bool,
+) -> Vec<ConnectOutcome> {
+    let bars = MultiProgress::new();
+    if !show_progress {
+        bars.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let style = ProgressStyle::with_template("{spinner} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    let attempts = servers.iter().filter(|s| !s.disabled).map(|server| {
+        let bar = bars.add(ProgressBar::new_spinner());
+        bar.set_style(style.clone());
+        bar.set_message(format!("starting MCP server {}…", server.name));
+        bar.enable_steady_tick(Duration::from_millis(100));
+        async move {
+            let started = Instant::now();
+            let result = match connect_one(server, tails).await {
+                Ok(client) => runtime.add_server(&server.name, client).await,
+                Err(reason) => {
+                    let reason = with_stderr(reason, &server.name, tails);
+                    runtime.add_failed_server(&server.name, &reason);
+                    Err(reason)
+                }
+            };
+            bar.finish_and_clear();
+            ConnectOutcome {
+                name: server.name.clone(),
+                result,
+                elapsed: started.elapsed(),
+            }
+        }
+    });
+    let outcomes = join_all(attempts).await;
+    for server in servers.iter().filter(|s| s.disabled) {
+        runtime.add_disabled_server(&server.name);
+    }
+    outcomes
+}
+
+/// Adds the last stderr lines of a server to a failure reason, unless they are already in it.
+fn with_stderr(reason: String, name: &str, tails: &Mutex<StderrTails>) -> String {
+    let lines = tails
+        .lock()
+        .ok()
+        .and_then(|t| t.get(name).cloned())
+        .and_then(|tail| tail.lock().ok().map(|t| t.last(3)))
+        .unwrap_or_default();
+    if lines.is_empty() || reason.contains("stderr:") {
+        reason
+    } else {
+        format!("{reason}; stderr: {}", lines.join(" | "))
+    }
+}
+
+/// One line per server, as printed after startup.
+pub fn describe(outcome: &ConnectOutcome) -> String {
+    match &outcome.result {
+        Ok(count) => format!(
+            "✓ MCP server {} connected with {count} tools ({} ms)",
+            outcome.name,
+            outcome.elapsed.as_millis()
+        ),
+        Err(reason) => format!(
+            "✗ MCP server {} failed to connect: {reason}. Continuing without {} tools.",
+            outcome.name, outcome.name
+        ),
+    }
+}

@@ -1,0 +1,293 @@
+//! `OpenAiBackend`: the sans-IO chat completions codec over reqwest, with retries and timeouts.
+
+use super::error::{error_chain, ModelError};
+use super::retry::{is_retryable, parse_retry_after, NextStep};
+use super::settings::ModelSettings;
+use agentwire::driver::ModelBackend;
+use agentwire::model::openai::{
+    decode_response, encode_request, ChatCompletionStream, DecodeError, OpenAiOptions, StreamDelta,
+};
+use agentwire::model::{ModelRequest, ModelResponse};
+use futures::future::LocalBoxFuture;
+use futures::StreamExt;
+use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use std::time::{Duration, SystemTime};
+
+/// A non-streamed answer larger than this is refused rather than held in memory.
+const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+/// How much of an error body is read; error bodies are short, and a huge one is not worth it.
+const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
+/// How much of an error body's text goes into the message.
+const MAX_ERROR_CHARS: usize = 500;
+
+/// A model behind an OpenAI-compatible `/chat/completions` endpoint (OpenAI, DashScope, vLLM,
+/// Ollama, ...).
+///
+/// Streams by default: text reaches `on_text` as it is generated and tool-call arguments are
+/// assembled from their fragments. 429 and 5xx are retried with bounded backoff (honouring
+/// `Retry-After`); the timeout bounds the wait for the response and then each silence within
+/// it, so a long answer that keeps streaming is never cut off.
+pub struct OpenAiBackend {
+    settings: ModelSettings,
+    endpoint: String,
+    client: reqwest::Client,
+}
+
+impl std::fmt::Debug for OpenAiBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenAiBackend")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenAiBackend {
+    /// A backend for `settings`; fails only if the key cannot go in a header or the HTTP client
+    /// cannot be built.
+    pub fn new(settings: ModelSettings) -> Result<Self, ModelError> {
+        let mut auth = HeaderValue::try_from(format!("Bearer {}", settings.api_key.expose()))
+            .map_err(|_| {
+                ModelError::Setup(format!(
+                    "the API key from {} contains characters that cannot be sent in a header",
+                    settings.api_key.source()
+                ))
+            })?;
+        // Keeps the key out of the HTTP stack's own debug output.
+        auth.set_sensitive(true);
+        let mut headers = HeaderMap::new();
+        headers.insert(AUTHORIZATION, auth);
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let accept = if settings.stream {
+            "text/event-stream"
+        } else {
+            "application/json"
+        };
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
+        let client = reqwest::Client::builder()
+            .default_headers(headers)
+            .user_agent(concat!("agentwire/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(settings.timeout)
+            .build()
+            .map_err(|e| ModelError::Setup(format!("cannot build the HTTP client: {e}")))?;
+        Ok(OpenAiBackend {
+            endpoint: settings.endpoint(),
+            settings,
+            client,
+        })
+    }
+
+    /// The settings this backend uses.
+    pub fn settings(&self) -> &ModelSettings {
+        &self.settings
+    }
+
+    /// Completes `request`, reporting text to `on_text` as it arrives (all of it, exactly once:
+    /// in pieces when streamed, whole when the server did not stream), with a typed error.
+    pub async fn complete_detailed(
+        &self,
+        request: &ModelRequest,
+        on_text: &dyn Fn(&str),
+    ) -> Result<ModelResponse, ModelError> {
+        let options = OpenAiOptions {
+            stream: self.settings.stream,
+            ..OpenAiOptions::new(self.settings.model.clone())
+        };
+        let body = encode_request(request, &options).to_string();
+        let mut retries = 0;
+        loop {
+            let response = self.send(body.clone()).await?;
+            let status = response.status().as_u16();
+            if response.status().is_success() {
+                return self.read_answer(response, on_text).await;
+            }
+            let retry_after = retry_after(response.headers());
+            let message = self.error_message(response).await;
+            if status == 401 {
+                return Err(ModelError::Unauthorized {
+                    key_source: self.settings.api_key.source().to_owned(),
+                    base_url: self.settings.base_url.clone(),
+                    message,
+                });
+            }
+            if !is_retryable(status) {
+                let hint = self.hint(status);
+                return Err(ModelError::Http {
+                    status,
+                    message,
+                    hint,
+                });
+            }
+            match self.settings.retry.next_step(retries, retry_after) {
+                NextStep::Wait(wait) => tokio::time::sleep(wait).await,
+                NextStep::Exhausted => {
+                    return Err(ModelError::RetriesExhausted {
+                        status,
+                        attempts: retries + 1,
+                        message,
+                    })
+                }
+                NextStep::TooLong(wait) => {
+                    return Err(ModelError::RetryAfterTooLong {
+                        status,
+                        wait,
+                        limit: self.settings.retry.max_retry_after,
+                        message,
+                    })
+                }
+            }
+            retries += 1;
+        }
+    }
+
+    async fn send(&self, body: String) -> Result<reqwest::Response, ModelError> {
+        let send = self.client.post(&self.endpoint).body(body).send();
+        match tokio::time::timeout(self.settings.timeout, send).await {
+            Err(_) => Err(self.timeout("response")),
+            Ok(Err(e)) if e.is_timeout() => Err(self.timeout("response")),
+            Ok(Err(e)) => Err(self.connection(&e)),
+            Ok(Ok(response)) => Ok(response),
+        }
+    }
+
+    /// Reads a 2xx body: SSE when streaming (a server that ignored `stream` and sent plain JSON
+    /// is handled too), one JSON document otherwise.
+    async fn read_answer(
+        &self,
+        response: reqwest::Response,
+        on_text: &dyn Fn(&str),
+    ) -> Result<ModelResponse, ModelError> {
+        let mut chunks = response.bytes_stream();
+        let mut stream = ChatCompletionStream::new();
+        let mut body = Vec::new();
+        let mut streamed_text = false;
+        loop {
+            let next = tokio::time::timeout(self.settings.timeout, chunks.next()).await;
+            let chunk = match next {
+                Err(_) => return Err(self.timeout("further part of the answer")),
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(self.connection(&e)),
+                Ok(Some(Ok(chunk))) => chunk,
+            };
+            if !self.settings.stream {
+                if body.len() + chunk.len() > MAX_BODY_BYTES {
+                    return Err(ModelError::Decode(DecodeError::Malformed(format!(
+                        "the answer is larger than {} MiB",
+                        MAX_BODY_BYTES / (1024 * 1024)
+                    ))));
+                }
+                body.extend_from_slice(&chunk);
+                continue;
+            }
+            for delta in stream.push(&chunk)? {
+                if let StreamDelta::Text(text) = delta {
+                    streamed_text = true;
+                    on_text(&text);
+                }
+            }
+        }
+        let answer = if self.settings.stream {
+            stream.finish()?
+        } else {
+            decode_response(&body)?
+        };
+        if !streamed_text {
+            if let Some(text) = answer.text.as_deref().filter(|t| !t.is_empty()) {
+                on_text(text);
+            }
+        }
+        Ok(answer)
+    }
+
+    /// The server's explanation of a failure: the `error.message` of a JSON error body, or the
+    /// start of the body; the key is scrubbed in case the server quotes it.
+    async fn error_message(&self, response: reqwest::Response) -> String {
+        let reason = response
+            .status()
+            .canonical_reason()
+            .unwrap_or("no reason given");
+        let bytes = self.read_error_body(response).await;
+        let text = if bytes.iter().all(u8::is_ascii_whitespace) {
+            reason.to_owned()
+        } else {
+            match decode_response(&bytes) {
+                Err(DecodeError::Api { message, .. }) => message,
+                _ => String::from_utf8_lossy(&bytes).trim().to_owned(),
+            }
+        };
+        clip(&self.settings.api_key.redact(&text), MAX_ERROR_CHARS)
+    }
+
+    /// At most [`MAX_ERROR_BODY_BYTES`] of an error body, and nothing if it is slow to come:
+    /// the status alone already says what failed.
+    async fn read_error_body(&self, response: reqwest::Response) -> Vec<u8> {
+        let mut chunks = response.bytes_stream();
+        let mut body = Vec::new();
+        while body.len() < MAX_ERROR_BODY_BYTES {
+            match tokio::time::timeout(self.settings.timeout, chunks.next()).await {
+                Ok(Some(Ok(chunk))) => body.extend_from_slice(&chunk),
+                _ => break,
+            }
+        }
+        body
+    }
+
+    fn hint(&self, status: u16) -> Option<String> {
+        match status {
+            403 => Some(format!(
+                "the key from {} may not have access to model {:?}",
+                self.settings.api_key.source(),
+                self.settings.model
+            )),
+            404 => Some(format!(
+                "check the base URL {} and the model name {:?}",
+                self.settings.base_url, self.settings.model
+            )),
+            _ => None,
+        }
+    }
+
+    fn timeout(&self, waiting_for: &'static str) -> ModelError {
+        ModelError::Timeout {
+            after: self.settings.timeout,
+            waiting_for,
+            base_url: self.settings.base_url.clone(),
+        }
+    }
+
+    fn connection(&self, error: &reqwest::Error) -> ModelError {
+        ModelError::Connection {
+            base_url: self.settings.base_url.clone(),
+            message: self.settings.api_key.redact(&error_chain(error)),
+        }
+    }
+}
+
+impl ModelBackend for OpenAiBackend {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        on_text: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        Box::pin(async move {
+            self.complete_detailed(&request, on_text)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+}
+
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    parse_retry_after(
+        text("retry-after-ms"),
+        text("retry-after"),
+        SystemTime::now(),
+    )
+}
+
+fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

@@ -1,0 +1,285 @@
+//! Which model to talk to, worked out from the environment and the command line.
+//!
+//! | setting | flag (wins) | environment | default |
+//! |---|---|---|---|
+//! | key | — | `OPENAI_API_KEY`, else `DASHSCOPE_API_KEY` | none: the mock model |
+//! | base URL | `--base-url` | `OPENAI_BASE_URL` (`DASHSCOPE_BASE_URL` with a DashScope key) | OpenAI's, or DashScope's compatible mode |
+//! | model | `--model` | `AGENTWIRE_MODEL` | `gpt-4o-mini`, or `qwen-plus` with a DashScope key |
+//! | timeout | overrides | `AGENTWIRE_MODEL_TIMEOUT_MS` | 120 000 ms |
+//! | streaming | overrides | `AGENTWIRE_MODEL_STREAM` (`0`/`1`) | on |
+//! | retries | — | `AGENTWIRE_MODEL_RETRIES` | 3 |
+//!
+//! With both keys set, the DashScope key is used when the base URL points at DashScope (an
+//! OpenAI key would be refused there), the OpenAI key otherwise. A DashScope key is never sent
+//! to a non-DashScope `OPENAI_BASE_URL` picked up from the environment: only an explicit
+//! `--base-url` or `DASHSCOPE_BASE_URL` moves it elsewhere. The model name `mock` selects the
+//! mock model even when a key is set.
+
+use super::key::ApiKey;
+use super::retry::RetryPolicy;
+use std::time::Duration;
+
+/// OpenAI's API.
+pub const OPENAI_DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+/// DashScope (Alibaba Cloud Bailian), OpenAI-compatible mode, mainland region.
+pub const DASHSCOPE_DEFAULT_BASE_URL: &str = "https://dashscope.aliyuncs.com/compatible-mode/v1";
+/// The model used with an OpenAI key when none is named.
+pub const OPENAI_DEFAULT_MODEL: &str = "gpt-4o-mini";
+/// The model used with a DashScope key when none is named.
+pub const DASHSCOPE_DEFAULT_MODEL: &str = "qwen-plus";
+/// How long to wait for the server to answer (or to send more of an answer).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// The model name that picks the mock model.
+pub const MOCK_MODEL_NAME: &str = "mock";
+
+/// Which family of service the key belongs to; it picks the defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Provider {
+    /// OpenAI, or any server speaking its protocol with `OPENAI_API_KEY`.
+    OpenAi,
+    /// Alibaba Cloud Bailian (DashScope) in OpenAI-compatible mode.
+    DashScope,
+}
+
+impl Provider {
+    /// A name for messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "OpenAI-compatible",
+            Provider::DashScope => "DashScope (Alibaba Cloud Bailian)",
+        }
+    }
+}
+
+/// Settings given on the command line; each one, when present, beats the environment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelOverrides {
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--base-url`.
+    pub base_url: Option<String>,
+    /// A request timeout from the command line or a config file.
+    pub timeout: Option<Duration>,
+    /// `false` for `--no-stream`.
+    pub stream: Option<bool>,
+}
+
+/// Everything needed to talk to one OpenAI-compatible endpoint. `Debug` is safe to print: the
+/// key redacts itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelSettings {
+    /// Whose defaults apply.
+    pub provider: Provider,
+    /// Base URL without a trailing slash, e.g. `https://api.openai.com/v1`.
+    pub base_url: String,
+    /// Model name sent with every request.
+    pub model: String,
+    /// The key, with where it came from.
+    pub api_key: ApiKey,
+    /// The longest wait for the response, and then for each further piece of it.
+    pub timeout: Duration,
+    /// Ask for a streamed answer, so text shows as it is generated.
+    pub stream: bool,
+    /// Retries for 429 and 5xx.
+    pub retry: RetryPolicy,
+}
+
+/// The model a host should run with.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ModelChoice {
+    /// A real model behind an OpenAI-compatible endpoint.
+    OpenAi(ModelSettings),
+    /// The built-in mock model; show `notice` to the user so nobody mistakes it for a real one.
+    Mock {
+        /// Why the mock model is used, and how to get a real one.
+        notice: String,
+    },
+}
+
+impl ModelSettings {
+    /// Settings for `model` at `base_url` with default timeout, streaming and retries.
+    pub fn new(base_url: &str, model: impl Into<String>, api_key: ApiKey) -> Self {
+        ModelSettings {
+            provider: Provider::OpenAi,
+            base_url: base_url.trim_end_matches('/').to_owned(),
+            model: model.into(),
+            api_key,
+            timeout: DEFAULT_TIMEOUT,
+            stream: true,
+            retry: RetryPolicy::default(),
+        }
+    }
+
+    /// Works out the model from environment variables (read through `lookup`, e.g.
+    /// `|name| std::env::var(name).ok()`) and command-line `overrides`. Empty variables count
+    /// as unset. Errors name the variable or flag holding an unusable value.
+    pub fn from_env(
+        lookup: impl Fn(&str) -> Option<String>,
+        overrides: &ModelOverrides,
+    ) -> Result<ModelChoice, String> {
+        let var = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let flag = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+        };
+        let model_flag = flag(&overrides.model);
+        let base_flag = flag(&overrides.base_url);
+        let model_name = model_flag.clone().or_else(|| var("AGENTWIRE_MODEL"));
+        if model_name.as_deref() == Some(MOCK_MODEL_NAME) {
+            return Ok(ModelChoice::Mock {
+                notice: "using the built-in mock model, as asked (model \"mock\")".into(),
+            });
+        }
+
+        let openai_key = var("OPENAI_API_KEY");
+        let dashscope_key = var("DASHSCOPE_API_KEY");
+        let openai_base = var("OPENAI_BASE_URL");
+        // The base URL the user pointed at explicitly, if any, decides between two keys.
+        let pointed_at_dashscope = base_flag
+            .as_deref()
+            .or(openai_base.as_deref())
+            .is_some_and(is_dashscope_url);
+        let use_dashscope =
+            dashscope_key.is_some() && (openai_key.is_none() || pointed_at_dashscope);
+        let (provider, key, (base_url, base_source)) = match (openai_key, dashscope_key) {
+            (_, Some(dash)) if use_dashscope => {
+                let base = base_flag
+                    .map(|b| (b, "--base-url"))
+                    .or_else(|| var("DASHSCOPE_BASE_URL").map(|b| (b, "DASHSCOPE_BASE_URL")))
+                    .or_else(|| {
+                        openai_base
+                            .filter(|b| is_dashscope_url(b))
+                            .map(|b| (b, "OPENAI_BASE_URL"))
+                    })
+                    .unwrap_or((DASHSCOPE_DEFAULT_BASE_URL.into(), "the default"));
+                let key = ApiKey::new(dash, "DASHSCOPE_API_KEY");
+                (Provider::DashScope, key, base)
+            }
+            (Some(openai), _) => {
+                let base = base_flag
+                    .map(|b| (b, "--base-url"))
+                    .or_else(|| openai_base.map(|b| (b, "OPENAI_BASE_URL")))
+                    .unwrap_or((OPENAI_DEFAULT_BASE_URL.into(), "the default"));
+                (
+                    Provider::OpenAi,
+                    ApiKey::new(openai, "OPENAI_API_KEY"),
+                    base,
+                )
+            }
+            _ => {
+                return Ok(ModelChoice::Mock {
+                    notice: no_key_notice(&model_flag, &base_flag),
+                })
+            }
+        };
+        check_base_url(&base_url, base_source)?;
+        let model = model_name.unwrap_or_else(|| match provider {
+            Provider::DashScope => DASHSCOPE_DEFAULT_MODEL.into(),
+            Provider::OpenAi => OPENAI_DEFAULT_MODEL.into(),
+        });
+
+        let mut settings = ModelSettings::new(&base_url, model, key);
+        settings.provider = provider;
+        settings.timeout = match (overrides.timeout, var("AGENTWIRE_MODEL_TIMEOUT_MS")) {
+            (Some(t), _) => t,
+            (None, Some(ms)) => parse_timeout(&ms)?,
+            (None, None) => DEFAULT_TIMEOUT,
+        };
+        settings.stream = match (overrides.stream, var("AGENTWIRE_MODEL_STREAM")) {
+            (Some(s), _) => s,
+            (None, Some(v)) => parse_switch(&v, "AGENTWIRE_MODEL_STREAM")?,
+            (None, None) => true,
+        };
+        if let Some(n) = var("AGENTWIRE_MODEL_RETRIES") {
+            settings.retry.max_retries = match n.parse::<u32>() {
+                Ok(n) if n <= 10 => n,
+                _ => {
+                    return Err(format!(
+                        "AGENTWIRE_MODEL_RETRIES must be a whole number from 0 to 10, got {n:?}"
+                    ))
+                }
+            };
+        }
+        Ok(ModelChoice::OpenAi(settings))
+    }
+
+    /// The URL requests go to: the base URL plus `/chat/completions` (unless already there).
+    pub fn endpoint(&self) -> String {
+        if self.base_url.ends_with("/chat/completions") {
+            self.base_url.clone()
+        } else {
+            format!("{}/chat/completions", self.base_url)
+        }
+    }
+
+    /// One line for a status display: model, server and where the key came from.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} at {} ({}, key from {})",
+            self.model,
+            self.base_url,
+            self.provider.label(),
+            self.api_key.source()
+        )
+    }
+}
+
+fn no_key_notice(model_flag: &Option<String>, base_flag: &Option<String>) -> String {
+    let mut notice = String::from(
+        "no model API key found: set OPENAI_API_KEY (OpenAI, or any OpenAI-compatible server \
+         with OPENAI_BASE_URL) or DASHSCOPE_API_KEY (Alibaba Cloud Bailian); using the built-in \
+         mock model, which only understands a few fixed requests",
+    );
+    let ignored: Vec<String> = [("--model", model_flag), ("--base-url", base_flag)]
+        .into_iter()
+        .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} {v}")))
+        .collect();
+    if !ignored.is_empty() {
+        notice.push_str(&format!(" ({} ignored without a key)", ignored.join(", ")));
+    }
+    notice
+}
+
+/// DashScope's hosts, in every region, end in `aliyuncs.com` and start with `dashscope`.
+fn is_dashscope_url(url: &str) -> bool {
+    reqwest::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+        .is_some_and(|h| h.starts_with("dashscope") && h.ends_with(".aliyuncs.com"))
+}
+
+fn check_base_url(url: &str, source: &str) -> Result<(), String> {
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|e| format!("{source} is not a valid URL ({e}): {url:?}"))?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err(format!(
+            "{source} must be an http:// or https:// URL with a host, got {url:?}"
+        ));
+    }
+    Ok(())
+}
+
+fn parse_timeout(ms: &str) -> Result<Duration, String> {
+    match ms.parse::<u64>() {
+        Ok(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
+        _ => Err(format!(
+            "AGENTWIRE_MODEL_TIMEOUT_MS must be a positive number of milliseconds, got {ms:?}"
+        )),
+    }
+}
+
+fn parse_switch(value: &str, name: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(format!("{name} must be 1 or 0 (true/false), got {value:?}")),
+    }
+}

@@ -1,0 +1,201 @@
+//! How a run looks on a terminal (or as NDJSON), and how approvals are asked.
+
+use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
+use agentwire::audit::AuditRecord;
+use agentwire::driver::RunObserver;
+use futures::future::LocalBoxFuture;
+use std::cell::{Cell, RefCell};
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+
+/// How much of a tool's output a human sees per step.
+const PREVIEW_CHARS: usize = 300;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Readable steps and the answer.
+    Human,
+    /// One JSON UI event per line on stdout, nothing else.
+    Json,
+}
+
+/// How approvals are answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApprovalMode {
+    /// `--yes`: approve everything.
+    ApproveAll,
+    /// Ask on the terminal.
+    Prompt,
+    /// No terminal: deny, and say how to allow.
+    Deny,
+}
+
+/// The terminal's view of a run.
+pub struct Terminal {
+    format: Format,
+    approvals: ApprovalMode,
+    audit: Option<RefCell<File>>,
+    /// Whether model text was already streamed during this step (so it is not printed twice).
+    streamed: Cell<bool>,
+    /// The last model text shown, so the final answer is not printed a second time.
+    last_text: RefCell<String>,
+}
+
+fn cut(text: &str, max: usize) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(max).collect();
+    match chars.count() {
+        0 => head,
+        rest => format!("{head}… [{rest} more characters]"),
+    }
+}
+
+impl Terminal {
+    /// A view with the given format, approval mode and optional audit file.
+    pub fn new(format: Format, approvals: ApprovalMode, audit: Option<File>) -> Self {
+        Terminal {
+            format,
+            approvals,
+            audit: audit.map(RefCell::new),
+            streamed: Cell::new(false),
+            last_text: RefCell::new(String::new()),
+        }
+    }
+
+    /// The approval mode for these flags: `--yes`, else a prompt when stdin and stderr are a
+    /// terminal (and output is not JSON), else deny.
+    pub fn approval_mode(yes: bool, format: Format) -> ApprovalMode {
+        if yes {
+            ApprovalMode::ApproveAll
+        } else if format == Format::Human
+            && std::io::stdin().is_terminal()
+            && std::io::stderr().is_terminal()
+        {
+            ApprovalMode::Prompt
+        } else {
+            ApprovalMode::Deny
+        }
+    }
+
+    fn print_human(&self, event: &UiEvent) {
+        let mut out = std::io::stdout().lock();
+        let _ = match event {
+            UiEvent::StepStart { step } => {
+                self.streamed.set(false);
+                writeln!(out, "── step {step}")
+            }
+            UiEvent::ToolStart { name, args, .. } => writeln!(out, "→ {name} {args}"),
+            UiEvent::ToolEnd {
+                name,
+                ok,
+                duration_ms,
+                truncated,
+                output,
+                ..
+            } => {
+                let status = if *ok { "ok" } else { "failed" };
+                let cut_note = if *truncated { ", output truncated" } else { "" };
+                // JSON results are mostly indentation: squeeze whitespace so the preview says more.
+                let squeezed = output.split_whitespace().collect::<Vec<_>>().join(" ");
+                let preview = cut(&squeezed, PREVIEW_CHARS);
+                writeln!(
+                    out,
+                    "← {name} {status} ({duration_ms} ms{cut_note}): {preview}"
+                )
+            }
+            UiEvent::ApprovalRequest { .. } => Ok(()),
+            UiEvent::ModelText { text } => {
+                *self.last_text.borrow_mut() = text.clone();
+                if self.streamed.get() {
+                    writeln!(out)
+                } else {
+                    writeln!(out, "{text}")
+                }
+            }
+            UiEvent::Error { message } => writeln!(out, "error: {message}"),
+            UiEvent::Done { answer, steps } => {
+                if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
+                    writeln!(out, "── done in {steps} steps")
+                } else {
+                    writeln!(out, "── answer ({steps} steps)\n{answer}")
+                }
+            }
+            _ => Ok(()),
+        };
+    }
+}
+
+impl RunObserver for Terminal {
+    fn on_event(&self, event: &UiEvent) {
+        match self.format {
+            Format::Json => {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{}", event.to_value());
+            }
+            Format::Human => self.print_human(event),
+        }
+    }
+
+    fn on_text_delta(&self, text: &str) {
+        if self.format == Format::Human {
+            self.streamed.set(true);
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "{text}");
+            let _ = out.flush();
+        }
+    }
+
+    fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {
+        Box::pin(async move {
+            match self.approvals {
+                ApprovalMode::ApproveAll => Approval::Yes,
+                ApprovalMode::Deny => {
+                    eprintln!(
+                        "denied {} (risk {}): no terminal to ask. Re-run with --yes, or --allow {} to allow it.",
+                        request.name, request.risk.as_str(), request.name
+                    );
+                    Approval::No
+                }
+                ApprovalMode::Prompt => prompt(request).await,
+            }
+        })
+    }
+
+    fn on_audit(&self, record: &AuditRecord) {
+        if let Some(file) = &self.audit {
+            if let Err(error) = writeln!(file.borrow_mut(), "{}", record.to_json_line()) {
+                eprintln!("warning: could not write the audit log: {error}");
+            }
+        }
+    }
+
+    fn on_notice(&self, message: &str) {
+        eprintln!("{message}");
+    }
+}
+
+/// Asks on the terminal until the answer is yes, no or always.
+async fn prompt(request: &ApprovalRequest) -> Approval {
+    let question = format!(
+        "Allow {} (risk {}) with {}? [y]es / [n]o / [a]lways: ",
+        request.name,
+        request.risk.as_str(),
+        cut(&request.arguments.to_string(), 200)
+    );
+    loop {
+        eprint!("{question}");
+        let line = tokio::task::spawn_blocking(|| {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line).map(|n| (n, line))
+        })
+        .await;
+        match line {
+            Ok(Ok((0, _))) | Ok(Err(_)) | Err(_) => return Approval::No,
+            Ok(Ok((_, answer))) => match Approval::parse(&answer) {
+                Ok(approval) => return approval,
+                Err(message) => eprintln!("{message}"),
+            },
+        }
+    }
+}

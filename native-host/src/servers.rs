@@ -1,0 +1,116 @@
+//! Which MCP servers to start: the config file's, or the GitHub fallback when there is none.
+
+use agentwire::config::{
+    McpConfig, ServerConfig, ServerTransport, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT,
+};
+use agentwire::fallback::{
+    choose_github_server, token_from_env, FallbackInputs, GithubServerChoice,
+};
+use std::path::{Path, PathBuf};
+
+/// The servers to start and what to tell the user about them.
+pub struct ServerPlan {
+    /// Servers in config order.
+    pub servers: Vec<ServerConfig>,
+    /// Config warnings and fallback notices.
+    pub notices: Vec<String>,
+    /// Whether `github` is the real server chosen by the fallback (so a failure falls back to
+    /// the mock).
+    pub github_fallback_is_real: bool,
+}
+
+fn env_lookup(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// Whether `program` is on PATH.
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| is_executable(&dir.join(program))))
+        .unwrap_or(false)
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// The `github` entry the fallback policy picks: real with a token and npx, else the mock.
+pub fn github_fallback() -> (ServerConfig, Option<String>, bool) {
+    let inputs = FallbackInputs {
+        token: token_from_env(env_lookup),
+        can_spawn: true,
+        npx_available: on_path("npx"),
+    };
+    let choice = choose_github_server(&inputs);
+    let notice = choice.notice();
+    match choice {
+        GithubServerChoice::Real { command, args, env } => {
+            // npx may download the package on first use: give it longer than a normal start.
+            let mut server = server(
+                "github",
+                ServerTransport::Stdio {
+                    command,
+                    args,
+                    env,
+                    cwd: None,
+                },
+            );
+            server.startup_timeout = DEFAULT_STARTUP_TIMEOUT * 2;
+            (server, Some(notice), true)
+        }
+        _ => (mock_github(), Some(notice), false),
+    }
+}
+
+/// The built-in mock GitHub server as a config entry.
+pub fn mock_github() -> ServerConfig {
+    server("github", ServerTransport::Mock)
+}
+
+fn server(name: &str, transport: ServerTransport) -> ServerConfig {
+    ServerConfig {
+        name: name.to_owned(),
+        disabled: false,
+        timeout: DEFAULT_TIMEOUT,
+        startup_timeout: DEFAULT_STARTUP_TIMEOUT,
+        transport,
+        risk: None,
+        tool_risk: Vec::new(),
+    }
+}
+
+/// Reads the config named on the command line, else `./.mcp.json` when present, else plans
+/// the GitHub fallback. A broken config is an error naming the file, server and field.
+pub fn plan(config: Option<&Path>) -> Result<ServerPlan, String> {
+    let default = PathBuf::from(".mcp.json");
+    let path = match config {
+        Some(path) => Some(path.to_path_buf()),
+        None if default.is_file() => Some(default),
+        None => None,
+    };
+    let Some(path) = path else {
+        let (github, notice, real) = github_fallback();
+        return Ok(ServerPlan {
+            servers: vec![github],
+            notices: notice.into_iter().collect(),
+            github_fallback_is_real: real,
+        });
+    };
+    let shown = path.display().to_string();
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| format!("cannot read config {shown}: {e}"))?;
+    let config = McpConfig::parse(&shown, &text, &env_lookup).map_err(|e| e.to_string())?;
+    let notices = config
+        .warnings
+        .iter()
+        .map(|w| format!("{shown}: {w}"))
+        .collect();
+    Ok(ServerPlan {
+        servers: config.servers,
+        notices,
+        github_fallback_is_real: false,
+    })
+}

@@ -1,0 +1,344 @@
+use super::*;
+
+fn env(name: &str) -> Option<String> {
+    match name {
+        "GITHUB_TOKEN" => Some("ghp_123".into()),
+        "HOME" => Some("/home/ada".into()),
+        _ => None,
+    }
+}
+
+fn parse(text: &str) -> Result<McpConfig, ConfigError> {
+    McpConfig::parse(".mcp.json", text, &env)
+}
+
+fn err(text: &str) -> String {
+    parse(text).unwrap_err().to_string()
+}
+
+#[test]
+fn claude_style_file_parses_in_file_order() {
+    let cfg = parse(
+        r#"{"mcpServers": {
+            "zeta": {"command": "npx", "args": ["-y", "@scope/server", "${HOME}/data"],
+                     "env": {"TOKEN": "${GITHUB_TOKEN}", "A": "1"}, "cwd": "${HOME}",
+                     "timeout": 1500, "startupTimeout": 2500},
+            "alpha": {"type": "http", "url": "https://example.test/mcp",
+                      "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}},
+            "mock_gh": {"type": "mock", "disabled": true, "risk": "read",
+                        "toolRisk": {"create_issue": "write"}}
+        }}"#,
+    )
+    .unwrap();
+    let names: Vec<_> = cfg.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["zeta", "alpha", "mock_gh"],
+        "file order, not sorted"
+    );
+    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+
+    let zeta = &cfg.servers[0];
+    assert_eq!(zeta.timeout, Duration::from_millis(1500));
+    assert_eq!(zeta.startup_timeout, Duration::from_millis(2500));
+    assert!(!zeta.disabled);
+    assert_eq!(
+        zeta.transport,
+        ServerTransport::Stdio {
+            command: "npx".into(),
+            args: vec!["-y".into(), "@scope/server".into(), "/home/ada/data".into()],
+            env: vec![("TOKEN".into(), "ghp_123".into()), ("A".into(), "1".into())],
+            cwd: Some("/home/ada".into()),
+        }
+    );
+
+    let alpha = &cfg.servers[1];
+    assert_eq!(alpha.timeout, DEFAULT_TIMEOUT);
+    assert_eq!(alpha.startup_timeout, DEFAULT_STARTUP_TIMEOUT);
+    assert_eq!(
+        alpha.transport,
+        ServerTransport::Http {
+            url: "https://example.test/mcp".into(),
+            headers: vec![("Authorization".into(), "Bearer ghp_123".into())],
+        }
+    );
+
+    let mock = cfg.server("mock_gh").unwrap();
+    assert!(mock.disabled);
+    assert_eq!(mock.transport, ServerTransport::Mock);
+    assert_eq!(mock.risk_of("create_issue"), Some("write"));
+    assert_eq!(mock.risk_of("list_issues"), Some("read"));
+    assert_eq!(alpha.risk_of("anything"), None);
+    let enabled: Vec<_> = cfg.enabled().map(|s| s.name.as_str()).collect();
+    assert_eq!(enabled, ["zeta", "alpha"]);
+}
+
+#[test]
+fn explicit_stdio_type_and_minimal_entries() {
+    let cfg = parse(r#"{"mcpServers": {"a": {"type": "stdio", "command": "srv"}}}"#).unwrap();
+    assert_eq!(
+        cfg.servers[0].transport,
+        ServerTransport::Stdio {
+            command: "srv".into(),
+            args: vec![],
+            env: vec![],
+            cwd: None
+        }
+    );
+    let empty = parse(r#"{"mcpServers": {}}"#).unwrap();
+    assert!(empty.servers.is_empty() && empty.warnings.is_empty());
+}
+
+#[test]
+fn sse_and_streamable_http_read_as_http_with_a_note() {
+    for kind in ["sse", "streamable-http"] {
+        let cfg = parse(&format!(
+            r#"{{"mcpServers": {{"r": {{"type": "{kind}", "url": "http://127.0.0.1:9/mcp"}}}}}}"#
+        ))
+        .unwrap();
+        assert!(matches!(
+            cfg.servers[0].transport,
+            ServerTransport::Http { .. }
+        ));
+        assert_eq!(cfg.warnings.len(), 1);
+        assert!(
+            cfg.warnings[0].contains(&format!("type \"{kind}\"")),
+            "{:?}",
+            cfg.warnings
+        );
+    }
+}
+
+#[test]
+fn unknown_and_inapplicable_fields_are_warnings() {
+    let cfg = parse(
+        r#"{"version": 2, "mcpServers": {
+            "s": {"command": "x", "autoApprove": [], "url": "http://a"},
+            "m": {"type": "mock", "command": "ignored"}
+        }}"#,
+    )
+    .unwrap();
+    assert_eq!(cfg.servers.len(), 2);
+    let w = cfg.warnings.join("\n");
+    assert_eq!(cfg.warnings.len(), 4, "{w}");
+    assert!(
+        w.contains(".mcp.json: unknown top-level field \"version\""),
+        "{w}"
+    );
+    assert!(
+        w.contains("server \"s\": unknown field \"autoApprove\" ignored"),
+        "{w}"
+    );
+    assert!(
+        w.contains("server \"s\": field \"url\" does not apply"),
+        "{w}"
+    );
+    assert!(
+        w.contains("server \"m\": field \"command\" does not apply"),
+        "{w}"
+    );
+}
+
+#[test]
+fn missing_mcp_servers_is_empty_with_a_warning() {
+    let cfg = parse("{}").unwrap();
+    assert!(cfg.servers.is_empty());
+    assert!(cfg.warnings[0].contains("no \"mcpServers\""));
+}
+
+#[test]
+fn syntax_errors_carry_line_and_column() {
+    let e = parse("{\n  \"mcpServers\": {\n    \"a\": {,}\n}}").unwrap_err();
+    assert_eq!(e.position, Some((3, 11)));
+    let msg = e.to_string();
+    assert!(msg.starts_with(".mcp.json:3:11: invalid JSON: "), "{msg}");
+    assert!(!msg.contains("at line"), "position printed once: {msg}");
+    assert!(err("").starts_with(".mcp.json:1:0: invalid JSON"));
+}
+
+#[test]
+fn shape_errors_name_file_server_and_field() {
+    let cases = [
+        (r#"[]"#, ".mcp.json: the top level must be a JSON object"),
+        (
+            r#"{"mcpServers": []}"#,
+            ".mcp.json: \"mcpServers\" must be an object",
+        ),
+        (
+            r#"{"mcpServers": {"github": {"command": "x", "args": "-y"}}}"#,
+            ".mcp.json: server \"github\": \"args\" must be an array of strings",
+        ),
+        (
+            r#"{"mcpServers": {"github": {"command": "x", "args": ["a", 1]}}}"#,
+            ".mcp.json: server \"github\": \"args\" must be an array of strings (item 1 is not)",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"args": []}}}"#,
+            ".mcp.json: server \"g\": \"command\" is required for a stdio server",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "  "}}}"#,
+            "server \"g\": \"command\" must not be empty",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": 5}}}"#,
+            "\"command\" must be a string",
+        ),
+        (
+            r#"{"mcpServers": {"g": 5}}"#,
+            "server \"g\": the entry must be a JSON object",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "env": {"PORT": 80}}}}"#,
+            "server \"g\": \"env.PORT\" must be a string",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "env": []}}}"#,
+            "\"env\" must be an object of strings",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "cwd": false}}}"#,
+            "\"cwd\" must be a string",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "timeout": "5s"}}}"#,
+            "\"timeout\" must be a number of milliseconds",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "timeout": 0}}}"#,
+            "\"timeout\" must be a positive whole number of milliseconds (got 0)",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "startupTimeout": 1.5}}}"#,
+            "\"startupTimeout\" must be a positive whole number",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "timeout": -3}}}"#,
+            "\"timeout\" must be a positive whole number",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"command": "x", "disabled": "yes"}}}"#,
+            "\"disabled\" must be a boolean",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": 1}}}"#,
+            "\"type\" must be a string",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "websocket"}}}"#,
+            "server \"g\": unknown \"type\" \"websocket\"",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "http"}}}"#,
+            "\"url\" is required for an http server",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "http", "url": "ftp://x"}}}"#,
+            "\"url\" must start with http:// or https://",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "http", "url": "http://x", "headers": {"A": null}}}}"#,
+            "\"headers.A\" must be a string",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "mock", "risk": "admin"}}}"#,
+            "\"risk\" must be one of \"read\", \"write\", \"execute\", \"network\" (got \"admin\")",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "mock", "toolRisk": {"t": 1}}}}"#,
+            "\"toolRisk.t\" must be one of",
+        ),
+        (
+            r#"{"mcpServers": {"g": {"type": "mock", "toolRisk": []}}}"#,
+            "\"toolRisk\" must be an object",
+        ),
+    ];
+    for (text, needle) in cases {
+        let msg = err(text);
+        assert!(
+            msg.contains(needle),
+            "{text}\n  got: {msg}\n  want: {needle}"
+        );
+        assert!(msg.starts_with(".mcp.json"), "{msg}");
+    }
+}
+
+#[test]
+fn error_fields_are_structured_too() {
+    let e = parse(r#"{"mcpServers": {"github": {"command": "x", "args": {}}}}"#).unwrap_err();
+    assert_eq!(e.file, ".mcp.json");
+    assert_eq!(e.server.as_deref(), Some("github"));
+    assert_eq!(e.field.as_deref(), Some("args"));
+    assert_eq!(e.position, None);
+}
+
+#[test]
+fn server_names_must_be_sanitisable() {
+    for bad in ["", "my server", "a.b", "名前", "x/y"] {
+        let text = format!(r#"{{"mcpServers": {{"{bad}": {{"type": "mock"}}}}}}"#);
+        let msg = err(&text);
+        assert!(
+            msg.contains("server names must be non-empty"),
+            "{bad:?}: {msg}"
+        );
+    }
+    for good in ["a", "A-b_9", "github-2"] {
+        let text = format!(r#"{{"mcpServers": {{"{good}": {{"type": "mock"}}}}}}"#);
+        assert_eq!(parse(&text).unwrap().servers[0].name, good);
+    }
+}
+
+#[test]
+fn unset_variables_name_variable_server_and_field() {
+    let cases = [
+        (r#"{"command": "${NOPE}"}"#, "\"command\""),
+        (
+            r#"{"command": "x", "args": ["ok", "${NOPE}"]}"#,
+            "\"args[1]\"",
+        ),
+        (r#"{"command": "x", "env": {"K": "${NOPE}"}}"#, "\"env.K\""),
+        (r#"{"command": "x", "cwd": "${NOPE}/d"}"#, "\"cwd\""),
+        (r#"{"type": "http", "url": "https://${NOPE}/"}"#, "\"url\""),
+        (
+            r#"{"type": "http", "url": "https://h/", "headers": {"X-Key": "${NOPE}"}}"#,
+            "\"headers.X-Key\"",
+        ),
+    ];
+    for (entry, field) in cases {
+        let text = format!(r#"{{"mcpServers": {{"svc": {entry}}}}}"#);
+        let e = parse(&text).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with(&format!(".mcp.json: server \"svc\": {field}: ")),
+            "{msg}"
+        );
+        assert!(msg.contains("\"NOPE\" is not set"), "{msg}");
+        assert_eq!(e.field.as_deref(), Some(field.trim_matches('"')));
+    }
+}
+
+#[test]
+fn defaults_and_escapes_apply_in_config_fields() {
+    let cfg = parse(
+        r#"{"mcpServers": {"s": {"command": "${BIN:-node}",
+            "args": ["$${HOME}", "$HOME", "${HOME}"], "env": {"X": "${UNSET:-d}"}}}}"#,
+    )
+    .unwrap();
+    let ServerTransport::Stdio {
+        command, args, env, ..
+    } = &cfg.servers[0].transport
+    else {
+        panic!("stdio expected");
+    };
+    assert_eq!(command, "node");
+    assert_eq!(args, &["${HOME}", "$HOME", "/home/ada"]);
+    assert_eq!(env, &[("X".to_string(), "d".to_string())]);
+}
+
+#[test]
+fn variables_are_not_expanded_in_names_or_unlisted_fields() {
+    // Only the documented fields expand, so an unset variable elsewhere is not an error.
+    let cfg =
+        parse(r#"{"mcpServers": {"s": {"type": "mock", "toolRisk": {"${T}": "read"}}}}"#).unwrap();
+    assert_eq!(cfg.servers[0].risk_of("${T}"), Some("read"));
+}
