@@ -199,22 +199,32 @@ impl StdioTransport {
     }
 
     /// Stops the child: close stdin, wait 2 s, SIGTERM, wait 2 s, SIGKILL. Always reaps it.
+    /// The signals go to the child's whole process group, so what a wrapper (`sh -c`, `npx`)
+    /// started stops with it instead of being orphaned.
     pub async fn shutdown(&self) -> Option<ExitStatus> {
+        use nix::sys::signal::{killpg, Signal};
         if let Ok(mut writer) = self.writer.lock() {
             writer.take();
         }
         if let Some(status) = self.wait_exit(Duration::from_secs(2)).await {
             return Some(status);
         }
-        let pid = self.child.lock().await.id();
-        if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
-            let _ = nix::sys::signal::kill(
-                nix::unistd::Pid::from_raw(pid),
-                nix::sys::signal::Signal::SIGTERM,
-            );
+        // Taken while the child is unreaped, so the group id (its pid, see `spawn`) is live.
+        let group = self
+            .child
+            .lock()
+            .await
+            .id()
+            .and_then(|p| i32::try_from(p).ok())
+            .map(nix::unistd::Pid::from_raw);
+        if let Some(group) = group {
+            let _ = killpg(group, Signal::SIGTERM);
         }
         if let Some(status) = self.wait_exit(Duration::from_secs(2)).await {
             return Some(status);
+        }
+        if let Some(group) = group {
+            let _ = killpg(group, Signal::SIGKILL);
         }
         let mut child = self.child.lock().await;
         let _ = child.kill().await;

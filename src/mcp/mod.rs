@@ -1,6 +1,7 @@
 //! The MCP client session: handshake, tools, notifications and server requests.
 
 mod events;
+mod incoming;
 mod session;
 
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};

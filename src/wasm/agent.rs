@@ -364,7 +364,12 @@ impl WasmAgent {
             let arguments =
                 arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;
             let observer = JsObserver::new(emit, None);
-            match runtime.call_tool(&name, arguments, &observer).await {
+            // Runs refresh servers before they start; a direct call does the same on both
+            // sides, so a dead server fails fast and its log and status are current after.
+            runtime.refresh_servers(&observer).await;
+            let result = runtime.call_tool(&name, arguments, &observer).await;
+            runtime.refresh_servers(&observer).await;
+            match result {
                 Ok(output) => resolve_json(direct_output_value(output)),
                 Err(error) => Err(JsError::new(&error.to_string()).into()),
             }

@@ -1,0 +1,234 @@
+//! What the server sends: responses matched to requests, notifications, and server requests.
+
+use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
+use super::session::{ClientSession, Purpose, State};
+use super::SUPPORTED_PROTOCOL_VERSIONS;
+use crate::content::ToolOutput;
+use crate::jsonrpc::{codes, ErrorObject, Id, MessageError, Notification, Request, Response};
+use crate::time::Instant;
+use serde_json::{json, Value};
+
+impl ClientSession {
+    pub(super) fn handle_malformed(&mut self, error: &MessageError, excerpt: &str) {
+        if self.is_closed() {
+            return;
+        }
+        self.events.push_back(SessionEvent::ProtocolError {
+            message: format!("{error}: {excerpt}"),
+        });
+        // A broken response to one of our requests would otherwise sit until its timeout.
+        if let MessageError::Invalid { id: Some(id), .. } = error {
+            if let Some(pending) = id.as_u64().and_then(|wire_id| self.pending.remove(wire_id)) {
+                let wire_id = id.as_u64().unwrap_or_default();
+                let reason = format!("{error}: {excerpt}");
+                self.fail(wire_id, pending.data, RequestError::InvalidResult(reason));
+            }
+        }
+    }
+
+    pub(super) fn handle_response(&mut self, now: Instant, response: Response) {
+        let Some(id) = response.id else {
+            let reason = match response.outcome {
+                Err(e) => format!("server reported an error about an unreadable request: {e}"),
+                Ok(_) => "response without an id".to_owned(),
+            };
+            self.events
+                .push_back(SessionEvent::UnexpectedResponse { id: None, reason });
+            return;
+        };
+        let wire_id = id.as_u64();
+        let Some(pending) = wire_id.and_then(|wire_id| self.pending.remove(wire_id)) else {
+            let reason = match wire_id {
+                Some(n) if self.pending.was_issued(n) => {
+                    "late or duplicate response: the request already finished, timed out or was cancelled"
+                }
+                _ => "response to a request this client never sent",
+            };
+            self.events.push_back(SessionEvent::UnexpectedResponse {
+                id: Some(id),
+                reason: reason.into(),
+            });
+            return;
+        };
+        let wire_id = wire_id.unwrap_or_default();
+        match response.outcome {
+            Err(error) => {
+                if let Purpose::Initialize = pending.data {
+                    self.shut_down(format!("server rejected initialize: {error}"));
+                } else {
+                    self.fail(wire_id, pending.data, RequestError::Rpc(error));
+                }
+            }
+            Ok(result) => self.handle_result(now, pending.data, result),
+        }
+    }
+
+    pub(super) fn handle_result(&mut self, now: Instant, purpose: Purpose, result: Value) {
+        match purpose {
+            Purpose::Initialize => self.finish_handshake(result),
+            Purpose::CallTool { op } => {
+                let result =
+                    ToolOutput::from_mcp_result(&result).map_err(RequestError::InvalidResult);
+                self.events.push_back(SessionEvent::ToolResult {
+                    request: op,
+                    result,
+                });
+            }
+            Purpose::Generic { op } => {
+                self.events.push_back(SessionEvent::Response {
+                    request: op,
+                    result: Ok(result),
+                });
+            }
+            Purpose::ListTools {
+                op,
+                mut tools,
+                pages,
+            } => {
+                let Some(page) = result.get("tools").and_then(Value::as_array) else {
+                    let error = RequestError::InvalidResult(
+                        "tools/list result without a \"tools\" array".into(),
+                    );
+                    self.events
+                        .push_back(SessionEvent::Failed { request: op, error });
+                    return;
+                };
+                tools.extend(page.iter().cloned());
+                match result.get("nextCursor").and_then(Value::as_str) {
+                    Some(_) if pages >= self.config.max_tool_pages => {
+                        let error = RequestError::InvalidResult(format!(
+                            "tools/list still had more pages after {pages}; giving up (cursor loop?)"
+                        ));
+                        self.events
+                            .push_back(SessionEvent::Failed { request: op, error });
+                    }
+                    Some(cursor) => {
+                        let params = json!({"cursor": cursor});
+                        let purpose = Purpose::ListTools {
+                            op,
+                            tools,
+                            pages: pages + 1,
+                        };
+                        let deadlines = self.deadlines(now, None);
+                        self.send_request(now, "tools/list", Some(params), deadlines, purpose);
+                    }
+                    None => self
+                        .events
+                        .push_back(SessionEvent::ToolsListed { request: op, tools }),
+                }
+            }
+        }
+    }
+
+    pub(super) fn finish_handshake(&mut self, result: Value) {
+        let Some(version) = result.get("protocolVersion").and_then(Value::as_str) else {
+            self.shut_down("initialize result without a \"protocolVersion\" string".into());
+            return;
+        };
+        if !SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
+            self.shut_down(format!(
+                "server chose protocol version {version:?}, which agentwire does not support (supported: {})",
+                SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+            ));
+            return;
+        }
+        let details = ServerDetails {
+            protocol_version: version.to_owned(),
+            server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+            capabilities: result
+                .get("capabilities")
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+            instructions: result
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        };
+        self.state = State::Ready;
+        self.server = Some(details.clone());
+        self.send_notification("notifications/initialized", None);
+        self.events.push_back(SessionEvent::Ready(details));
+    }
+
+    pub(super) fn handle_server_request(&mut self, request: Request) {
+        let Request { id, method, params } = request;
+        let declared = match method.as_str() {
+            "ping" => {
+                self.send_response(id, Ok(json!({})));
+                return;
+            }
+            "roots/list" => self.config.roots,
+            "sampling/createMessage" => self.config.sampling,
+            "elicitation/create" => self.config.elicitation,
+            _ => false,
+        };
+        if !declared {
+            self.send_response(id, Err(ErrorObject::method_not_found(&method)));
+            return;
+        }
+        if !self.open_server_requests.insert(id.clone()) {
+            let error = ErrorObject::new(
+                codes::INVALID_REQUEST,
+                format!("request id {id} is already in use"),
+            );
+            self.send_response(id, Err(error));
+            return;
+        }
+        self.events
+            .push_back(SessionEvent::ServerRequest { id, method, params });
+    }
+
+    pub(super) fn handle_notification(&mut self, now: Instant, notification: Notification) {
+        let Notification { method, params } = notification;
+        let field = |key: &str| params.as_ref().and_then(|p| p.get(key));
+        let event = match method.as_str() {
+            "notifications/tools/list_changed" => SessionEvent::ToolsListChanged,
+            "notifications/progress" => {
+                let token = field("progressToken").and_then(Value::as_u64);
+                let Some(progress) = field("progress").and_then(Value::as_f64) else {
+                    return self.handle_frame_error(
+                        "notifications/progress without a numeric \"progress\"".into(),
+                    );
+                };
+                let Some(wire_id) = token.filter(|id| self.pending.extend(*id, now)) else {
+                    // Progress for something already finished is normal near the end of a call.
+                    return;
+                };
+                let op = self
+                    .pending
+                    .get(wire_id)
+                    .map_or(RequestId(wire_id), |p| p.data.op(wire_id));
+                SessionEvent::Progress {
+                    request: op,
+                    progress,
+                    total: field("total").and_then(Value::as_f64),
+                    message: field("message").and_then(Value::as_str).map(str::to_owned),
+                }
+            }
+            "notifications/message" => SessionEvent::Log {
+                level: field("level")
+                    .and_then(Value::as_str)
+                    .unwrap_or("info")
+                    .to_owned(),
+                logger: field("logger").and_then(Value::as_str).map(str::to_owned),
+                data: field("data").cloned().unwrap_or(Value::Null),
+            },
+            "notifications/cancelled" => {
+                let id = field("requestId").cloned().and_then(|v| match v {
+                    Value::Number(n) => Some(Id::Number(n)),
+                    Value::String(s) => Some(Id::String(s)),
+                    _ => None,
+                });
+                let Some(id) = id else { return };
+                // The spec says not to answer a cancelled request; forget it.
+                if !self.open_server_requests.remove(&id) {
+                    return;
+                }
+                let reason = field("reason").and_then(Value::as_str).map(str::to_owned);
+                SessionEvent::ServerCancelled { id, reason }
+            }
+            _ => SessionEvent::Notification { method, params },
+        };
+        self.events.push_back(event);
+    }
+}
