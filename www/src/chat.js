@@ -29,6 +29,8 @@ export function createChat({ onSend }) {
     ),
   );
 
+  for (const b of examples.querySelectorAll('button')) b.disabled = true; // until the core is ready
+
   const autosize = () => {
     input.style.height = 'auto';
     input.style.height = `${Math.min(input.scrollHeight + 2, 160)}px`;

@@ -86,3 +86,69 @@ describe('markdown', () => {
     assert.match(html, /&lt;img src=x onerror="alert\(1\)"&gt;/);
   });
 });
+
+describe('timeline', () => {
+  let browser;
+  let server;
+  let page;
+  before(async () => {
+    let url;
+    ({ server, url } = await serveWww());
+    browser = await launch();
+    page = await browser.newPage();
+    await page.goto(url);
+    await page.locator('#status[data-state="ready"]').waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  test('renders each event kind: truncation, declines, errors, notices, masked secrets', async () => {
+    const html = await page.evaluate(async () => {
+      const { createTimeline } = await import('/src/timeline.js');
+      const t = createTimeline({ riskOf: (name) => (name === 'big' ? 'read' : 'write'), redact: (s) => s.replaceAll('SECRET', '[API key]') });
+      t.clear();
+      t.startRun('a prompt');
+      const events = [
+        { type: 'step_start', step: 1 },
+        { type: 'model_text', text: 'short text' },
+        { type: 'tool_start', id: 'c1', name: 'big', args: { n: 1 } },
+        { type: 'tool_end', id: 'c1', name: 'big', ok: true, duration_ms: 7, truncated: true, output: '{"a":1}' },
+        { type: 'approval_request', id: 'c2', name: 'rm', args: {}, risk: 'write' },
+      ];
+      for (const e of events) t.event(e);
+      const waiting = document.querySelector('[data-call-id="c2"]').dataset.state;
+      t.decided('c2', 'no');
+      t.event({ type: 'tool_end', id: 'c2', name: 'rm', ok: false, duration_ms: 0, truncated: false, output: 'declined: SECRET' });
+      t.event({ type: 'notice', message: 'server x failed' });
+      t.event({ type: 'error', message: 'the model failed: SECRET' });
+      const q = (s) => document.querySelector(`#timeline ${s}`);
+      return {
+        waiting,
+        truncated: q('[data-call-id="c1"] .badge.truncated')?.textContent,
+        duration: q('[data-call-id="c1"] .badge.duration')?.textContent,
+        risk: q('[data-call-id="c1"] .risk')?.textContent,
+        args: q('[data-call-id="c1"] .call-args')?.textContent,
+        output: q('[data-call-id="c1"] .call-output')?.textContent,
+        collapsed: !q('[data-call-id="c1"] details').open,
+        declined: q('[data-call-id="c2"] .badge.failed')?.textContent,
+        declinedOpen: q('[data-call-id="c2"] details').open,
+        text: document.getElementById('timeline').textContent,
+      };
+    });
+    assert.equal(html.waiting, 'waiting');
+    assert.equal(html.truncated, 'truncated');
+    assert.equal(html.duration, '7 ms');
+    assert.equal(html.risk, 'read');
+    assert.equal(html.args, '{"n":1}');
+    assert.equal(html.output, '{\n  "a": 1\n}');
+    assert.equal(html.collapsed, true);
+    assert.equal(html.declined, 'declined');
+    assert.equal(html.declinedOpen, true);
+    for (const part of ['Run 1', 'Step 1', 'short text', 'server x failed', 'the model failed: [API key]']) {
+      assert.ok(html.text.includes(part), `the timeline should show "${part}":\n${html.text}`);
+    }
+    assert.ok(!html.text.includes('SECRET'));
+  });
+});
