@@ -104,6 +104,7 @@ function toolFunction(name, execute) {
   return (argsJson) => {
     const controller = new AbortController();
     const settled = (async () => {
+      await null; // out of the wasm call: the tool may call the agent back
       try {
         const result = await execute(JSON.parse(argsJson), { name, signal: controller.signal });
         return JSON.stringify(toCallToolResult(result));
@@ -176,13 +177,27 @@ export class Agent {
     return this.#wasm;
   }
 
-  /** Routes one event from the core: audit and notices to the agent's hooks, the rest to `onEvent`. */
+  /**
+   * The function the core reports events to. Events are queued and delivered in a microtask,
+   * in order: user callbacks never run inside a call into the wasm module, so they may call
+   * the agent back (`agent.servers()` from `onNotice`, say). Audit records go to `onAudit`,
+   * notices to `onNotice` and `onEvent`, the rest to `onEvent`.
+   */
   #emitter(onEvent) {
+    const queue = [];
+    const flush = () => {
+      for (const json of queue.splice(0)) {
+        const event = JSON.parse(json);
+        if (event.type === 'audit') {
+          callSafely(this.#onAudit, event.record);
+          continue;
+        }
+        if (event.type === 'notice') callSafely(this.#onNotice, event.message);
+        callSafely(onEvent, event);
+      }
+    };
     return (json) => {
-      const event = JSON.parse(json);
-      if (event.type === 'audit') return callSafely(this.#onAudit, event.record);
-      if (event.type === 'notice') callSafely(this.#onNotice, event.message);
-      callSafely(onEvent, event);
+      if (queue.push(json) === 1) queueMicrotask(flush);
     };
   }
 
@@ -199,7 +214,10 @@ export class Agent {
     const core = this.#live(where);
     const onApproval = o.onApproval;
     const approve = onApproval
-      ? async (json) => approvalWord(await onApproval(JSON.parse(json)))
+      ? async (json) => {
+          await null; // out of the wasm call, after the events queued so far
+          return approvalWord(await onApproval(JSON.parse(json)));
+        }
       : undefined;
     const emit = this.#emitter(o.onEvent);
     const sink = (event) => callSafely(o.onEvent, event);

@@ -174,3 +174,18 @@ test('openaiCodec exposes the core codec', async () => {
   assert.throws(() => openaiCodec.decodeResponse('{"error":{"message":"quota exceeded"}}'), /quota exceeded/);
   assert.throws(() => openaiCodec.encodeRequest({ messages: [{ role: 'robot' }] }, { model: 'm' }), /messages\[0\]: unknown role "robot"/);
 });
+
+test('setModel swaps the model between runs; the history stays', async () => {
+  const agent = await createAgent();
+  try {
+    await agent.run('查看 vercel/ai 的 issues');
+    const seen = [];
+    agent.setModel({ complete: async (request) => (seen.push(request.messages.length), { text: 'from JS' }) });
+    assert.equal(await agent.run('thanks'), 'from JS');
+    assert.deepEqual(seen, [5]);
+    agent.setModel(); // back to the mock model
+    assert.match(await agent.run('list issues in vercel/ai'), /#\d+/);
+  } finally {
+    agent.close();
+  }
+});

@@ -217,3 +217,22 @@ test('a server that hangs up mid-session is marked failed and its tools report i
     agent.close();
   }
 });
+
+test('disconnect removes exactly that server and its tools; the name can be reused', T, async () => {
+  const { mockGithub } = await import('agentwire');
+  const agent = await createAgent();
+  try {
+    const second = await agent.connect('gh2', mockGithub(), { toolTimeoutMs: 5_000, maxOutputChars: 1_000 });
+    assert.equal(second.status, 'connected');
+    const gh2 = agent.tools().filter((t) => t.server === 'gh2');
+    assert.equal(gh2.length, second.tools);
+    assert.ok(gh2.every((t) => t.name.startsWith('mcp__gh2__') && t.timeoutMs === 5_000 && t.maxOutputChars === 1_000));
+    assert.equal(agent.disconnect('gh2'), true);
+    assert.equal(agent.disconnect('gh2'), false);
+    assert.deepEqual(agent.servers().map((s) => s.name), ['github']);
+    assert.ok(agent.tools().every((t) => t.server === 'github'));
+    assert.equal((await agent.connect('gh2', mockGithub())).status, 'connected');
+  } finally {
+    agent.close();
+  }
+});

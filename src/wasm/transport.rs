@@ -23,6 +23,9 @@ use wasm_bindgen::JsCast;
 /// handshake ("it printed a banner") better than "it did not answer in time".
 const PROBED_MESSAGES: usize = 8;
 
+/// A callback the host calls with one value (a message, or the reason the connection ended).
+type Callback = Closure<dyn FnMut(JsValue)>;
+
 enum Incoming {
     Line(Vec<u8>),
     Closed(String),
@@ -44,7 +47,7 @@ pub(crate) struct JsTransport {
     inbox: Mutex<mpsc::UnboundedReceiver<Incoming>>,
     reason: RefCell<Option<String>>,
     /// Kept alive as long as the transport, so the host can call them until it is closed.
-    _callbacks: (Closure<dyn FnMut(JsValue)>, Closure<dyn FnMut(JsValue)>),
+    _callbacks: (Callback, Callback),
 }
 
 fn method(target: &JsValue, name: &str) -> Result<Function, String> {
@@ -62,7 +65,7 @@ impl JsTransport {
         let start = method(&target, "start")?;
         let (tx, rx) = mpsc::unbounded();
         let lines = tx.clone();
-        let on_message = Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
+        let on_message = Callback::new(move |message: JsValue| {
             let Some(text) = message.as_string() else {
                 return;
             };
@@ -82,7 +85,7 @@ impl JsTransport {
             bytes.push(b'\n');
             let _ = lines.unbounded_send(Incoming::Line(bytes));
         });
-        let on_close = Closure::<dyn FnMut(JsValue)>::new(move |reason: JsValue| {
+        let on_close = Callback::new(move |reason: JsValue| {
             let reason = if reason.is_undefined() || reason.is_null() {
                 "the transport closed".to_owned()
             } else {
