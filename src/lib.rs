@@ -20,5 +20,7 @@ pub mod policy;
 pub mod registry;
 pub mod rpc;
 pub mod time;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use time::Instant;

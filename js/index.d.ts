@@ -1,0 +1,338 @@
+// Type declarations for `agentwire`.
+
+// ----- models -------------------------------------------------------------------------------
+
+/** A tool as the model sees it. */
+export interface ModelTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool call the model asks for. */
+export interface ToolCall {
+  /** Call id; tool results refer to it. */
+  id: string;
+  name: string;
+  /** Arguments; an object (a JSON string is accepted from models). */
+  arguments: Record<string, unknown> | string;
+}
+
+/** One message of the conversation, in the core's shape. */
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
+
+/** What a model is asked. */
+export interface ModelRequest {
+  system: string;
+  messages: ChatMessage[];
+  tools: ModelTool[];
+}
+
+/** A model's answer: tool calls to make, or (without tool calls) the final text. */
+export interface ModelResponse {
+  text?: string | null;
+  toolCalls?: ToolCall[] | null;
+}
+
+/** Passed to `complete` as its second argument. */
+export interface CompleteContext {
+  /** Report text as it streams in; it reaches `onEvent` as `text_delta` events. */
+  onText?: (text: string) => void;
+}
+
+/** Any model: an object whose `complete` answers one request. */
+export interface Model {
+  complete(request: ModelRequest, context?: CompleteContext): Promise<ModelResponse> | ModelResponse;
+}
+
+/** The built-in mock model (deterministic, offline). The default. */
+export function mockModel(): Model;
+
+export interface OpenAICompatibleOptions {
+  /** E.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
+  baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Model name, e.g. `gpt-4o-mini`, `qwen-plus`. */
+  model: string;
+  /** Stream the answer (default true). */
+  stream?: boolean;
+  /** Extra HTTP headers. */
+  headers?: Record<string, string>;
+  temperature?: number;
+  maxTokens?: number;
+  /** Extra top-level body fields (vendor options), copied last. */
+  extra?: Record<string, unknown>;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+/** A model behind an OpenAI-compatible chat completions endpoint, over `fetch`. */
+export function openaiCompatible(options: OpenAICompatibleOptions): Model;
+
+/** A piece of a streamed answer. */
+export type StreamDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id: string; name: string };
+
+/** The core's OpenAI-compatible wire codec, for hosts that call a model themselves. */
+export const openaiCodec: {
+  encodeRequest(
+    request: ModelRequest,
+    options: { model: string; stream?: boolean; temperature?: number; maxTokens?: number; extra?: Record<string, unknown> },
+  ): Record<string, unknown>;
+  decodeResponse(body: string | Uint8Array | ArrayBuffer): ModelResponse;
+  createStreamDecoder(): {
+    push(chunk: string | Uint8Array | ArrayBuffer): StreamDelta[];
+    finish(): ModelResponse;
+  };
+};
+
+// ----- transports ----------------------------------------------------------------------------
+
+/**
+ * A connection to an MCP server, made of four functions: bridge a WebContainer `spawn()`
+ * process, a worker, a WebSocket, anything that moves JSON-RPC messages.
+ */
+export interface Transport {
+  /** Sends one JSON-RPC message (a line of JSON, without the newline). May return a promise. */
+  send(line: string): void | Promise<void>;
+  /** Registers the callback for messages from the server: one whole message per call. */
+  onMessage(callback: (message: string | object) => void): void;
+  /** Registers the callback for the end of the connection, with the reason if known. */
+  onClose?(callback: (reason?: string | Error) => void): void;
+  /** Ends the connection. */
+  close?(): void;
+}
+
+/** The built-in mock GitHub MCP server (canned data, no network) as a transport. */
+export function mockGithub(): Transport;
+
+// ----- tools, events, results ----------------------------------------------------------------
+
+/** How dangerous a tool is. By default `read` runs without asking and the others ask. */
+export type Risk = 'read' | 'network' | 'write' | 'execute';
+
+/** One block of tool output (MCP content). */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; description?: string; mimeType?: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } };
+
+/** An MCP `CallToolResult`. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+export interface ToolContext {
+  /** The tool's name. */
+  name: string;
+  /** Aborted when the runtime stops waiting for the call (its timeout). */
+  signal: AbortSignal;
+}
+
+/** A tool implemented in JS. */
+export interface ToolDefinition<Args = any> {
+  /** `[A-Za-z0-9_-]`, at most 64 characters, unique among the agent's tools. */
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments (default: an object with no declared properties). */
+  inputSchema?: Record<string, unknown>;
+  /** Default `"write"`: asks before running unless a rule allows it. */
+  risk?: Risk;
+  /**
+   * Runs the tool. Return a string (text), a `CallToolResult`, or any JSON value (sent as
+   * text and as `structuredContent`). A throw becomes an error result for the model.
+   */
+  execute(args: Args, context: ToolContext): unknown | Promise<unknown>;
+  /** Per-call timeout (default: the agent's `toolTimeoutMs`, 60 s). */
+  timeoutMs?: number;
+  /** Longest output fed to the model, in characters (default 50 000). */
+  maxOutputChars?: number;
+}
+
+/** An entry of `agent.tools()`. */
+export interface ToolInfo {
+  /** The name the model calls it by; MCP tools are `mcp__<server>__<tool>`. */
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  risk: Risk;
+  /** `builtin`: registered with `registerTool`; `mcp`: from an MCP server. */
+  source: 'builtin' | 'mcp';
+  /** The MCP server (for `mcp` tools). */
+  server?: string;
+  /** The tool's own name on its server (for `mcp` tools). */
+  originalName?: string;
+  timeoutMs: number;
+  maxOutputChars: number;
+  concurrencySafe: boolean;
+  annotations?: Record<string, unknown>;
+}
+
+/** An entry of `agent.servers()`, and what `agent.connect` resolves to. */
+export interface ServerInfo {
+  name: string;
+  status: 'connected' | 'failed' | 'disabled';
+  /** Tools registered (when connected). */
+  tools?: number;
+  /** Why it failed. */
+  error?: string;
+  /** The server's `serverInfo` (when connected). */
+  serverInfo?: { name?: string; version?: string; [key: string]: unknown };
+  protocolVersion?: string;
+  /** The server's recent log lines and notices. */
+  log: string[];
+}
+
+/** Events of a run, in order: each step's `step_start`, then text, tool calls, the end. */
+export type AgentEvent =
+  | { type: 'step_start'; step: number }
+  | { type: 'model_text'; text: string }
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_start'; id: string; name: string; args: Record<string, unknown> }
+  | {
+      type: 'tool_end';
+      id: string;
+      name: string;
+      ok: boolean;
+      duration_ms: number;
+      truncated: boolean;
+      /** The start of what the model was given. */
+      output: string;
+    }
+  | { type: 'approval_request'; id: string; name: string; args: Record<string, unknown>; risk: Risk }
+  | { type: 'notice'; message: string }
+  | { type: 'error'; message: string }
+  | { type: 'done'; answer: string; steps: number };
+
+/** What `onApproval` is asked. */
+export interface ApprovalRequest {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  risk: Risk;
+}
+
+/**
+ * `true` or `"yes"`: run it; `false`, `"no"` or nothing: decline; `"always"`: run it and stop
+ * asking about this tool for the rest of the session.
+ */
+export type ApprovalAnswer = boolean | 'yes' | 'no' | 'always' | undefined | null;
+
+export interface RunOptions {
+  onEvent?: (event: AgentEvent) => void;
+  /** Without it, every call that needs approval is declined. */
+  onApproval?: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
+}
+
+/** One audit record per tool call (`args` is a redacted summary). */
+export interface AuditRecord {
+  time: number;
+  call_id: string;
+  tool: string;
+  server: string | null;
+  args: string;
+  duration_ms: number;
+  outcome: string;
+  output_chars: number;
+  truncated: boolean;
+  error: string | null;
+}
+
+/** The result of `agent.callTool`. */
+export interface DirectCallResult extends CallToolResult {
+  isError: boolean;
+  /** The output as text, cut to the tool's limit, as the model would see it. */
+  text: string;
+  truncated: boolean;
+  /** Why the call produced no output (timeout, server gone, ...). */
+  error?: string;
+}
+
+export interface ConnectOptions {
+  /** Handshake and tool-listing timeout (default 30 s for the handshake, 60 s per request). */
+  timeoutMs?: number;
+  /** Timeout of each call of this server's tools (default: the agent's `toolTimeoutMs`). */
+  toolTimeoutMs?: number;
+  /** Longest output of this server's tools fed to the model (default 50 000 characters). */
+  maxOutputChars?: number;
+}
+
+export interface AgentOptions {
+  /** Default: the mock model. */
+  model?: Model;
+  /** MCP servers to connect, by name. Default: `{ github: mockGithub() }`. */
+  servers?: Record<string, Transport>;
+  /** JS tools to register. */
+  tools?: ToolDefinition[];
+  /** Permission patterns: `tool_name`, `mcp__github`, `mcp__github__get_*`, `*`. */
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  systemPrompt?: string;
+  /** Most model calls per run (default 20). */
+  maxSteps?: number;
+  /** A run stops when the model repeats the same call this many times (default 3). */
+  maxIdenticalCalls?: number;
+  /** Tool output characters one run may feed the model (default 200 000). */
+  outputBudgetChars?: number;
+  /** Characters of output shown in `tool_end` events (default 200). */
+  previewChars?: number;
+  /** Default timeout of each tool call (default 60 000). */
+  toolTimeoutMs?: number;
+  /** Default longest tool output fed to the model (default 50 000 characters). */
+  maxOutputChars?: number;
+  /** Receives one record per tool call, from runs and from `callTool`. */
+  onAudit?: (record: AuditRecord) => void;
+  /** Receives runtime notices (a server failed or disconnected, its tools changed). */
+  onNotice?: (message: string) => void;
+}
+
+/** An agent: a conversation with a model, MCP servers and JS tools. */
+export class Agent {
+  private constructor();
+  /** Runs one user turn; resolves to the final answer, rejects when the run ends without one. */
+  run(prompt: string, options?: RunOptions): Promise<string>;
+  /** Connects an MCP server; a failure is reported in the result, never thrown. */
+  connect(name: string, transport: Transport, options?: ConnectOptions): Promise<ServerInfo>;
+  /** Disconnects a server and removes its tools. */
+  disconnect(name: string): boolean;
+  registerTool<Args = any>(tool: ToolDefinition<Args>): void;
+  unregisterTool(name: string): boolean;
+  tools(): ToolInfo[];
+  servers(): ServerInfo[];
+  /** Calls one tool as the user: deny rules apply, it is audited, it never asks. */
+  callTool(name: string, args?: Record<string, unknown>): Promise<DirectCallResult>;
+  history(): ChatMessage[];
+  clearHistory(): void;
+  setModel(model?: Model): void;
+  readonly closed: boolean;
+  /** Closes every connection. */
+  close(): void;
+}
+
+/** Creates an agent (loads the wasm module on first use and connects the servers). */
+export function createAgent(options?: AgentOptions): Promise<Agent>;
+
+/** Where the wasm module comes from; by default `agentwire_bg.wasm` beside the package. */
+export type WasmSource =
+  | string
+  | URL
+  | Response
+  | PromiseLike<Response>
+  | ArrayBuffer
+  | ArrayBufferView
+  | WebAssembly.Module;
+
+/** Loads the wasm module ahead of time, or from another place; `createAgent` calls it. */
+export function init(source?: WasmSource): Promise<void>;

@@ -1,0 +1,365 @@
+// The agent: the core's runtime (wasm) plus the JS-facing shape of every call.
+import {
+  describe,
+  fail,
+  isPlainObject,
+  messageOf,
+  nonEmptyString,
+  optionalCount,
+  optionalFunction,
+  optionalString,
+  optionalStrings,
+  options as checkOptions,
+} from './check.js';
+import { checkModel, modelFunction } from './models.js';
+import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
+import { init, wasm } from './wasm.js';
+
+const AGENT_OPTIONS = [
+  'model',
+  'servers',
+  'tools',
+  'allow',
+  'ask',
+  'deny',
+  'systemPrompt',
+  'maxSteps',
+  'maxIdenticalCalls',
+  'outputBudgetChars',
+  'previewChars',
+  'toolTimeoutMs',
+  'maxOutputChars',
+  'onAudit',
+  'onNotice',
+];
+const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars'];
+const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
+const RUN_OPTIONS = ['onEvent', 'onApproval'];
+const RISKS = ['read', 'network', 'write', 'execute'];
+
+/** Only `createAgent` may construct an Agent. */
+const token = Symbol('agentwire.Agent');
+
+function checkAgentOptions(where, options) {
+  const o = checkOptions(where, options, AGENT_OPTIONS);
+  checkModel(where, o.model);
+  for (const key of ['allow', 'ask', 'deny']) optionalStrings(where, key, o[key]);
+  optionalString(where, 'systemPrompt', o.systemPrompt);
+  optionalCount(where, 'maxSteps', o.maxSteps, 1);
+  optionalCount(where, 'maxIdenticalCalls', o.maxIdenticalCalls, 1);
+  optionalCount(where, 'outputBudgetChars', o.outputBudgetChars, 0);
+  optionalCount(where, 'previewChars', o.previewChars, 0);
+  optionalCount(where, 'toolTimeoutMs', o.toolTimeoutMs, 1);
+  optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
+  optionalFunction(where, 'onAudit', o.onAudit);
+  optionalFunction(where, 'onNotice', o.onNotice);
+  if (o.servers !== undefined) {
+    if (!isPlainObject(o.servers)) {
+      fail(where, `"servers" must be an object mapping names to transports, got ${describe(o.servers)}`);
+    }
+    for (const [name, transport] of Object.entries(o.servers)) {
+      checkTransport(`${where}: servers.${name}`, transport);
+    }
+  }
+  if (o.tools !== undefined && !Array.isArray(o.tools)) {
+    fail(where, `"tools" must be an array of tool definitions, got ${describe(o.tools)}`);
+  }
+  (o.tools ?? []).forEach((tool, i) => checkTool(`${where}: tools[${i}]`, tool));
+  return o;
+}
+
+function checkTool(where, tool) {
+  if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) {
+    fail(where, `the tool must be an object { name, description, inputSchema, risk, execute }, got ${describe(tool)}`);
+  }
+  checkOptions(where, tool, TOOL_FIELDS, 'the tool');
+  nonEmptyString(where, 'name', tool.name);
+  optionalString(where, 'description', tool.description);
+  if (tool.inputSchema !== undefined && !isPlainObject(tool.inputSchema)) {
+    fail(where, `"inputSchema" must be a JSON Schema object, got ${describe(tool.inputSchema)}`);
+  }
+  if (tool.risk !== undefined && !RISKS.includes(String(tool.risk).toLowerCase())) {
+    fail(where, `"risk" must be one of ${RISKS.join(', ')}, got ${describe(tool.risk)}`);
+  }
+  if (typeof tool.execute !== 'function') {
+    fail(where, `"execute" must be a function, got ${describe(tool.execute)}`);
+  }
+  optionalCount(where, 'timeoutMs', tool.timeoutMs, 1);
+  optionalCount(where, 'maxOutputChars', tool.maxOutputChars, 1);
+}
+
+/** A JS tool's return value as an MCP CallToolResult. */
+function toCallToolResult(result) {
+  if (typeof result === 'string') return { content: [{ type: 'text', text: result }] };
+  if (result === undefined || result === null) return { content: [] };
+  if (typeof result === 'object' && Array.isArray(result.content)) return result;
+  const text = JSON.stringify(result);
+  if (text === undefined) return { content: [{ type: 'text', text: String(result) }] };
+  const out = { content: [{ type: 'text', text }] };
+  if (isPlainObject(result)) out.structuredContent = result;
+  return out;
+}
+
+function toolFunction(name, execute) {
+  return (argsJson) => {
+    const controller = new AbortController();
+    const settled = (async () => {
+      await null; // out of the wasm call: the tool may call the agent back
+      try {
+        const result = await execute(JSON.parse(argsJson), { name, signal: controller.signal });
+        return JSON.stringify(toCallToolResult(result));
+      } catch (error) {
+        return JSON.stringify({ content: [{ type: 'text', text: `Error: ${messageOf(error)}` }], isError: true });
+      }
+    })();
+    // Called by the runtime when it stops waiting (the tool's timeout).
+    settled.abort = () => controller.abort(new Error(`tool ${name} timed out`));
+    return settled;
+  };
+}
+
+function approvalWord(answer) {
+  if (answer === true) return 'yes';
+  if (typeof answer === 'string') return answer;
+  return 'no';
+}
+
+function callSafely(callback, value) {
+  try {
+    callback?.(value);
+  } catch (error) {
+    // A broken UI callback must not break the run; say so once on the console.
+    console.error('agentwire: an event callback threw:', error);
+  }
+}
+
+/** An agent: a conversation with a model, MCP servers and JS tools. Made by `createAgent`. */
+export class Agent {
+  #wasm;
+  #closed = false;
+  #onAudit;
+  #onNotice;
+  /** Where streamed model text goes during a run. */
+  #textSink = null;
+
+  constructor(options, key) {
+    if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
+    const config = {
+      allow: options.allow,
+      ask: options.ask,
+      deny: options.deny,
+      systemPrompt: options.systemPrompt,
+      maxSteps: options.maxSteps,
+      maxIdenticalCalls: options.maxIdenticalCalls,
+      outputBudgetChars: options.outputBudgetChars,
+      previewChars: options.previewChars,
+      toolTimeoutMs: options.toolTimeoutMs,
+      maxOutputChars: options.maxOutputChars,
+    };
+    this.#onAudit = options.onAudit;
+    this.#onNotice = options.onNotice;
+    const glue = wasm('createAgent');
+    try {
+      this.#wasm = new glue.WasmAgent(JSON.stringify(config), this.#modelFunction(options.model));
+    } catch (error) {
+      throw new TypeError(`createAgent: ${messageOf(error)}`);
+    }
+  }
+
+  #modelFunction(model) {
+    return modelFunction(model, (text) => {
+      if (typeof text === 'string') this.#textSink?.({ type: 'text_delta', text });
+    });
+  }
+
+  #live(where) {
+    if (this.#closed) throw new Error(`${where}: the agent is closed`);
+    return this.#wasm;
+  }
+
+  /**
+   * The function the core reports events to. Events are queued and delivered in a microtask,
+   * in order: user callbacks never run inside a call into the wasm module, so they may call
+   * the agent back (`agent.servers()` from `onNotice`, say). Audit records go to `onAudit`,
+   * notices to `onNotice` and `onEvent`, the rest to `onEvent`.
+   */
+  #emitter(onEvent) {
+    const queue = [];
+    const flush = () => {
+      for (const json of queue.splice(0)) {
+        const event = JSON.parse(json);
+        if (event.type === 'audit') {
+          callSafely(this.#onAudit, event.record);
+          continue;
+        }
+        if (event.type === 'notice') callSafely(this.#onNotice, event.message);
+        callSafely(onEvent, event);
+      }
+    };
+    return (json) => {
+      if (queue.push(json) === 1) queueMicrotask(flush);
+    };
+  }
+
+  /**
+   * Runs one user turn to its final answer. The conversation keeps its history across runs;
+   * one run at a time.
+   */
+  async run(prompt, options) {
+    const where = 'agent.run';
+    if (typeof prompt !== 'string') fail(where, `the prompt must be a string, got ${describe(prompt)}`);
+    const o = checkOptions(where, options, RUN_OPTIONS);
+    optionalFunction(where, 'onEvent', o.onEvent);
+    optionalFunction(where, 'onApproval', o.onApproval);
+    const core = this.#live(where);
+    const onApproval = o.onApproval;
+    const approve = onApproval
+      ? async (json) => {
+          await null; // out of the wasm call, after the events queued so far
+          return approvalWord(await onApproval(JSON.parse(json)));
+        }
+      : undefined;
+    const emit = this.#emitter(o.onEvent);
+    const sink = (event) => callSafely(o.onEvent, event);
+    this.#textSink = sink;
+    try {
+      return await core.run(prompt, emit, approve);
+    } finally {
+      if (this.#textSink === sink) this.#textSink = null;
+    }
+  }
+
+  /**
+   * Connects an MCP server as `name`: its tools join the registry as `mcp__<name>__<tool>`.
+   * Resolves to the server's status; a failure is reported there, never thrown.
+   */
+  async connect(name, transport, options) {
+    const where = 'agent.connect';
+    nonEmptyString(where, 'name', name);
+    checkTransport(where, transport);
+    const o = checkOptions(where, options, CONNECT_OPTIONS);
+    optionalCount(where, 'timeoutMs', o.timeoutMs, 1);
+    optionalCount(where, 'toolTimeoutMs', o.toolTimeoutMs, 1);
+    optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
+    const core = this.#live(where);
+    const json = JSON.stringify(o);
+    // null asks for the mock GitHub server in process: no JS in between.
+    const bridge = isMockGithub(transport) ? null : adaptTransport(transport);
+    const status = JSON.parse(await core.connect(name, bridge, json));
+    if (status.status === 'failed') callSafely(this.#onNotice, `MCP server ${name} failed: ${status.error}`);
+    return status;
+  }
+
+  /** Disconnects server `name` and removes its tools. */
+  disconnect(name) {
+    nonEmptyString('agent.disconnect', 'name', name);
+    return this.#live('agent.disconnect').disconnect(name);
+  }
+
+  /** Registers a tool implemented in JS. */
+  registerTool(tool) {
+    const where = 'agent.registerTool';
+    checkTool(where, tool);
+    const core = this.#live(where);
+    const spec = {
+      name: tool.name,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+      risk: String(tool.risk ?? 'write').toLowerCase(),
+      toolTimeoutMs: tool.timeoutMs,
+      maxOutputChars: tool.maxOutputChars,
+    };
+    try {
+      core.registerTool(JSON.stringify(spec), toolFunction(tool.name, tool.execute));
+    } catch (error) {
+      throw new Error(`${where}: ${messageOf(error)}`);
+    }
+  }
+
+  /** Removes a JS tool; false when there was none by that name. */
+  unregisterTool(name) {
+    nonEmptyString('agent.unregisterTool', 'name', name);
+    return this.#live('agent.unregisterTool').unregisterTool(name);
+  }
+
+  /** Every tool the model may call, with its source and risk. */
+  tools() {
+    return JSON.parse(this.#live('agent.tools').tools());
+  }
+
+  /** Every MCP server with its status. */
+  servers() {
+    return JSON.parse(this.#live('agent.servers').servers());
+  }
+
+  /** The conversation so far. */
+  history() {
+    return JSON.parse(this.#live('agent.history').history());
+  }
+
+  /** Starts a new conversation. */
+  clearHistory() {
+    try {
+      this.#live('agent.clearHistory').clearHistory();
+    } catch (error) {
+      throw new Error(`agent.clearHistory: ${messageOf(error)}`);
+    }
+  }
+
+  /** Replaces the model; takes effect at the next model call. */
+  setModel(model) {
+    checkModel('agent.setModel', model);
+    this.#live('agent.setModel').setModel(this.#modelFunction(model));
+  }
+
+  /**
+   * Calls one tool directly, as the user: deny rules still apply and the call is audited, but
+   * it never asks for approval.
+   */
+  async callTool(name, args) {
+    const where = 'agent.callTool';
+    nonEmptyString(where, 'name', name);
+    if (args !== undefined && !isPlainObject(args)) {
+      fail(where, `the arguments must be an object, got ${describe(args)}`);
+    }
+    const core = this.#live(where);
+    try {
+      return JSON.parse(await core.callTool(name, JSON.stringify(args ?? {}), this.#emitter(undefined)));
+    } catch (error) {
+      throw new Error(`${where}: ${messageOf(error)}`);
+    }
+  }
+
+  /** Whether `close()` was called. */
+  get closed() {
+    return this.#closed;
+  }
+
+  /** Closes every server connection and releases the runtime. Safe to call twice. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#wasm.close();
+    this.#wasm.free();
+  }
+}
+
+/**
+ * Creates an agent. With no options: the mock model, and the mock GitHub MCP server connected
+ * as `github`. Servers that fail to connect are reported in `agent.servers()`; they never stop
+ * the agent.
+ */
+export async function createAgent(options) {
+  const o = checkAgentOptions('createAgent', options);
+  await init();
+  const agent = new Agent(o, token);
+  try {
+    for (const tool of o.tools ?? []) agent.registerTool(tool);
+  } catch (error) {
+    agent.close();
+    throw new Error(messageOf(error).replace(/^agent\.registerTool/, 'createAgent: tools'));
+  }
+  const servers = o.servers ?? { github: mockGithub() };
+  await Promise.all(Object.entries(servers).map(([name, transport]) => agent.connect(name, transport)));
+  return agent;
+}

@@ -1,0 +1,126 @@
+// agentwire for Node: everything from the main entry, plus transports that need Node's APIs.
+import { spawn } from 'node:child_process';
+import {
+  describe,
+  fail,
+  isPlainObject,
+  nonEmptyString,
+  optionalFunction,
+  options as checkOptions,
+} from './lib/check.js';
+
+export * from './index.js';
+
+const STDIO_OPTIONS = ['env', 'cwd', 'stderr', 'onStderr'];
+/** Lines of stderr kept to explain why a server exited. */
+const STDERR_LINES = 20;
+/** How long a server may take to exit after its stdin closes, before it is terminated. */
+const EXIT_GRACE_MS = 2000;
+
+/**
+ * An MCP server run as a child process speaking newline-delimited JSON-RPC on stdin/stdout.
+ * The process starts when the agent connects and is stopped by `close()`.
+ */
+export function stdioTransport(command, args, options) {
+  const where = 'stdioTransport';
+  nonEmptyString(where, 'command', command);
+  if (args !== undefined && (!Array.isArray(args) || args.some((a) => typeof a !== 'string'))) {
+    fail(where, `args must be an array of strings, got ${describe(args)}`);
+  }
+  const o = checkOptions(where, options, STDIO_OPTIONS);
+  if (o.env !== undefined) {
+    if (!isPlainObject(o.env) || Object.values(o.env).some((v) => typeof v !== 'string')) {
+      fail(where, `"env" must be an object of strings, got ${describe(o.env)}`);
+    }
+  }
+  if (o.cwd !== undefined && typeof o.cwd !== 'string') {
+    fail(where, `"cwd" must be a string, got ${describe(o.cwd)}`);
+  }
+  if (o.stderr !== undefined && !['pipe', 'inherit', 'ignore'].includes(o.stderr)) {
+    fail(where, `"stderr" must be "pipe", "inherit" or "ignore", got ${describe(o.stderr)}`);
+  }
+  optionalFunction(where, 'onStderr', o.onStderr);
+
+  const label = [command, ...(args ?? [])].join(' ');
+  let child = null;
+  let deliver = () => {};
+  let closedCallback = () => {};
+  let finished = false;
+  let pending = [];
+  const stderrTail = [];
+
+  const finish = (reason) => {
+    if (finished) return;
+    finished = true;
+    const tail = stderrTail.length ? `; last stderr lines:\n${stderrTail.join('\n')}` : '';
+    closedCallback(`${reason}${tail}`);
+  };
+
+  const onStdout = (chunk) => {
+    // Linear in the input however it is chunked: only the new chunk is searched for newlines.
+    let from = 0;
+    for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', from)) {
+      pending.push(chunk.slice(from, at));
+      const line = pending.join('').replace(/\r$/, '');
+      pending = [];
+      from = at + 1;
+      if (line.trim()) deliver(line);
+    }
+    if (from < chunk.length) pending.push(chunk.slice(from));
+  };
+
+  const onStderr = (chunk) => {
+    for (const line of chunk.split('\n')) {
+      if (!line) continue;
+      stderrTail.push(line);
+      if (stderrTail.length > STDERR_LINES) stderrTail.shift();
+      o.onStderr?.(line);
+    }
+  };
+
+  const start = () => {
+    if (child) return;
+    child = spawn(command, args ?? [], {
+      env: { ...process.env, ...o.env },
+      cwd: o.cwd,
+      stdio: ['pipe', 'pipe', o.stderr ?? 'pipe'],
+      windowsHide: true,
+    });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onStdout);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', onStderr);
+    // Writes to a process that died fail with EPIPE; the exit is reported by 'close'.
+    child.stdin.on('error', () => {});
+    child.on('error', (error) => finish(`could not run ${label}: ${error.message}`));
+    child.on('close', (code, signal) =>
+      finish(`${label} exited with ${signal ? `signal ${signal}` : `code ${code}`}`),
+    );
+  };
+
+  return {
+    send(line) {
+      start();
+      if (finished || !child.stdin.writable) throw new Error(`${label} is not running`);
+      child.stdin.write(`${line}\n`);
+    },
+    onMessage(callback) {
+      deliver = callback;
+      start();
+    },
+    onClose(callback) {
+      closedCallback = callback;
+    },
+    close() {
+      if (!child || finished) return;
+      child.stdin.end();
+      // Polite first (stdin closed), then SIGTERM, then SIGKILL; timers do not hold Node open.
+      const term = setTimeout(() => {
+        if (!finished) child.kill('SIGTERM');
+        const kill = setTimeout(() => finished || child.kill('SIGKILL'), EXIT_GRACE_MS);
+        kill.unref();
+      }, EXIT_GRACE_MS);
+      term.unref();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+// Shared test plumbing: the real MCP server to talk to, hand-written transports, event logs.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** How to start @modelcontextprotocol/server-everything over stdio (set up by ../run). */
+export function everythingServer() {
+  const entry = process.env.AW_EVERYTHING;
+  if (!entry || !existsSync(entry)) {
+    throw new Error(
+      'AW_EVERYTHING must point at @modelcontextprotocol/server-everything/dist/index.js; run the tests with pkg-tests/run',
+    );
+  }
+  return { command: process.execPath, args: [entry, 'stdio'] };
+}
+
+/**
+ * A transport written the way a host would bridge any process (a WebContainer `spawn()`, a
+ * worker...): it owns the child and splits its stdout into lines itself.
+ */
+export function bridgeToProcess(command, args) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  let buffered = '';
+  let onMessage = () => {};
+  let onClose = () => {};
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop();
+    for (const line of lines) if (line.trim()) onMessage(line);
+  });
+  child.on('close', (code) => onClose(`bridged process exited with code ${code}`));
+  child.stdin.on('error', () => {});
+  return {
+    child,
+    sent: [],
+    send(line) {
+      this.sent.push(line);
+      child.stdin.write(`${line}\n`);
+    },
+    onMessage(callback) {
+      onMessage = callback;
+    },
+    onClose(callback) {
+      onClose = callback;
+    },
+    close() {
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}
+
+/**
+ * A transport whose "server" is a function: it gets each parsed message the client sent and
+ * returns what to answer (a string, an object, an array of them, or nothing).
+ */
+export function scriptedTransport(reply) {
+  let onMessage = () => {};
+  let onClose = () => {};
+  const transport = {
+    closed: false,
+    received: [],
+    send(line) {
+      const message = JSON.parse(line);
+      transport.received.push(message);
+      const out = reply(message);
+      const list = out === undefined ? [] : Array.isArray(out) ? out : [out];
+      setTimeout(() => list.forEach((m) => onMessage(m)), 1);
+    },
+    onMessage(callback) {
+      onMessage = callback;
+    },
+    onClose(callback) {
+      onClose = callback;
+    },
+    close() {
+      transport.closed = true;
+    },
+    /** Ends the connection from the server's side. */
+    hangUp(reason) {
+      onClose(reason);
+    },
+  };
+  return transport;
+}
+
+/** Answers the MCP handshake and tools/list with one tool; `onCall` answers tools/call. */
+export function minimalServer(tools, onCall) {
+  return (message) => {
+    if (message.id === undefined) return undefined;
+    if (message.method === 'initialize') {
+      return {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          protocolVersion: message.params.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'scripted', version: '1.0.0' },
+        },
+      };
+    }
+    if (message.method === 'tools/list') return { jsonrpc: '2.0', id: message.id, result: { tools } };
+    if (message.method === 'tools/call') return onCall(message);
+    return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } };
+  };
+}
+
+/** Collects events; `types()` lists their `type`s in order. */
+export function eventLog() {
+  const events = [];
+  return {
+    events,
+    onEvent: (event) => events.push(event),
+    types: () => events.map((e) => e.type),
+    of: (type) => events.filter((e) => e.type === type),
+  };
+}

@@ -1,0 +1,383 @@
+//! `WasmAgent`: the runtime as a JS class (wrapped by the JS layer's `Agent`).
+
+use super::backends::{JsModel, JsObserver, JsTools};
+use super::clock::{spawn, JsClock};
+use super::transport::{HostTransport, JsTransport, Probe};
+use crate::agent::{Agent, AgentConfig};
+use crate::driver::{
+    DirectCallOutput, LocalTools, McpClient, MockGithubTransport, ModelBackend, Runtime,
+    ServerStatus,
+};
+use crate::mcp::SessionConfig;
+use crate::model::MockModel;
+use crate::policy::{Policy, RuleKind};
+use crate::registry::{Registry, Risk, ToolLimits, ToolSource, ToolSpec};
+use js_sys::{Function, Promise};
+use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+type JsRuntime = Runtime<JsClock>;
+
+/// The agent runtime for JS: the agent loop, its MCP servers, JS tools and a model.
+#[wasm_bindgen]
+pub struct WasmAgent {
+    runtime: Rc<JsRuntime>,
+    tools: Rc<JsTools>,
+}
+
+fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
+    match serde_json::from_str(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(JsError::new(&format!("{what} must be a JSON object"))),
+        Err(e) => Err(JsError::new(&format!("{what} is not JSON: {e}"))),
+    }
+}
+
+fn millis(obj: &Map<String, Value>, key: &str) -> Option<Duration> {
+    obj.get(key)
+        .and_then(Value::as_f64)
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+        .map(|ms| Duration::from_millis(ms as u64))
+}
+
+fn count(obj: &Map<String, Value>, key: &str) -> Option<u64> {
+    obj.get(key).and_then(Value::as_u64)
+}
+
+fn model_backend(model: Option<Function>) -> Rc<dyn ModelBackend> {
+    match model {
+        Some(complete) => Rc::new(JsModel::new(complete)),
+        None => Rc::new(MockModel::new()),
+    }
+}
+
+fn config_from(obj: &Map<String, Value>) -> AgentConfig {
+    let mut config = AgentConfig::default();
+    if let Some(prompt) = obj.get("systemPrompt").and_then(Value::as_str) {
+        config.system_prompt = prompt.to_owned();
+    }
+    if let Some(n) = count(obj, "maxSteps") {
+        config.max_steps = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(n) = count(obj, "maxIdenticalCalls") {
+        config.max_identical_calls = u32::try_from(n).unwrap_or(u32::MAX);
+    }
+    if let Some(n) = count(obj, "outputBudgetChars") {
+        config.output_budget_chars = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(n) = count(obj, "previewChars") {
+        config.preview_chars = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    config
+}
+
+fn policy_from(obj: &Map<String, Value>) -> Result<Policy, JsError> {
+    let mut policy = Policy::new();
+    for kind in [RuleKind::Allow, RuleKind::Ask, RuleKind::Deny] {
+        let Some(Value::Array(patterns)) = obj.get(kind.as_str()) else {
+            continue;
+        };
+        for pattern in patterns {
+            let text = pattern.as_str().unwrap_or_default();
+            policy
+                .add_rule(kind, text)
+                .map_err(|e| JsError::new(&format!("{}: {e}", kind.as_str())))?;
+        }
+    }
+    Ok(policy)
+}
+
+/// Limits from `toolTimeoutMs` / `maxOutputChars`, over `base`.
+fn limits_from(obj: &Map<String, Value>, base: ToolLimits) -> ToolLimits {
+    ToolLimits {
+        timeout: millis(obj, "toolTimeoutMs").unwrap_or(base.timeout),
+        max_output_chars: count(obj, "maxOutputChars")
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+            .unwrap_or(base.max_output_chars),
+    }
+}
+
+fn tool_value(spec: &ToolSpec) -> Value {
+    let mut v = json!({
+        "name": spec.name,
+        "description": spec.description,
+        "inputSchema": spec.input_schema,
+        "risk": spec.risk.as_str(),
+        "source": "builtin",
+        "timeoutMs": u64::try_from(spec.timeout.as_millis()).unwrap_or(u64::MAX),
+        "maxOutputChars": spec.max_output_chars,
+        "concurrencySafe": spec.concurrency_safe,
+    });
+    if let ToolSource::Mcp {
+        server,
+        original_name,
+    } = &spec.source
+    {
+        v["source"] = "mcp".into();
+        v["server"] = server.as_str().into();
+        v["originalName"] = original_name.as_str().into();
+    }
+    if let Some(annotations) = &spec.annotations {
+        v["annotations"] = annotations.clone();
+    }
+    v
+}
+
+fn server_value(runtime: &JsRuntime, name: &str, status: &ServerStatus) -> Value {
+    let mut v = json!({"name": name, "status": status.as_str(), "log": runtime.server_log(name)});
+    match status {
+        ServerStatus::Connected { tools } => v["tools"] = (*tools).into(),
+        ServerStatus::Failed { reason } => v["error"] = reason.as_str().into(),
+        _ => {}
+    }
+    if let Some(details) = runtime.client(name).and_then(|c| c.server()) {
+        v["serverInfo"] = details.server_info;
+        v["protocolVersion"] = details.protocol_version.into();
+    }
+    v
+}
+
+fn server_status(runtime: &JsRuntime, name: &str) -> Value {
+    let status = runtime
+        .servers()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, status)| status);
+    match status {
+        Some(status) => server_value(runtime, name, &status),
+        None => json!({"name": name, "status": "failed", "error": "the server was removed"}),
+    }
+}
+
+fn direct_output_value(out: DirectCallOutput) -> Value {
+    let mut v = match &out.output {
+        Some(output) => output.to_mcp_value(),
+        None => json!({"content": []}),
+    };
+    v["isError"] = out.shaped.is_error.into();
+    v["text"] = out.shaped.text.into();
+    v["truncated"] = out.shaped.truncated.into();
+    if let Some(failure) = out.failure {
+        v["error"] = failure.into();
+    }
+    v
+}
+
+/// Connects `name` over `transport` and registers its tools; failures are recorded on the
+/// server, never raised. Resolves to the server's status.
+async fn attach(
+    runtime: Rc<JsRuntime>,
+    name: String,
+    options: Map<String, Value>,
+    transport: Result<HostTransport, String>,
+    probe: Option<Rc<RefCell<Probe>>>,
+) -> Value {
+    runtime.with_agent(|agent| {
+        let registry = agent.registry_mut();
+        let limits = limits_from(&options, registry.limits_for(&name));
+        registry.set_server_limits(&name, limits);
+    });
+    let transport = match transport {
+        Ok(transport) => transport,
+        Err(reason) => {
+            runtime.add_failed_server(&name, &reason);
+            return server_status(&runtime, &name);
+        }
+    };
+    let mut config = SessionConfig::default();
+    if let Some(timeout) = millis(&options, "timeoutMs") {
+        config.initialize_timeout = timeout;
+        config.request_timeout = timeout;
+    }
+    match McpClient::connect(config, transport, JsClock, spawn).await {
+        Ok((client, _)) => {
+            // A failed tools/list is recorded on the server by add_server itself.
+            let _ = runtime.add_server(&name, client).await;
+        }
+        Err(error) => {
+            let mut reason = error.0;
+            if let Some(bad) = probe.and_then(|p| p.borrow_mut().bad_message.take()) {
+                reason.push_str(&format!("; it sent a message that is not JSON-RPC ({bad})"));
+            }
+            runtime.add_failed_server(&name, &reason);
+        }
+    }
+    server_status(&runtime, &name)
+}
+
+fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
+    Ok(JsValue::from_str(&value.to_string()))
+}
+
+#[wasm_bindgen]
+impl WasmAgent {
+    /// An agent from `config_json` (`allow`, `ask`, `deny`, `systemPrompt`, `maxSteps`,
+    /// `maxIdenticalCalls`, `outputBudgetChars`, `previewChars`, `toolTimeoutMs`,
+    /// `maxOutputChars`) and a model (`complete(requestJson) → Promise<responseJson>`, or
+    /// none for the mock model). An invalid permission pattern throws.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_json: &str, model: Option<Function>) -> Result<WasmAgent, JsError> {
+        let options = parse_object(config_json, "the agent options")?;
+        let policy = policy_from(&options)?;
+        let mut registry = Registry::new();
+        registry.set_default_limits(limits_from(&options, ToolLimits::default()));
+        let agent = Agent::new(registry, policy, config_from(&options));
+        let tools = Rc::new(JsTools::default());
+        let local: Rc<dyn LocalTools> = tools.clone();
+        let runtime = Runtime::new(agent, model_backend(model), local, JsClock);
+        Ok(WasmAgent {
+            runtime: Rc::new(runtime),
+            tools,
+        })
+    }
+
+    /// Replaces the model (none: the mock model); takes effect at the next model call.
+    #[wasm_bindgen(js_name = setModel)]
+    pub fn set_model(&self, model: Option<Function>) {
+        self.runtime.set_model(model_backend(model));
+    }
+
+    /// Connects MCP server `name` over a JS transport `{ send(line), start(onMessage,
+    /// onClose), close() }`, or (when `transport` is null) to the built-in mock GitHub server
+    /// in process. `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`. Resolves to
+    /// the server's status JSON; never rejects.
+    pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
+        let runtime = Rc::clone(&self.runtime);
+        let options = parse_object(options_json, "the connect options").unwrap_or_default();
+        future_to_promise(async move {
+            let (transport, probe) = if transport.is_null() || transport.is_undefined() {
+                let mock = HostTransport::MockGithub(MockGithubTransport::default());
+                (Ok(mock), None)
+            } else {
+                let probe = Rc::new(RefCell::new(Probe::default()));
+                let js = JsTransport::new(transport, Rc::clone(&probe)).map(HostTransport::Js);
+                (js, Some(probe))
+            };
+            resolve_json(attach(runtime, name, options, transport, probe).await)
+        })
+    }
+
+    /// Disconnects server `name` and removes its tools; false when there was none.
+    pub fn disconnect(&self, name: &str) -> bool {
+        self.runtime.remove_server(name)
+    }
+
+    /// Registers a JS tool. `spec_json`: `name`, `description`, `inputSchema`, `risk`,
+    /// `timeoutMs`?, `maxOutputChars`?; `execute(argsJson) → Promise<CallToolResult JSON>`.
+    /// A bad name, a taken name or an unknown risk throws.
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(&self, spec_json: &str, execute: Function) -> Result<(), JsError> {
+        let spec = parse_object(spec_json, "the tool")?;
+        let text = |key: &str| spec.get(key).and_then(Value::as_str).unwrap_or_default();
+        let name = text("name").to_owned();
+        let risk = Risk::parse(text("risk")).map_err(|e| JsError::new(&e))?;
+        let schema = spec
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "object"}));
+        let limits = self
+            .runtime
+            .with_agent(|agent| limits_from(&spec, agent.registry().limits_for("")));
+        let tool = ToolSpec::builtin(name.clone(), text("description"), schema, risk)
+            .with_timeout(limits.timeout)
+            .with_max_output_chars(limits.max_output_chars);
+        self.runtime
+            .with_agent(|agent| agent.registry_mut().register_builtin(tool))
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.tools.insert(&name, execute);
+        Ok(())
+    }
+
+    /// Removes JS tool `name`; false when there was none.
+    #[wasm_bindgen(js_name = unregisterTool)]
+    pub fn unregister_tool(&self, name: &str) -> bool {
+        let removed = self
+            .runtime
+            .with_agent(|agent| agent.registry_mut().unregister_builtin(name).is_some());
+        if removed {
+            self.tools.remove(name);
+        }
+        removed
+    }
+
+    /// Every tool in the registry as a JSON array of `{name, description, inputSchema, risk,
+    /// source, server?, originalName?, timeoutMs, maxOutputChars, concurrencySafe}`.
+    pub fn tools(&self) -> String {
+        let tools: Vec<Value> = self
+            .runtime
+            .with_agent(|agent| agent.registry().tools().iter().map(tool_value).collect());
+        Value::Array(tools).to_string()
+    }
+
+    /// Every server with its status, as a JSON array.
+    pub fn servers(&self) -> String {
+        let servers: Vec<Value> = self
+            .runtime
+            .servers()
+            .iter()
+            .map(|(name, status)| server_value(&self.runtime, name, status))
+            .collect();
+        Value::Array(servers).to_string()
+    }
+
+    /// The conversation so far, as a JSON array of messages in the core's shape.
+    pub fn history(&self) -> String {
+        let messages: Vec<Value> = self
+            .runtime
+            .with_agent(|agent| agent.history().iter().map(|m| m.to_value()).collect());
+        Value::Array(messages).to_string()
+    }
+
+    /// Starts a new conversation; throws while a run is active.
+    #[wasm_bindgen(js_name = clearHistory)]
+    pub fn clear_history(&self) -> Result<(), JsError> {
+        self.runtime
+            .with_agent(Agent::clear_history)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Runs one user turn: events go to `emit(json)`, approvals to `approve(requestJson)`.
+    /// Resolves to the final answer; rejects with the reason the run ended without one.
+    pub fn run(&self, prompt: String, emit: Function, approve: Option<Function>) -> Promise {
+        let runtime = Rc::clone(&self.runtime);
+        future_to_promise(async move {
+            let observer = JsObserver::new(emit, approve);
+            match runtime.run(&prompt, &observer).await {
+                Ok(answer) => Ok(JsValue::from_str(&answer)),
+                Err(error) => Err(JsError::new(&error.0).into()),
+            }
+        })
+    }
+
+    /// Calls one tool directly, through the permission gate (deny rules apply, nothing asks)
+    /// and the audit. Resolves to `{content, structuredContent?, isError, text, truncated,
+    /// error?}`; rejects when the tool is unknown or denied.
+    #[wasm_bindgen(js_name = callTool)]
+    pub fn call_tool(&self, name: String, args_json: &str, emit: Function) -> Promise {
+        let runtime = Rc::clone(&self.runtime);
+        let arguments = serde_json::from_str::<Value>(args_json);
+        future_to_promise(async move {
+            let arguments =
+                arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;
+            let observer = JsObserver::new(emit, None);
+            // Runs refresh servers before they start; a direct call does the same on both
+            // sides, so a dead server fails fast and its log and status are current after.
+            runtime.refresh_servers(&observer).await;
+            let result = runtime.call_tool(&name, arguments, &observer).await;
+            runtime.refresh_servers(&observer).await;
+            match result {
+                Ok(output) => resolve_json(direct_output_value(output)),
+                Err(error) => Err(JsError::new(&error.to_string()).into()),
+            }
+        })
+    }
+
+    /// Closes every server connection.
+    pub fn close(&self) {
+        self.runtime.close();
+    }
+}

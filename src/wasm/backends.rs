@@ -1,0 +1,181 @@
+//! A model, tools and a run observer made of JS functions.
+//!
+//! The JS layer wraps the user's objects into functions with a fixed contract (JSON text in,
+//! a promise of JSON text out, never a throw it could catch itself), and these adapters turn
+//! them into the driver's traits. Anything JS still manages to throw becomes an error result,
+//! never a panic.
+
+use super::js::{call1, expect_string, settle};
+use crate::agent::{Approval, ApprovalRequest, UiEvent};
+use crate::audit::AuditRecord;
+use crate::content::ToolOutput;
+use crate::driver::{LocalTools, ModelBackend, RunObserver};
+use crate::model::{ModelRequest, ModelResponse};
+use futures::future::LocalBoxFuture;
+use js_sys::{Function, Reflect};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A model behind `complete(requestJson) → Promise<responseJson>`.
+pub(crate) struct JsModel {
+    complete: Function,
+}
+
+impl JsModel {
+    /// The model behind `complete`.
+    pub(crate) fn new(complete: Function) -> Self {
+        JsModel { complete }
+    }
+}
+
+impl ModelBackend for JsModel {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        _on_text: &'a dyn Fn(&str),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        // Streamed text goes from the JS model straight to the run's event callback, in JS.
+        Box::pin(async move {
+            let body = JsValue::from_str(&request.to_value().to_string());
+            let returned = call1(&self.complete, &body)?;
+            let text = expect_string(settle(returned).await?, "the model")?;
+            let value: Value = serde_json::from_str(&text)
+                .map_err(|e| format!("the model's response is not JSON: {e}"))?;
+            ModelResponse::from_value(&value)
+        })
+    }
+}
+
+/// Tools implemented by JS functions `execute(argsJson) → Promise<resultJson>`, where the
+/// result is an MCP `CallToolResult`. The promise may carry an `abort()` method, called when
+/// the runtime stops waiting (timeout).
+#[derive(Default)]
+pub(crate) struct JsTools {
+    functions: RefCell<BTreeMap<String, Function>>,
+}
+
+impl JsTools {
+    /// Adds or replaces the function behind tool `name`.
+    pub(crate) fn insert(&self, name: &str, execute: Function) {
+        self.functions.borrow_mut().insert(name.to_owned(), execute);
+    }
+
+    /// Forgets tool `name`.
+    pub(crate) fn remove(&self, name: &str) {
+        self.functions.borrow_mut().remove(name);
+    }
+}
+
+/// Calls a pending JS call's `abort()` if the call is dropped before it settles.
+struct AbortOnDrop(Option<Function>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(abort) = self.0.take() {
+            let _ = abort.call0(&JsValue::NULL);
+        }
+    }
+}
+
+impl LocalTools for JsTools {
+    fn call<'a>(&'a self, name: &'a str, arguments: Value) -> LocalBoxFuture<'a, ToolOutput> {
+        // Cloned out so no borrow is held while JS runs (it may register tools meanwhile).
+        let execute = self.functions.borrow().get(name).cloned();
+        Box::pin(async move {
+            let Some(execute) = execute else {
+                return ToolOutput::error(format!("no JS tool named {name:?}"));
+            };
+            let returned = match call1(&execute, &JsValue::from_str(&arguments.to_string())) {
+                Ok(value) => value,
+                Err(error) => return ToolOutput::error(format!("tool {name} threw: {error}")),
+            };
+            let abort = Reflect::get(&returned, &JsValue::from_str("abort"))
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok());
+            let mut guard = AbortOnDrop(abort);
+            let settled = settle(returned).await;
+            guard.0 = None;
+            let text = match settled.and_then(|v| expect_string(v, "the tool")) {
+                Ok(text) => text,
+                Err(error) => return ToolOutput::error(format!("tool {name} failed: {error}")),
+            };
+            serde_json::from_str::<Value>(&text)
+                .map_err(|e| e.to_string())
+                .and_then(|v| ToolOutput::from_mcp_result(&v))
+                .unwrap_or_else(|e| ToolOutput::error(format!("tool {name} returned {e}")))
+        })
+    }
+}
+
+/// The observer of one run (or one direct call): every event goes to `emit(json)`, approvals
+/// to `approve(requestJson) → Promise<"yes"|"no"|"always">`.
+pub(crate) struct JsObserver {
+    emit: Function,
+    approve: Option<Function>,
+}
+
+impl JsObserver {
+    /// An observer over the JS layer's callbacks; without `approve`, every ask is declined.
+    pub(crate) fn new(emit: Function, approve: Option<Function>) -> Self {
+        JsObserver { emit, approve }
+    }
+
+    fn send(&self, value: &Value) {
+        // The JS layer shields the user's callback; a throw here would only lose one event.
+        let _ = self
+            .emit
+            .call1(&JsValue::NULL, &JsValue::from_str(&value.to_string()));
+    }
+}
+
+impl RunObserver for JsObserver {
+    fn on_event(&self, event: &UiEvent) {
+        self.send(&event.to_value());
+    }
+
+    fn on_text_delta(&self, text: &str) {
+        self.send(&json!({"type": "text_delta", "text": text}));
+    }
+
+    fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {
+        Box::pin(async move {
+            let Some(approve) = &self.approve else {
+                return Approval::No;
+            };
+            let body = json!({
+                "id": request.call_id,
+                "name": request.name,
+                "args": request.arguments,
+                "risk": request.risk.as_str(),
+            });
+            let answer = match call1(approve, &JsValue::from_str(&body.to_string())) {
+                Ok(returned) => settle(returned).await,
+                Err(error) => Err(error),
+            };
+            match answer {
+                Ok(value) => value
+                    .as_string()
+                    .and_then(|text| Approval::parse(&text).ok())
+                    .unwrap_or(Approval::No),
+                Err(error) => {
+                    self.on_notice(&format!(
+                        "onApproval failed ({error}); {} was declined",
+                        request.name
+                    ));
+                    Approval::No
+                }
+            }
+        })
+    }
+
+    fn on_audit(&self, record: &AuditRecord) {
+        self.send(&json!({"type": "audit", "record": record.to_value()}));
+    }
+
+    fn on_notice(&self, message: &str) {
+        self.send(&json!({"type": "notice", "message": message}));
+    }
+}

@@ -1,0 +1,131 @@
+// The page: an agentwire agent (the npm package's wasm build) with the mock GitHub MCP server,
+// the page's JS tools, and the mock model or an OpenAI-compatible endpoint.
+import { createAgent, mockGithub, mockModel, openaiCompatible } from '../vendor/agentwire/index.js';
+import { createApproval } from './approval.js';
+import { createChat } from './chat.js';
+import { byId } from './dom.js';
+import { pageTools } from './page-tools.js';
+import { loadSettings, modelLabel, redact, setupSettings } from './settings.js';
+import { createTimeline } from './timeline.js';
+import { renderTools } from './tools-panel.js';
+
+const status = byId('status');
+const setStatus = (state, text) => {
+  status.dataset.state = state;
+  status.textContent = text;
+};
+
+/** The model for `s`: the built-in mock, or an OpenAI-compatible endpoint over fetch. */
+function modelFor(s) {
+  if (s.kind !== 'openai') return mockModel();
+  return openaiCompatible({
+    baseURL: s.baseURL,
+    apiKey: s.apiKey || undefined,
+    model: s.model,
+    stream: s.stream,
+  });
+}
+
+function showModel(s) {
+  const button = byId('model-button');
+  button.dataset.kind = s.kind;
+  byId('model-label').textContent = modelLabel(s);
+}
+
+/** What the wasm module weighs, from the browser's resource timing. */
+function coreInfo(loadMs) {
+  const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/agentwire_bg.wasm'));
+  const kb = wasm?.decodedBodySize ? ` · wasm ${Math.round(wasm.decodedBodySize / 1024)} KB` : '';
+  return `core ready in ${Math.round(loadMs)} ms${kb}`;
+}
+
+async function start() {
+  const started = performance.now();
+  const allowed = new Set(); // tools answered "always" (the core remembers; this is for display)
+  let agent;
+  const riskOf = (name) => agent?.tools().find((t) => t.name === name)?.risk;
+  const timeline = createTimeline({ riskOf, redact });
+  const ask = createApproval();
+  let busy = false;
+
+  const chat = createChat({
+    onSend: async (prompt) => {
+      if (busy) return;
+      busy = true;
+      chat.setEnabled(false);
+      setStatus('busy', 'Running…');
+      chat.user(prompt);
+      const bubble = chat.pending();
+      timeline.startRun(prompt);
+      let steps = 0;
+      try {
+        const answer = await agent.run(prompt, {
+          onEvent: (event) => {
+            timeline.event(event);
+            if (event.type === 'text_delta') bubble.stream(redact(event.text));
+            if (event.type === 'step_start') bubble.step();
+            if (event.type === 'done') steps = event.steps;
+          },
+          onApproval: async (request) => {
+            setStatus('busy', 'Waiting for your approval…');
+            const answer = await ask(request);
+            timeline.decided(request.id, answer);
+            if (answer === 'always') {
+              allowed.add(request.name);
+              renderTools(agent, allowed);
+            }
+            setStatus('busy', 'Running…');
+            return answer;
+          },
+        });
+        bubble.answer(redact(answer), steps ? `${steps} step${steps === 1 ? '' : 's'} · ${modelLabel()}` : '');
+        setStatus('ready', 'Ready');
+      } catch (error) {
+        bubble.error(redact(error?.message ?? error));
+        setStatus('error', 'The last run failed');
+      } finally {
+        busy = false;
+        chat.setEnabled(true);
+      }
+    },
+  });
+
+  try {
+    const initial = loadSettings();
+    agent = await createAgent({
+      model: modelFor(initial),
+      servers: { github: mockGithub() },
+      tools: pageTools(),
+      // The timeline shows whole results (the model gets at most maxOutputChars anyway).
+      previewChars: 60_000,
+      onNotice: (message) => timeline.notice(message),
+    });
+    showModel(initial);
+  } catch (error) {
+    setStatus('error', 'The core failed to load');
+    timeline.event({ type: 'error', message: `Could not start agentwire: ${error?.message ?? error}` });
+    return;
+  }
+
+  renderTools(agent, allowed);
+  setupSettings({
+    openButton: byId('model-button'),
+    apply: (s) => {
+      agent.setModel(modelFor(s));
+      showModel(s);
+    },
+  });
+  byId('new-chat').addEventListener('click', () => {
+    if (busy) return;
+    agent.clearHistory();
+    chat.clear();
+    timeline.clear();
+    chat.setEnabled(true);
+  });
+
+  byId('core-info').textContent = coreInfo(performance.now() - started);
+  setStatus('ready', 'Ready');
+  chat.setEnabled(true);
+}
+
+start();

@@ -1,0 +1,52 @@
+// The tool list, grouped by source: the page's built-in JS tools, then each MCP server.
+import { byId, h } from './dom.js';
+
+/** Renders `agent.tools()` and `agent.servers()`; `allowed` holds tools answered "always". */
+export function renderTools(agent, allowed) {
+  const root = byId('tools');
+  const tools = agent.tools();
+  const servers = agent.servers();
+  const groups = [];
+
+  const builtin = tools.filter((t) => t.source === 'builtin');
+  if (builtin.length) {
+    groups.push(group('builtin', 'Built-in', 'JS tools of this page', builtin, allowed, (t) => t.name));
+  }
+  for (const server of servers) {
+    const own = tools.filter((t) => t.source === 'mcp' && t.server === server.name);
+    const info = server.serverInfo;
+    const about = [
+      'MCP server',
+      info?.name && `${info.name}${info.version ? ` ${info.version}` : ''}`,
+      server.status !== 'connected' && server.status,
+      server.error,
+    ].filter(Boolean).join(' · ');
+    groups.push(group(`mcp:${server.name}`, `MCP · ${server.name}`, about, own, allowed, (t) => t.originalName ?? t.name));
+  }
+  root.replaceChildren(...groups);
+  byId('tools-count').textContent = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
+}
+
+function group(key, title, about, tools, allowed, shortName) {
+  return h(
+    'section',
+    { class: 'tool-group', dataset: { group: key } },
+    h('h3', {}, title, h('span', { class: 'hint' }, about)),
+    h(
+      'ul',
+      {},
+      tools.map((t) =>
+        h(
+          'li',
+          { class: 'tool', dataset: { tool: t.name, risk: t.risk }, title: t.name },
+          h('div', { class: 'tool-row' },
+            h('span', { class: 'tool-name' }, shortName(t)),
+            h('span', { class: 'risk', dataset: { risk: t.risk } }, t.risk),
+          ),
+          t.description && h('p', { class: 'tool-desc' }, t.description),
+          allowed.has(t.name) && h('span', { class: 'tool-policy' }, '✓ allowed for this session'),
+        ),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,112 @@
+// Shared plumbing of the browser tests: Debian's Chromium driven by playwright-core (never a
+// downloaded browser), the page served by serve.mjs, and console-error collection.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../serve.mjs';
+
+export const WWW = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const RESULTS = join(WWW, 'test-results');
+mkdirSync(RESULTS, { recursive: true });
+
+/** Chromium from $CHROMIUM_PATH or Debian's package; fails loudly (tests never skip). */
+export function chromiumPath() {
+  const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(path)) {
+    throw new Error(`no Chromium at ${path}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  return path;
+}
+
+/**
+ * Launches headless Chromium. Playwright gives every launch a fresh, empty --user-data-dir of
+ * its own (passing one in `args` is refused), deleted when the browser closes.
+ */
+export function launch() {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Serves www/ with serve.mjs on a free loopback port. */
+export async function serveWww() {
+  if (!existsSync(join(WWW, 'vendor', 'agentwire', 'index.js'))) {
+    throw new Error('www/vendor/agentwire is missing: run `node build.mjs` (npm test does) after scripts/build-pkg');
+  }
+  return startServer({ port: 0, root: WWW });
+}
+
+/**
+ * Opens the page in a new context and waits until the core is ready. Returns the page and the
+ * list of console errors / uncaught exceptions seen (tests assert it stays empty).
+ */
+export async function openPage(browser, url, { viewport = { width: 1440, height: 900 }, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  const consoleLines = [];
+  page.on('console', (message) => {
+    consoleLines.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning') errors.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    // Requests the tests abort on purpose are marked by the tests' routes.
+    if (!request.url().startsWith(url)) return;
+    errors.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+  });
+  await page.goto(url);
+  await page.locator('#status[data-state="ready"]').waitFor({ timeout: 30_000 });
+  return { context, page, errors, consoleLines };
+}
+
+/** Types `prompt` into the composer, sends it, and waits for the run to end. */
+export async function sendPrompt(page, prompt) {
+  const before = await page.locator('.msg.assistant').count();
+  await page.locator('#prompt').fill(prompt);
+  await page.locator('#prompt').press('Enter');
+  await waitForRunEnd(page, before + 1);
+}
+
+/** Waits until the `n`th assistant bubble holds an answer or an error. */
+export async function waitForRunEnd(page, n) {
+  const bubble = page.locator('.msg.assistant').nth(n - 1);
+  await bubble.waitFor();
+  await page.waitForFunction(
+    (i) => {
+      const b = document.querySelectorAll('.msg.assistant')[i];
+      return b && !b.classList.contains('pending');
+    },
+    n - 1,
+    { timeout: 30_000 },
+  );
+  return bubble;
+}
+
+/** The last assistant answer's text. */
+export async function lastAnswer(page) {
+  return page.locator('.msg.assistant').last().locator('.body').innerText();
+}
+
+/** The timeline entries of tool `name` (the latest last). */
+export function toolCalls(page, name) {
+  return page.locator(`#timeline .ev.call[data-tool="${name}"]`);
+}
+
+/** The npm package itself, imported in Node (for expected data, independent of the page). */
+export async function importPackage() {
+  const pkg = process.env.AW_PKG_DIR ?? join(WWW, '..', 'pkg');
+  return import(pathToFileURL(join(pkg, 'index.js')).href);
+}
