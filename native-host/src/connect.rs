@@ -2,6 +2,7 @@
 //! a spinner per server on a terminal and one status line each when done.
 
 use crate::clock::TokioClock;
+use crate::http_transport::HttpTransport;
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
 use agentwire::config::{ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
@@ -67,9 +68,12 @@ async fn connect_one(
                     .await
                     .map_err(|e| e.to_string())
             }
-            ServerTransport::Http { url, .. } => Err(format!(
-                "the Streamable HTTP transport ({url}) is not supported by this build yet"
-            )),
+            ServerTransport::Http { url, headers } => {
+                let transport = HttpTransport::connect(url, headers.iter().cloned())?;
+                McpClient::connect(config, transport, TokioClock, spawn_local)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
             _ => Err("this transport type is not supported by this build".to_owned()),
         }
     };

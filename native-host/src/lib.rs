@@ -14,6 +14,7 @@ pub mod cli;
 pub mod clock;
 pub mod commands;
 pub mod connect;
+pub mod http_transport;
 pub mod local_tools;
 pub mod model;
 pub mod render;

@@ -1,6 +1,7 @@
 //! The MCP client session: handshake, tools, notifications and server requests.
 
 mod events;
+pub mod http;
 mod incoming;
 mod session;
 

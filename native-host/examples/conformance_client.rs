@@ -1,0 +1,163 @@
+//! A client for the official MCP conformance suite (`@modelcontextprotocol/conformance`).
+//!
+//! The suite starts a test server per scenario, then runs this program with the server's URL as
+//! the last argument and the scenario's name in `MCP_CONFORMANCE_SCENARIO`:
+//!
+//! ```text
+//! cargo run -q -p agentwire-host --example conformance_client -- http://localhost:PORT/mcp
+//! ```
+//!
+//! It connects over [`HttpTransport`], does what the scenario expects, closes the session (a
+//! `DELETE`) and exits 0; any failure is printed to stderr and exits 1. `conformance/run`
+//! drives it through the suite.
+
+use agentwire::driver::McpClient;
+use agentwire::jsonrpc::ErrorObject;
+use agentwire::mcp::http::HttpConfig;
+use agentwire::mcp::{CallOptions, SessionConfig, SessionEvent};
+use agentwire_host::clock::TokioClock;
+use agentwire_host::http_transport::HttpTransport;
+use futures::StreamExt;
+use serde_json::{json, Map, Value};
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn main() -> ExitCode {
+    // The suite appends the URL, so it is the last argument.
+    let Some(url) = std::env::args().skip(1).last() else {
+        eprintln!("usage: conformance_client <server-url>  (scenario in MCP_CONFORMANCE_SCENARIO)");
+        return ExitCode::from(2);
+    };
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("could not start tokio: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let local = tokio::task::LocalSet::new();
+    match local.block_on(&runtime, run(&url, &scenario)) {
+        Ok(()) => {
+            eprintln!("scenario {scenario:?}: done");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("scenario {scenario:?} failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(url: &str, scenario: &str) -> Result<(), String> {
+    let mut http = HttpConfig::new(url);
+    // The sse-retry test server hands the pending tool result to whichever GET arrives first,
+    // so an early standalone GET stream would race the resumption it measures. The scenario is
+    // about resuming a request's stream; the standalone stream is exercised by the others.
+    http.listen = scenario != "sse-retry";
+    let transport = HttpTransport::with_config(http)?;
+    let finished = transport.finished();
+    if let Some(mut events) = transport.take_events() {
+        tokio::task::spawn_local(async move {
+            while let Some(event) = events.recv().await {
+                eprintln!("http: {event:?}");
+            }
+        });
+    }
+    let config = SessionConfig {
+        client_name: "agentwire-conformance".into(),
+        elicitation: true,
+        ..SessionConfig::default()
+    };
+    let spawn = |future| {
+        tokio::task::spawn_local(future);
+    };
+    let (client, details) = McpClient::connect(config, transport, TokioClock, spawn)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    eprintln!(
+        "connected to {} (protocol {})",
+        details.name(),
+        details.protocol_version
+    );
+    answer_server_requests(&client);
+
+    let outcome = exercise(&client, scenario).await;
+    client.close("conformance scenario finished");
+    // Let the DELETE go out before the runtime ends.
+    let _ = tokio::time::timeout(Duration::from_secs(5), finished).await;
+    outcome
+}
+
+/// What each scenario checks for, beyond the handshake.
+async fn exercise(client: &McpClient, scenario: &str) -> Result<(), String> {
+    let tools = client
+        .list_tools()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))?;
+    let names: Vec<&str> = tools
+        .iter()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .collect();
+    eprintln!("tools: {names:?}");
+    let (tool, arguments) = match scenario {
+        "tools_call" => ("add_numbers", json!({"a": 5, "b": 3})),
+        "elicitation-sep1034-client-defaults" => ("test_client_elicitation_defaults", json!({})),
+        "sse-retry" => ("test_reconnection", json!({})),
+        _ => return Ok(()),
+    };
+    let output = client
+        .call_tool(tool, arguments, CallOptions::default())
+        .await
+        .map_err(|e| format!("tools/call {tool}: {e}"))?;
+    eprintln!("{tool} -> {}", output.to_model_text());
+    if output.is_error {
+        return Err(format!(
+            "{tool} reported an error: {}",
+            output.to_model_text()
+        ));
+    }
+    Ok(())
+}
+
+/// Answers requests from the server in the background, and logs the other events.
+fn answer_server_requests(client: &McpClient) {
+    let Some(mut events) = client.take_events() else {
+        return;
+    };
+    let client = client.clone();
+    tokio::task::spawn_local(async move {
+        while let Some(event) = events.next().await {
+            match event {
+                SessionEvent::ServerRequest { id, method, params } => {
+                    let answer = answer(&method, params.as_ref());
+                    if let Err(error) = client.respond(&id, answer) {
+                        eprintln!("could not answer {method}: {error}");
+                    }
+                }
+                other => eprintln!("event: {other:?}"),
+            }
+        }
+    });
+}
+
+/// An elicitation is accepted with every default the requested schema declares (SEP-1034);
+/// nothing else is declared, so nothing else can arrive.
+fn answer(method: &str, params: Option<&Value>) -> Result<Value, ErrorObject> {
+    if method != "elicitation/create" {
+        return Err(ErrorObject::method_not_found(method));
+    }
+    let properties = params
+        .and_then(|p| p.pointer("/requestedSchema/properties"))
+        .and_then(Value::as_object);
+    let mut content = Map::new();
+    for (name, schema) in properties.into_iter().flatten() {
+        if let Some(default) = schema.get("default") {
+            content.insert(name.clone(), default.clone());
+        }
+    }
+    Ok(json!({"action": "accept", "content": content}))
+}

@@ -1,0 +1,353 @@
+//! Streamable HTTP transport: the core's [`StreamableHttp`] machine executed with reqwest.
+//!
+//! One tokio task owns the machine. It performs each request the machine emits in a task of
+//! its own (streaming the body back in chunks through a bounded channel, so a fast server waits
+//! for us instead of filling memory), feeds heads, chunks, ends and errors back, fires the
+//! machine's reconnection timers, and hands JSON-RPC lines to [`Transport::recv`]. The tasks
+//! are `Send`, so this works on any tokio runtime, inside a `LocalSet` or not.
+
+use crate::clock::TokioClock;
+use agentwire::driver::{Clock, Transport};
+use agentwire::mcp::http::{
+    HttpConfig, HttpEvent, HttpMethod, HttpRequest, HttpRequestId, StreamableHttp,
+};
+use futures::StreamExt;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot, watch, Mutex};
+use tokio::task::AbortHandle;
+
+/// How long connecting to the server may take before the request fails.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Chunks buffered between the request tasks and the machine.
+const IO_QUEUE: usize = 64;
+
+enum Command {
+    Send(Vec<u8>),
+    Close(oneshot::Sender<()>),
+}
+
+/// What a request task reports about its request.
+enum Io {
+    Head(u16, Vec<(String, String)>),
+    Chunk(Vec<u8>),
+    End,
+    Error(String),
+}
+
+/// An MCP server reached over Streamable HTTP. Implements [`Transport`], so
+/// [`McpClient::connect`](agentwire::driver::McpClient::connect) drives it like a stdio server.
+pub struct HttpTransport {
+    url: String,
+    commands: mpsc::UnboundedSender<Command>,
+    inbox: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
+    closed: Arc<StdMutex<Option<String>>>,
+    events: StdMutex<Option<mpsc::UnboundedReceiver<HttpEvent>>>,
+    /// Never sent on: the driver drops its end when it stops, which wakes [`finished`].
+    ///
+    /// [`finished`]: HttpTransport::finished
+    stopped: watch::Receiver<()>,
+}
+
+impl HttpTransport {
+    /// A transport to the MCP endpoint `url`, sending `headers` (such as `Authorization`) with
+    /// every request, with the default [`HttpConfig`]. Nothing is sent until the session's
+    /// first message. Must be called inside a tokio runtime. Fails on a URL that is not
+    /// `http(s)://` or a header that is not valid HTTP, naming the culprit.
+    pub fn connect(
+        url: &str,
+        headers: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<HttpTransport, String> {
+        let mut config = HttpConfig::new(url);
+        config.headers = headers.into_iter().collect();
+        Self::with_config(config)
+    }
+
+    /// Like [`connect`](Self::connect), with every knob of the machine.
+    pub fn with_config(config: HttpConfig) -> Result<HttpTransport, String> {
+        validate(&config)?;
+        let client = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .build()
+            .map_err(|e| format!("could not set up an HTTP client: {}", describe(&e)))?;
+        let (commands, commands_rx) = mpsc::unbounded_channel();
+        let (messages_tx, messages_rx) = mpsc::unbounded_channel();
+        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let closed = Arc::new(StdMutex::new(None));
+        let url = config.url.clone();
+        let (stopped_tx, stopped) = watch::channel(());
+        let driver = Driver {
+            _stopped: stopped_tx,
+            machine: StreamableHttp::new(config),
+            client,
+            messages: messages_tx,
+            events: events_tx,
+            closed: Arc::clone(&closed),
+            tasks: HashMap::new(),
+            close_waiters: Vec::new(),
+        };
+        tokio::spawn(driver.run(commands_rx));
+        Ok(HttpTransport {
+            url,
+            commands,
+            inbox: Mutex::new(messages_rx),
+            closed,
+            events: StdMutex::new(Some(events_rx)),
+            stopped,
+        })
+    }
+
+    /// Completes once the transport has stopped for good: after `close` (its `DELETE` answered
+    /// or timed out) or a fatal error. Lets a host that is about to exit wait for the `DELETE`
+    /// even after handing the transport to an [`McpClient`](agentwire::driver::McpClient).
+    pub fn finished(&self) -> impl std::future::Future<Output = ()> + 'static {
+        let mut stopped = self.stopped.clone();
+        async move { while stopped.changed().await.is_ok() {} }
+    }
+
+    /// Warnings and the session-expired notice, as they happen (the final `Closed` is reported
+    /// through [`Transport::closed_reason`] instead). Available once.
+    pub fn take_events(&self) -> Option<mpsc::UnboundedReceiver<HttpEvent>> {
+        self.events.lock().ok().and_then(|mut events| events.take())
+    }
+
+    /// The endpoint.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+fn validate(config: &HttpConfig) -> Result<(), String> {
+    let url = reqwest::Url::parse(&config.url)
+        .map_err(|e| format!("invalid MCP server URL {:?}: {e}", config.url))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!(
+            "invalid MCP server URL {:?}: the scheme must be http or https",
+            config.url
+        ));
+    }
+    for (name, value) in &config.headers {
+        reqwest::header::HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| format!("invalid HTTP header name {name:?}"))?;
+        reqwest::header::HeaderValue::from_str(value)
+            .map_err(|_| format!("invalid value for HTTP header {name:?}"))?;
+    }
+    Ok(())
+}
+
+/// A reqwest error with its causes (the top level alone rarely says what went wrong).
+fn describe(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// The task that owns the machine.
+struct Driver {
+    _stopped: watch::Sender<()>,
+    machine: StreamableHttp,
+    client: reqwest::Client,
+    messages: mpsc::UnboundedSender<Vec<u8>>,
+    events: mpsc::UnboundedSender<HttpEvent>,
+    closed: Arc<StdMutex<Option<String>>>,
+    tasks: HashMap<HttpRequestId, AbortHandle>,
+    close_waiters: Vec<oneshot::Sender<()>>,
+}
+
+impl Driver {
+    async fn run(mut self, mut commands: mpsc::UnboundedReceiver<Command>) {
+        let (io_tx, mut io_rx) = mpsc::channel::<(HttpRequestId, Io)>(IO_QUEUE);
+        let mut commands_open = true;
+        loop {
+            self.drain(&io_tx);
+            if self.machine.is_closed() {
+                break;
+            }
+            let deadline = self.machine.poll_timeout();
+            let timer = async {
+                match deadline {
+                    Some(at) => TokioClock.sleep_until(at).await,
+                    None => futures::future::pending().await,
+                }
+            };
+            tokio::select! {
+                command = commands.recv(), if commands_open => {
+                    let now = TokioClock::instant();
+                    match command {
+                        Some(Command::Send(bytes)) => {
+                            // A closing machine refuses; the session learns from recv's end.
+                            let _ = self.machine.send(now, &bytes);
+                        }
+                        Some(Command::Close(done)) => {
+                            self.close_waiters.push(done);
+                            self.machine.close(now);
+                        }
+                        None => {
+                            // Every handle is gone: end the session politely.
+                            commands_open = false;
+                            self.machine.close(now);
+                        }
+                    }
+                }
+                Some((id, io)) = io_rx.recv() => {
+                    let now = TokioClock::instant();
+                    match io {
+                        Io::Head(status, headers) => {
+                            self.machine.handle_response_head(now, id, status, &headers)
+                        }
+                        Io::Chunk(bytes) => self.machine.handle_body_chunk(now, id, &bytes),
+                        Io::End => {
+                            self.tasks.remove(&id);
+                            self.machine.handle_body_end(now, id);
+                        }
+                        Io::Error(message) => {
+                            self.tasks.remove(&id);
+                            self.machine.handle_request_error(now, id, &message);
+                        }
+                    }
+                }
+                _ = timer => self.machine.handle_timeout(TokioClock::instant()),
+            }
+        }
+        for (_, task) in self.tasks.drain() {
+            task.abort();
+        }
+        // Dropping the senders ends `recv` and wakes every `close`.
+    }
+
+    /// Moves everything the machine produced to where it goes.
+    fn drain(&mut self, io: &mpsc::Sender<(HttpRequestId, Io)>) {
+        while let Some(id) = self.machine.poll_abort() {
+            if let Some(task) = self.tasks.remove(&id) {
+                task.abort();
+            }
+        }
+        while let Some(request) = self.machine.poll_request() {
+            let id = request.id;
+            let task = tokio::spawn(perform(self.client.clone(), request, io.clone()));
+            self.tasks.insert(id, task.abort_handle());
+        }
+        while let Some(line) = self.machine.poll_message() {
+            let _ = self.messages.send(line);
+        }
+        while let Some(event) = self.machine.poll_event() {
+            match event {
+                HttpEvent::Closed { reason } => {
+                    if let Ok(mut closed) = self.closed.lock() {
+                        *closed = Some(reason);
+                    }
+                }
+                other => {
+                    let _ = self.events.send(other);
+                }
+            }
+        }
+        if self.machine.is_closed() {
+            for waiter in self.close_waiters.drain(..) {
+                let _ = waiter.send(());
+            }
+        }
+    }
+}
+
+/// Performs one request, reporting its head, body chunks and end (or error) to the machine.
+async fn perform(
+    client: reqwest::Client,
+    request: HttpRequest,
+    io: mpsc::Sender<(HttpRequestId, Io)>,
+) {
+    let id = request.id;
+    let method = match request.method {
+        HttpMethod::Get => reqwest::Method::GET,
+        HttpMethod::Post => reqwest::Method::POST,
+        HttpMethod::Delete => reqwest::Method::DELETE,
+        other => match reqwest::Method::from_bytes(other.as_str().as_bytes()) {
+            Ok(method) => method,
+            Err(_) => {
+                let _ = io
+                    .send((id, Io::Error(format!("unsupported method {other}"))))
+                    .await;
+                return;
+            }
+        },
+    };
+    let mut builder = client.request(method, &request.url);
+    for (name, value) in &request.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    if let Some(body) = request.body {
+        builder = builder.body(body);
+    }
+    let response = match builder.send().await {
+        Ok(response) => response,
+        Err(error) => {
+            let _ = io.send((id, Io::Error(describe(&error)))).await;
+            return;
+        }
+    };
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            (name.as_str().to_owned(), value)
+        })
+        .collect();
+    if io.send((id, Io::Head(status, headers))).await.is_err() {
+        return;
+    }
+    let mut body = response.bytes_stream();
+    while let Some(chunk) = body.next().await {
+        let report = match chunk {
+            Ok(bytes) => Io::Chunk(bytes.to_vec()),
+            Err(error) => {
+                let _ = io.send((id, Io::Error(describe(&error)))).await;
+                return;
+            }
+        };
+        if io.send((id, report)).await.is_err() {
+            return;
+        }
+    }
+    let _ = io.send((id, Io::End)).await;
+}
+
+impl Transport for HttpTransport {
+    async fn send(&self, bytes: Vec<u8>) -> Result<(), String> {
+        self.commands.send(Command::Send(bytes)).map_err(|_| {
+            let reason = self.closed.lock().ok().and_then(|c| c.clone());
+            format!(
+                "the HTTP transport to {} is closed: {}",
+                self.url,
+                reason.unwrap_or_else(|| "stopped".into())
+            )
+        })
+    }
+
+    async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
+        self.inbox.lock().await.recv().await.map(Ok)
+    }
+
+    async fn closed_reason(&self) -> String {
+        let reason = self.closed.lock().ok().and_then(|c| c.clone());
+        reason.unwrap_or_else(|| format!("the HTTP transport to {} stopped", self.url))
+    }
+
+    async fn close(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.commands.send(Command::Close(done)).is_ok() {
+            // Resolves when the machine closed, or when the driver is gone.
+            let _ = wait.await;
+        }
+    }
+}

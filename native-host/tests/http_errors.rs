@@ -1,0 +1,142 @@
+//! `HttpTransport` against canned HTTP answers from a tiny loopback server: what a user sees
+//! when the server is down, refuses credentials, or is configured wrongly.
+
+use agentwire::driver::McpClient;
+use agentwire::mcp::SessionConfig;
+use agentwire_host::clock::TokioClock;
+use agentwire_host::http_transport::HttpTransport;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::mpsc;
+use std::thread;
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    tokio::task::LocalSet::new().block_on(&runtime, future)
+}
+
+fn spawn_local(future: futures::future::LocalBoxFuture<'static, ()>) {
+    tokio::task::spawn_local(future);
+}
+
+/// Reads one request (head and `Content-Length` body) and returns its text.
+fn read_request(stream: &mut TcpStream) -> String {
+    let mut reader = BufReader::new(stream);
+    let mut head = String::new();
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = value.trim().parse().unwrap_or(0);
+        }
+        head.push_str(&line);
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    head + &String::from_utf8_lossy(&body)
+}
+
+/// Serves `response` (a whole HTTP/1.1 answer) to every connection; each request's text is
+/// sent to the returned channel.
+fn canned_server(response: &'static str) -> (String, mpsc::Receiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (seen, requests) = mpsc::channel();
+    thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let request = read_request(&mut stream);
+            let _ = stream.write_all(response.as_bytes());
+            if seen.send(request).is_err() {
+                return;
+            }
+        }
+    });
+    (url, requests)
+}
+
+async fn connect_error(url: &str, headers: Vec<(String, String)>) -> String {
+    let transport = HttpTransport::connect(url, headers).expect("a valid URL");
+    match McpClient::connect(SessionConfig::default(), transport, TokioClock, spawn_local).await {
+        Ok(_) => panic!("the handshake should have failed"),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn unauthorized_names_the_status_and_challenge_and_our_header_went_out() {
+    let (url, requests) = canned_server(
+        "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"mcp\"\r\n\
+         Content-Type: application/json\r\nContent-Length: 25\r\nConnection: close\r\n\r\n\
+         {\"error\":\"invalid_token\"}",
+    );
+    let headers = vec![("Authorization".to_owned(), "Bearer s3cret".to_owned())];
+    let error = block_on(connect_error(&url, headers));
+    assert!(error.contains("HTTP 401 Unauthorized"), "{error}");
+    assert!(error.contains("Bearer realm=\"mcp\""), "{error}");
+    assert!(error.contains("invalid_token"), "{error}");
+    let request = requests.recv().expect("the initialize request");
+    let lower = request.to_ascii_lowercase();
+    assert!(lower.starts_with("post /mcp http/1.1"), "{request}");
+    assert!(lower.contains("authorization: bearer s3cret"), "{request}");
+    assert!(
+        lower.contains("accept: application/json, text/event-stream"),
+        "{request}"
+    );
+    assert!(request.contains("\"method\":\"initialize\""), "{request}");
+}
+
+#[test]
+fn a_server_error_on_initialize_fails_the_handshake_with_an_excerpt() {
+    let (url, _requests) = canned_server(
+        "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\n\
+         Content-Length: 13\r\nConnection: close\r\n\r\ndatabase down",
+    );
+    let error = block_on(connect_error(&url, Vec::new()));
+    assert!(error.contains("server rejected initialize"), "{error}");
+    assert!(error.contains("HTTP 500"), "{error}");
+    assert!(error.contains("database down"), "{error}");
+}
+
+#[test]
+fn an_unreachable_server_fails_the_handshake_naming_the_url() {
+    // Bind then drop: the port is very likely closed during the test.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let error = block_on(connect_error(&url, Vec::new()));
+    assert!(
+        error.starts_with(&format!("could not reach the MCP server at {url}")),
+        "{error}"
+    );
+}
+
+#[test]
+fn bad_urls_and_headers_are_refused_up_front() {
+    block_on(async {
+        let error = HttpTransport::connect("ftp://example.com/mcp", Vec::new())
+            .err()
+            .unwrap();
+        assert!(error.contains("http or https"), "{error}");
+        let error = HttpTransport::connect("not a url", Vec::new())
+            .err()
+            .unwrap();
+        assert!(error.contains("invalid MCP server URL"), "{error}");
+        let headers = vec![("Bad Header".to_owned(), "x".to_owned())];
+        let error = HttpTransport::connect("http://127.0.0.1:1/mcp", headers)
+            .err()
+            .unwrap();
+        assert!(error.contains("\"Bad Header\""), "{error}");
+    });
+}

@@ -1,0 +1,47 @@
+//! The MCP Streamable HTTP transport (spec 2025-11-25), client side, as a sans-IO machine.
+//!
+//! [`StreamableHttp`] turns JSON-RPC lines into HTTP requests described as plain data
+//! ([`HttpRequest`]) and turns HTTP responses (heads, body chunks, ends, errors) back into
+//! JSON-RPC lines. It performs no I/O and reads no clock, so any host can drive it: the native
+//! host with reqwest, a JS host with `fetch`, a test with a script.
+//!
+//! It sits *below* [`ClientSession`](crate::mcp::ClientSession), as the bytes of a transport:
+//!
+//! ```text
+//! ClientSession --lines--> StreamableHttp --HttpRequest--> host (reqwest, fetch, ...)
+//! ClientSession <--lines-- StreamableHttp <--head/chunks/end-- host
+//! ```
+//!
+//! What it does, and the choices it makes:
+//! - one `POST` per message with `Accept: application/json, text/event-stream`; a JSON body or
+//!   an SSE stream may answer, `202` acknowledges notifications and responses;
+//! - messages wait while `initialize` is in flight, so every later request carries the
+//!   `Mcp-Session-Id` the server assigned; `MCP-Protocol-Version` is sniffed from the
+//!   `initialize` result and sent on every request after it;
+//! - together with `notifications/initialized` it opens the optional `GET` stream
+//!   (a `405` means the server offers none);
+//! - a stream that ends before every response on it arrived is resumed with a `GET` carrying
+//!   `Last-Event-ID`, after the SSE `retry` delay (clean close) or an exponential backoff
+//!   (network error); a stream with no event id cannot be resumed and its requests fail at once;
+//! - server requests arriving on any stream go up like other messages, and the session's
+//!   answers are `POST`ed back;
+//! - `404` for a known session closes the machine with [`HttpEvent::SessionExpired`]: the old
+//!   session's state is gone on the server, so the host reconnects (a new `initialize`) rather
+//!   than the transport silently replaying a handshake under the session's feet;
+//! - `401`/`403` close it with a message naming the status and the server's
+//!   `WWW-Authenticate` (OAuth is future work); other error statuses fail only the request;
+//! - [`StreamableHttp::close`] sends `DELETE` with the session id.
+
+mod exchange;
+mod machine;
+mod messages;
+mod responses;
+mod types;
+
+pub use machine::StreamableHttp;
+pub use types::{
+    find_header, HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, HttpRequestId,
+};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,254 @@
+//! Error statuses, unreachable servers, session expiry and closing.
+
+use super::*;
+
+fn closed_reason(events: &[HttpEvent]) -> String {
+    match events.last() {
+        Some(HttpEvent::Closed { reason }) => reason.clone(),
+        other => panic!("expected a final Closed event, got {other:?}"),
+    }
+}
+
+#[test]
+fn not_found_for_a_known_session_reports_expiry_and_closes() {
+    let mut host = Host::new();
+    host.handshake("old-session");
+    let get = host.request();
+    host.send(call(2));
+    let post = host.request();
+    host.head(post.id, 404, &[("Content-Type", "text/plain")]);
+    host.chunk(post.id, "Session not found");
+    host.end(post.id);
+    let events = host.events();
+    assert_eq!(
+        events[0],
+        HttpEvent::SessionExpired {
+            session_id: "old-session".into()
+        }
+    );
+    let reason = closed_reason(&events);
+    assert!(
+        reason.contains("old-session") && reason.contains("HTTP 404"),
+        "{reason}"
+    );
+    assert!(reason.contains("reconnect"), "{reason}");
+    assert!(host.http.is_closed());
+    assert_eq!(host.aborts(), vec![get.id], "the GET stream is dropped too");
+    assert!(host.http.send(host.now, b"{}\n").is_err());
+    host.no_request();
+}
+
+#[test]
+fn not_found_for_initialize_fails_it_with_the_status_instead() {
+    let mut host = Host::new();
+    host.send(initialize(1));
+    let init = host.request();
+    host.head(init.id, 404, &[]);
+    host.end(init.id);
+    let messages = host.messages();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["id"], 1);
+    assert_eq!(messages[0]["error"]["data"]["httpStatus"], 404);
+    let text = messages[0]["error"]["message"].as_str().unwrap();
+    assert!(
+        text.contains("HTTP 404 Not Found from POST http://127.0.0.1:9/mcp"),
+        "{text}"
+    );
+    assert!(host.events().is_empty());
+}
+
+#[test]
+fn unauthorized_closes_naming_the_status_and_the_challenge() {
+    let mut host = Host::new();
+    host.send(initialize(1));
+    let init = host.request();
+    host.head(
+        init.id,
+        401,
+        &[("WWW-Authenticate", "Bearer resource_metadata=\"x\"")],
+    );
+    host.chunk(init.id, "{\"error\":\"invalid_token\"}");
+    host.end(init.id);
+    let reason = closed_reason(&host.events());
+    assert!(reason.contains("HTTP 401 Unauthorized"), "{reason}");
+    assert!(reason.contains("WWW-Authenticate: Bearer"), "{reason}");
+    assert!(reason.contains("invalid_token"), "{reason}");
+    assert!(reason.contains("headers"), "{reason}");
+    assert!(host.http.is_closed());
+}
+
+#[test]
+fn a_server_error_fails_only_that_request_with_an_excerpt() {
+    let mut host = Host::new();
+    host.handshake("s");
+    let _get = host.request();
+    host.send(call(3));
+    let post = host.request();
+    host.head(post.id, 500, &[("Content-Type", "text/html")]);
+    host.chunk(post.id, "<h1>boom</h1>\n<p>stack trace</p>");
+    host.end(post.id);
+    let messages = host.messages();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["id"], 3);
+    let text = messages[0]["error"]["message"].as_str().unwrap();
+    assert!(
+        text.starts_with("HTTP 500 Internal Server Error from POST"),
+        "{text}"
+    );
+    assert!(text.contains("<h1>boom</h1> <p>stack trace</p>"), "{text}");
+    assert!(!host.http.is_closed());
+    host.send(call(4));
+    assert_eq!(host.request().method, HttpMethod::Post);
+}
+
+#[test]
+fn a_rejected_notification_is_a_warning() {
+    let mut host = Host::new();
+    host.handshake("s");
+    let _get = host.request();
+    host.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+    );
+    let post = host.request();
+    host.head(post.id, 400, &[]);
+    host.end(post.id);
+    assert!(host.messages().is_empty());
+    assert!(
+        matches!(host.events().as_slice(), [HttpEvent::Warning { message }] if message.contains("HTTP 400"))
+    );
+}
+
+#[test]
+fn an_unreachable_server_closes_before_the_handshake_and_fails_requests_after() {
+    let mut host = Host::new();
+    host.send(initialize(1));
+    let init = host.request();
+    host.http
+        .handle_request_error(host.now, init.id, "connection refused");
+    let reason = closed_reason(&host.events());
+    assert_eq!(
+        reason,
+        "could not reach the MCP server at http://127.0.0.1:9/mcp: connection refused"
+    );
+
+    let mut host = Host::new();
+    host.handshake("s");
+    let _get = host.request();
+    host.send(call(2));
+    let post = host.request();
+    host.http
+        .handle_request_error(host.now, post.id, "timed out");
+    let messages = host.messages();
+    assert_eq!(messages[0]["id"], 2);
+    assert!(messages[0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("timed out"));
+    assert!(!host.http.is_closed());
+}
+
+#[test]
+fn close_aborts_streams_and_deletes_the_session() {
+    let mut host = Host::new();
+    host.handshake("bye");
+    let get = host.request();
+    host.sse_head(get.id);
+    host.http.close(host.now);
+    assert_eq!(host.aborts(), vec![get.id]);
+    let delete = host.request();
+    assert_eq!(delete.method, HttpMethod::Delete);
+    assert_eq!(delete.header("mcp-session-id"), Some("bye"));
+    assert_eq!(delete.body, None);
+    assert!(!host.http.is_closed(), "waiting for the DELETE");
+    host.head(delete.id, 200, &[]);
+    assert_eq!(closed_reason(&host.events()), "closed by the client");
+    host.end(delete.id);
+    assert!(host.events().is_empty(), "Closed is emitted once");
+}
+
+#[test]
+fn close_gives_up_on_an_unanswered_delete_and_skips_it_without_a_session() {
+    let mut host = Host::new();
+    host.handshake("slow");
+    let _get = host.request();
+    host.http.close(host.now);
+    let _delete = host.request();
+    host.advance(1_999);
+    assert!(!host.http.is_closed());
+    host.advance(1);
+    assert!(host.http.is_closed());
+    assert!(closed_reason(&host.events()).contains("did not answer DELETE"));
+
+    // A stateless server gave no session id: nothing to delete.
+    let mut host = Host::new();
+    host.send(initialize(1));
+    let init = host.request();
+    host.json(init.id, &[], &init_result(1, "2025-11-25").to_string());
+    host.http.close(host.now);
+    host.no_request();
+    assert_eq!(closed_reason(&host.events()), "closed by the client");
+}
+
+#[test]
+fn not_found_on_the_get_stream_is_not_taken_for_expiry() {
+    let mut host = Host::new();
+    host.handshake("s");
+    let get = host.request();
+    host.head(get.id, 404, &[]);
+    host.end(get.id);
+    assert!(
+        !host.http.is_closed(),
+        "only a POST's 404 proves the session is gone"
+    );
+    assert!(
+        matches!(host.events().as_slice(), [HttpEvent::Warning { message }] if message.contains("HTTP 404"))
+    );
+}
+
+#[test]
+fn an_oversized_json_answer_fails_its_request_and_drops_the_body() {
+    let mut config = HttpConfig::new(URL);
+    config.max_message_bytes = 200;
+    config.listen = false;
+    let mut host = Host::with(config);
+    host.handshake("s");
+    host.send(call(2));
+    let post = host.request();
+    host.head(post.id, 200, &[("Content-Type", "application/json")]);
+    host.chunk(post.id, &"x".repeat(150));
+    host.chunk(post.id, &"x".repeat(150));
+    assert_eq!(host.aborts(), vec![post.id]);
+    let messages = host.messages();
+    assert_eq!(messages.len(), 1);
+    assert!(messages[0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("larger than 200 bytes"));
+    host.end(post.id);
+    assert!(host.messages().is_empty(), "the aborted body is ignored");
+}
+
+#[test]
+fn the_get_stream_backs_off_on_network_errors_then_gives_up_with_a_warning() {
+    let mut config = HttpConfig::new(URL);
+    config.max_reconnects = 3;
+    let mut host = Host::with(config);
+    host.handshake("s");
+    let mut delays = Vec::new();
+    let mut get = host.request();
+    loop {
+        host.http
+            .handle_request_error(host.now, get.id, "connection reset");
+        let Some(at) = host.http.poll_timeout() else {
+            break;
+        };
+        delays.push(at.as_millis() - host.now.as_millis());
+        host.advance(at.as_millis() - host.now.as_millis());
+        get = host.request();
+    }
+    assert_eq!(delays, vec![1_000, 2_000, 4_000]);
+    assert!(
+        matches!(host.events().as_slice(), [HttpEvent::Warning { message }] if message.contains("gave up"))
+    );
+    assert!(!host.http.is_closed());
+}

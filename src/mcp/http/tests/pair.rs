@@ -1,0 +1,193 @@
+//! The machine under a real `ClientSession`, against a scripted server: the whole stack minus
+//! sockets, with a transcript of the HTTP requests it made.
+
+use super::*;
+use crate::mcp::{CallOptions, ClientSession, SessionConfig, SessionEvent};
+
+struct Pair {
+    session: ClientSession,
+    host: Host,
+    transcript: Vec<String>,
+}
+
+impl Pair {
+    fn new(elicitation: bool) -> Self {
+        let host = Host::new();
+        let config = SessionConfig {
+            elicitation,
+            ..SessionConfig::default()
+        };
+        Pair {
+            session: ClientSession::new(config, host.now),
+            host,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Moves lines both ways until neither side has anything more to say.
+    fn pump(&mut self) {
+        loop {
+            let mut moved = false;
+            while let Some(line) = self.session.poll_transmit() {
+                self.host.http.send(self.host.now, &line).unwrap();
+                moved = true;
+            }
+            while let Some(line) = self.host.http.poll_message() {
+                self.session.handle_bytes(self.host.now, &line);
+                moved = true;
+            }
+            if !moved {
+                return;
+            }
+        }
+    }
+
+    /// The next request, recorded in the transcript as `METHOD jsonrpc-method [session]`.
+    fn request(&mut self) -> (HttpRequest, Value) {
+        self.pump();
+        let request = self.host.request();
+        let body: Value = request
+            .body
+            .as_deref()
+            .map(|b| serde_json::from_slice(b).unwrap())
+            .unwrap_or(Value::Null);
+        let what = body
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| match body.get("id") {
+                Some(id) => format!("response {id}"),
+                None => "-".into(),
+            });
+        let session = request.header("mcp-session-id").unwrap_or("none");
+        let version = request.header("mcp-protocol-version").unwrap_or("none");
+        self.transcript.push(format!(
+            "{} {what} session={session} version={version}",
+            request.method
+        ));
+        (request, body)
+    }
+
+    fn events(&mut self) -> Vec<SessionEvent> {
+        self.pump();
+        std::iter::from_fn(|| self.session.poll_event()).collect()
+    }
+}
+
+fn handshake(pair: &mut Pair) {
+    let (init, body) = pair.request();
+    let reply = init_result(body["id"].as_u64().unwrap(), "2025-11-25");
+    pair.host.head(
+        init.id,
+        200,
+        &[
+            ("Content-Type", "text/event-stream"),
+            ("Mcp-Session-Id", "S1"),
+        ],
+    );
+    pair.host
+        .chunk(init.id, &format!("id: 0\ndata: {reply}\n\n"));
+    pair.host.end(init.id);
+    assert!(matches!(pair.events().as_slice(), [SessionEvent::Ready(_)]));
+    let (initialized, _) = pair.request();
+    pair.host.accepted(initialized.id);
+    let (get, _) = pair.request();
+    pair.host.head(get.id, 405, &[]);
+    pair.host.end(get.id);
+}
+
+#[test]
+fn a_tool_call_with_an_elicitation_round_trip_over_sse() {
+    let mut pair = Pair::new(true);
+    handshake(&mut pair);
+    let op = pair
+        .session
+        .call_tool(pair.host.now, "ask", json!({}), CallOptions::default())
+        .unwrap();
+    let (call, body) = pair.request();
+    let call_id = body["id"].clone();
+    pair.host.sse_head(call.id);
+    let elicit = json!({"jsonrpc": "2.0", "id": 77, "method": "elicitation/create",
+        "params": {"message": "name?", "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "Ada"}}}}});
+    pair.host
+        .chunk(call.id, &format!("id: 1\ndata: {elicit}\n\n"));
+    let events = pair.events();
+    let [SessionEvent::ServerRequest { id, method, .. }] = events.as_slice() else {
+        panic!("expected the elicitation request, got {events:?}");
+    };
+    assert_eq!(method, "elicitation/create");
+    pair.session
+        .respond(
+            id,
+            Ok(json!({"action": "accept", "content": {"name": "Ada"}})),
+        )
+        .unwrap();
+    let (answer, answer_body) = pair.request();
+    assert_eq!(answer_body["id"], 77);
+    assert_eq!(answer_body["result"]["content"]["name"], "Ada");
+    pair.host.accepted(answer.id);
+    let reply = json!({"jsonrpc": "2.0", "id": call_id,
+        "result": {"content": [{"type": "text", "text": "hello Ada"}]}});
+    pair.host
+        .chunk(call.id, &format!("id: 2\ndata: {reply}\n\n"));
+    pair.host.end(call.id);
+    match pair.events().as_slice() {
+        [SessionEvent::ToolResult { request, result }] => {
+            assert_eq!(*request, op);
+            assert_eq!(result.as_ref().unwrap().to_model_text(), "hello Ada");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+
+    pair.session.close("done");
+    pair.host.http.close(pair.host.now);
+    let (delete, _) = pair.request();
+    pair.host.head(delete.id, 204, &[]);
+    assert_eq!(
+        pair.transcript,
+        [
+            "POST initialize session=none version=none",
+            "POST notifications/initialized session=S1 version=2025-11-25",
+            "GET - session=S1 version=2025-11-25",
+            "POST tools/call session=S1 version=2025-11-25",
+            "POST response 77 session=S1 version=2025-11-25",
+            "DELETE - session=S1 version=2025-11-25",
+        ]
+    );
+}
+
+#[test]
+fn session_expiry_surfaces_as_a_closed_session_with_the_reason() {
+    let mut pair = Pair::new(false);
+    handshake(&mut pair);
+    pair.session.list_tools(pair.host.now).unwrap();
+    let (list, _) = pair.request();
+    pair.host.head(list.id, 404, &[]);
+    pair.host.end(list.id);
+    // The host passes the machine's reason on as the transport's close reason.
+    let reason = pair.host.http.closed_reason().unwrap().to_owned();
+    pair.session.handle_transport_closed(&reason);
+    let events = pair.events();
+    assert!(matches!(&events[0], SessionEvent::Failed { error, .. }
+        if error.to_string().contains("no longer knows session S1")));
+    assert!(matches!(events.last(), Some(SessionEvent::Closed { .. })));
+}
+
+#[test]
+fn a_failing_initialize_post_fails_the_handshake_with_the_status() {
+    let mut pair = Pair::new(false);
+    let (init, _) = pair.request();
+    pair.host
+        .head(init.id, 500, &[("Content-Type", "application/json")]);
+    pair.host.chunk(init.id, "{\"error\":\"db down\"}");
+    pair.host.end(init.id);
+    match pair.events().as_slice() {
+        [SessionEvent::Closed { reason }] => {
+            assert!(reason.contains("server rejected initialize"), "{reason}");
+            assert!(reason.contains("HTTP 500"), "{reason}");
+            assert!(reason.contains("db down"), "{reason}");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
