@@ -373,7 +373,8 @@ fn parse_error_object(value: Value) -> Result<ErrorObject, String> {
     })
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// How a JSON value's type reads in an error message: `"a string"`, `"an object"`, `"null"`, ...
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -111,6 +111,17 @@ impl ToolCall {
     }
 }
 
+impl ToolCall {
+    /// Reads an optional `"toolCalls"` array (absent or null is empty).
+    pub fn list_from_value(value: Option<&Value>) -> Result<Vec<ToolCall>, String> {
+        match value {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(calls)) => calls.iter().map(ToolCall::from_value).collect(),
+            Some(_) => Err("\"toolCalls\" must be an array".into()),
+        }
+    }
+}
+
 impl ChatMessage {
     /// `{"role": "user"|"assistant"|"tool", ...}`.
     pub fn to_value(&self) -> Value {
@@ -178,14 +189,8 @@ impl ModelResponse {
             Some(Value::String(s)) => Some(s.clone()),
             Some(_) => return Err("model response \"text\" must be a string".into()),
         };
-        let tool_calls = match obj.get("toolCalls") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(calls)) => calls
-                .iter()
-                .map(ToolCall::from_value)
-                .collect::<Result<_, _>>()?,
-            Some(_) => return Err("model response \"toolCalls\" must be an array".into()),
-        };
+        let tool_calls = ToolCall::list_from_value(obj.get("toolCalls"))
+            .map_err(|e| format!("model response {e}"))?;
         Ok(ModelResponse { text, tool_calls })
     }
 }

@@ -62,14 +62,7 @@ fn message_from_value(value: &Value) -> Result<ChatMessage, String> {
                 Some(Value::String(s)) => Some(s.clone()),
                 Some(_) => return Err("\"content\" must be a string or null".into()),
             };
-            let tool_calls = match obj.get("toolCalls") {
-                None | Some(Value::Null) => Vec::new(),
-                Some(Value::Array(calls)) => calls
-                    .iter()
-                    .map(ToolCall::from_value)
-                    .collect::<Result<_, _>>()?,
-                Some(_) => return Err("\"toolCalls\" must be an array".into()),
-            };
+            let tool_calls = ToolCall::list_from_value(obj.get("toolCalls"))?;
             Ok(ChatMessage::Assistant {
                 content,
                 tool_calls,

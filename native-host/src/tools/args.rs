@@ -1,5 +1,6 @@
 //! Reading tool arguments with messages a model can act on.
 
+use agentwire::jsonrpc::type_name;
 use serde_json::{Map, Value};
 
 /// A tool's arguments: a JSON object (`null` reads as empty).
@@ -70,17 +71,6 @@ impl Args {
                 type_name(other)
             )),
         }
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
