@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// The TypeScript SDK side of `bench/run`: the same flags, the same operations and the same JSON
+// output as `native-host/examples/mcp_bench.rs`, with `Client` + `StdioClientTransport`.
+//
+//   node ts-client.mjs [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R]
+//                      [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+
+const USAGE =
+  "usage: ts-client.mjs [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R] " +
+  "[--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]";
+
+function parseOptions(argv) {
+  const options = {
+    seq: 2000,
+    conc: 1000,
+    rounds: 5,
+    warmup: 200,
+    warmupRounds: 2,
+    tool: "echo",
+    args: { text: "hello" },
+    expect: undefined,
+    command: [],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === "--") {
+      options.command = argv.slice(i + 1);
+      break;
+    }
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value; ${USAGE}`);
+    const number = () => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} ${JSON.stringify(value)}: not a count`);
+      return n;
+    };
+    switch (flag) {
+      case "--seq": options.seq = number(); break;
+      case "--conc": options.conc = number(); break;
+      case "--rounds": options.rounds = number(); break;
+      case "--warmup": options.warmup = number(); break;
+      case "--warmup-rounds": options.warmupRounds = number(); break;
+      case "--tool": options.tool = value; break;
+      case "--args": options.args = JSON.parse(value); break;
+      case "--expect": options.expect = value; break;
+      default: throw new Error(`unknown flag ${JSON.stringify(flag)}; ${USAGE}`);
+    }
+  }
+  if (options.command.length === 0) throw new Error(`no server command; ${USAGE}`);
+  return options;
+}
+
+// CPU time used so far by every thread of process `pid` ("self" for this one), in ns, from
+// /proc/PID/task/*/schedstat: read exactly as mcp_bench.rs reads it. null where /proc is missing.
+function cpuNs(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const task of tasks) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) || 0;
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+// Wall time and the CPU time of both processes over one timed section.
+function startSection(serverPid) {
+  const serverCpu = serverPid ? cpuNs(serverPid) : null;
+  const clientCpu = cpuNs("self");
+  // Last, so reading /proc stays outside the timed window.
+  return { serverPid, serverCpu, clientCpu, wall: performance.now() };
+}
+
+function finishSection(section, calls) {
+  const wall = performance.now() - section.wall;
+  const used = (before, now) => (before === null || now === null ? null : (now - before) / 1e6);
+  const client = used(section.clientCpu, cpuNs("self"));
+  const server = section.serverPid ? used(section.serverCpu, cpuNs(section.serverPid)) : null;
+  return { calls, wall_ms: wall, client_cpu_ms: client, server_cpu_ms: server };
+}
+
+// One tools/call, checked like the Rust side: an error or an unexpected text fails the run.
+async function call(client, options) {
+  const result = await client.callTool({ name: options.tool, arguments: options.args });
+  if (result.isError) throw new Error(`tools/call returned isError: ${JSON.stringify(result)}`);
+  if (options.expect !== undefined) {
+    const first = result.content?.[0];
+    if (first?.type !== "text" || first.text !== options.expect) {
+      throw new Error(`expected text ${JSON.stringify(options.expect)}, got ${JSON.stringify(first)}`);
+    }
+  }
+}
+
+// `count` calls in flight at once on one connection, all awaited together.
+async function batch(client, options, count) {
+  const calls = [];
+  for (let i = 0; i < count; i++) calls.push(call(client, options));
+  await Promise.all(calls);
+}
+
+async function run(options) {
+  // Connect + list: from just before the spawn to the tool list in hand.
+  const started = performance.now();
+  const transport = new StdioClientTransport({
+    command: options.command[0],
+    args: options.command.slice(1),
+    stderr: "pipe", // drained below, like agentwire keeps a stderr tail
+  });
+  transport.stderr?.resume();
+  const client = new Client({ name: "bench-ts", version: "0.0.0" });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const connectList = performance.now() - started;
+  if (!tools.some((t) => t.name === options.tool)) {
+    throw new Error(`the server has no tool ${JSON.stringify(options.tool)}`);
+  }
+
+  // Warm-up, untimed: sequential calls, then concurrent batches.
+  for (let i = 0; i < options.warmup; i++) await call(client, options);
+  for (let r = 0; r < options.warmupRounds; r++) await batch(client, options, options.conc);
+
+  const serverPid = transport.pid;
+  let section = startSection(serverPid);
+  for (let i = 0; i < options.seq; i++) await call(client, options);
+  const seq = finishSection(section, options.seq);
+
+  const rounds = [];
+  for (let r = 0; r < options.rounds; r++) {
+    section = startSection(serverPid);
+    await batch(client, options, options.conc);
+    rounds.push(finishSection(section, options.conc));
+  }
+
+  await client.close();
+  return {
+    client: "ts-sdk",
+    tools: tools.length,
+    connect_list_ms: connectList,
+    seq,
+    conc: rounds,
+  };
+}
+
+try {
+  const report = await run(parseOptions(process.argv.slice(2)));
+  console.log(JSON.stringify(report));
+  process.exit(0);
+} catch (error) {
+  console.error(`ts-client: ${error?.message ?? error}`);
+  process.exit(1);
+}
