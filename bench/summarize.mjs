@@ -41,7 +41,7 @@ function figures(server, client) {
   const calls = rounds[0]?.calls ?? 0;
   return {
     samples: reports.length,
-    connect: median(reports.map((r) => r.connect_list_ms)),
+    connect: median(reports.flatMap((r) => r.connect_list_ms)),
     seqUs: median(reports.map((r) => perCall(r.seq, "wall_ms", 1e3))),
     concMs,
     concRate: (calls * 1e3) / concMs,

@@ -3,7 +3,7 @@
 // output as `native-host/examples/mcp_bench.rs`, with `Client` + `StdioClientTransport`.
 //
 //   node ts-client.mjs [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R]
-//                      [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]
+//                      [--connects K] [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 
 const USAGE =
   "usage: ts-client.mjs [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R] " +
-  "[--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]";
+  "[--connects K] [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]";
 
 function parseOptions(argv) {
   const options = {
@@ -20,6 +20,7 @@ function parseOptions(argv) {
     rounds: 5,
     warmup: 200,
     warmupRounds: 2,
+    connects: 3,
     tool: "echo",
     args: { text: "hello" },
     expect: undefined,
@@ -44,6 +45,7 @@ function parseOptions(argv) {
       case "--rounds": options.rounds = number(); break;
       case "--warmup": options.warmup = number(); break;
       case "--warmup-rounds": options.warmupRounds = number(); break;
+      case "--connects": options.connects = number(); break;
       case "--tool": options.tool = value; break;
       case "--args": options.args = JSON.parse(value); break;
       case "--expect": options.expect = value; break;
@@ -54,40 +56,50 @@ function parseOptions(argv) {
   return options;
 }
 
-// CPU time used so far by every thread of process `pid` ("self" for this one), in ns, from
-// /proc/PID/task/*/schedstat: read exactly as mcp_bench.rs reads it. null where /proc is missing.
-function cpuNs(pid) {
+// Scheduler time of every thread of process `pid` ("self" for this one) so far, in ns, from
+// /proc/PID/task/*/schedstat: [on a CPU, runnable but waiting for one]. Read exactly as
+// mcp_bench.rs reads it. null where /proc is missing.
+function schedNs(pid) {
   let tasks;
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
     return null;
   }
-  let total = 0;
+  const total = [0, 0];
   for (const task of tasks) {
     try {
-      total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]) || 0;
+      const fields = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ");
+      total[0] += Number(fields[0]) || 0;
+      total[1] += Number(fields[1]) || 0;
     } catch {
-      // the thread ended between the listing and the read
+      // the thread ended between the listing and the read: it counts as nothing
     }
   }
   return total;
 }
 
-// Wall time and the CPU time of both processes over one timed section.
+// Wall time and the scheduler times of both processes over one timed section.
 function startSection(serverPid) {
-  const serverCpu = serverPid ? cpuNs(serverPid) : null;
-  const clientCpu = cpuNs("self");
+  const server = serverPid ? schedNs(serverPid) : null;
+  const client = schedNs("self");
   // Last, so reading /proc stays outside the timed window.
-  return { serverPid, serverCpu, clientCpu, wall: performance.now() };
+  return { serverPid, server, client, wall: performance.now() };
 }
 
 function finishSection(section, calls) {
   const wall = performance.now() - section.wall;
-  const used = (before, now) => (before === null || now === null ? null : (now - before) / 1e6);
-  const client = used(section.clientCpu, cpuNs("self"));
-  const server = section.serverPid ? used(section.serverCpu, cpuNs(section.serverPid)) : null;
-  return { calls, wall_ms: wall, client_cpu_ms: client, server_cpu_ms: server };
+  const client = schedNs("self");
+  const server = section.serverPid ? schedNs(section.serverPid) : null;
+  const used = (before, now, i) => (before === null || now === null ? null : (now[i] - before[i]) / 1e6);
+  return {
+    calls,
+    wall_ms: wall,
+    client_cpu_ms: used(section.client, client, 0),
+    client_runq_ms: used(section.client, client, 1),
+    server_cpu_ms: used(section.server, server, 0),
+    server_runq_ms: used(section.server, server, 1),
+  };
 }
 
 // One tools/call, checked like the Rust side: an error or an unexpected text fails the run.
@@ -109,19 +121,33 @@ async function batch(client, options, count) {
   await Promise.all(calls);
 }
 
-async function run(options) {
-  // Connect + list: from just before the spawn to the tool list in hand.
-  const started = performance.now();
+// Spawns the server, connects and lists its tools: the "connect + list" operation.
+async function connectAndList(options) {
   const transport = new StdioClientTransport({
     command: options.command[0],
     args: options.command.slice(1),
-    stderr: "pipe", // drained below, like agentwire keeps a stderr tail
+    stderr: "pipe", // drained, as agentwire drains it into a bounded tail
   });
   transport.stderr?.resume();
   const client = new Client({ name: "bench-ts", version: "0.0.0" });
   await client.connect(transport);
   const { tools } = await client.listTools();
-  const connectList = performance.now() - started;
+  return { client, transport, tools };
+}
+
+async function run(options) {
+  // Connect + list, --connects times: each a fresh server, timed from just before the spawn to
+  // the tool list in hand. All but the last connection are closed, and their server has exited,
+  // before the next sample; the last one serves the calls.
+  const connects = [];
+  let client, transport, tools;
+  for (;;) {
+    const started = performance.now();
+    ({ client, transport, tools } = await connectAndList(options));
+    connects.push(performance.now() - started);
+    if (connects.length >= Math.max(options.connects, 1)) break;
+    await client.close(); // waits for the server to exit
+  }
   if (!tools.some((t) => t.name === options.tool)) {
     throw new Error(`the server has no tool ${JSON.stringify(options.tool)}`);
   }
@@ -146,7 +172,7 @@ async function run(options) {
   return {
     client: "ts-sdk",
     tools: tools.length,
-    connect_list_ms: connectList,
+    connect_list_ms: connects,
     seq,
     conc: rounds,
   };

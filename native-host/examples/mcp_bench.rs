@@ -4,8 +4,8 @@
 //! same flags, so the two clients measure exactly the same operations against the same command.
 //!
 //! ```text
-//! mcp_bench [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R] [--tool NAME]
-//!           [--args JSON] [--expect TEXT] -- COMMAND [ARG...]
+//! mcp_bench [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R] [--connects K]
+//!           [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]
 //! ```
 
 use agentwire::content::ContentBlock;
@@ -24,6 +24,7 @@ struct Options {
     rounds: usize,
     warmup: usize,
     warmup_rounds: usize,
+    connects: usize,
     tool: String,
     args: Value,
     expect: Option<String>,
@@ -32,7 +33,7 @@ struct Options {
 
 fn usage() -> String {
     "usage: mcp_bench [--seq N] [--conc N] [--rounds R] [--warmup N] [--warmup-rounds R] \
-     [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]"
+     [--connects K] [--tool NAME] [--args JSON] [--expect TEXT] -- COMMAND [ARG...]"
         .to_owned()
 }
 
@@ -43,6 +44,7 @@ fn parse_options() -> Result<Options, String> {
         rounds: 5,
         warmup: 200,
         warmup_rounds: 2,
+        connects: 3,
         tool: "echo".into(),
         args: json!({"text": "hello"}),
         expect: None,
@@ -68,6 +70,7 @@ fn parse_options() -> Result<Options, String> {
             "--rounds" => options.rounds = number()?,
             "--warmup" => options.warmup = number()?,
             "--warmup-rounds" => options.warmup_rounds = number()?,
+            "--connects" => options.connects = number()?,
             "--tool" => options.tool = value,
             "--args" => {
                 options.args =
@@ -91,19 +94,20 @@ fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// CPU time used so far by every thread of process `pid` (`self` for this one), in ns, from
-/// `/proc/PID/task/*/schedstat`; `None` where /proc is missing. Read the same way by
-/// `bench/ts-client.mjs`, so the two clients' CPU figures compare like for like.
-fn cpu_ns(pid: &str) -> Option<u64> {
+/// Scheduler time of every thread of process `pid` (`self` for this one) so far, in ns, from
+/// `/proc/PID/task/*/schedstat`: `[on a CPU, runnable but waiting for one]`. `None` where /proc
+/// is missing. `bench/ts-client.mjs` reads it the same way, so the figures compare like for like.
+fn sched_ns(pid: &str) -> Option<[u64; 2]> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut total = 0;
+    let mut total = [0, 0];
     for task in tasks.flatten() {
+        // A thread may end between the listing and the read: it then counts as nothing.
         let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
-        total += stat
+        let mut fields = stat
             .split_whitespace()
-            .next()
-            .and_then(|ns| ns.parse::<u64>().ok())
-            .unwrap_or(0);
+            .map(|f| f.parse::<u64>().unwrap_or(0));
+        total[0] += fields.next().unwrap_or(0);
+        total[1] += fields.next().unwrap_or(0);
     }
     Some(total)
 }
@@ -117,22 +121,22 @@ fn server_pid() -> Option<String> {
     })
 }
 
-/// Wall time and the CPU time of both processes over one timed section.
+/// Wall time and the scheduler times of both processes over one timed section.
 struct Section {
     server: Option<String>,
     wall: Instant,
-    client_cpu: Option<u64>,
-    server_cpu: Option<u64>,
+    client: Option<[u64; 2]>,
+    server_sched: Option<[u64; 2]>,
 }
 
 impl Section {
     fn start(server: &Option<String>) -> Section {
-        let server_cpu = server.as_deref().and_then(cpu_ns);
-        let client_cpu = cpu_ns("self");
+        let server_sched = server.as_deref().and_then(sched_ns);
+        let client = sched_ns("self");
         Section {
             server: server.clone(),
-            client_cpu,
-            server_cpu,
+            client,
+            server_sched,
             // Last, so reading /proc stays outside the timed window.
             wall: Instant::now(),
         }
@@ -140,13 +144,20 @@ impl Section {
 
     fn finish(self, calls: usize) -> Value {
         let wall = self.wall.elapsed();
-        let used = |before: Option<u64>, now: Option<u64>| match (before, now) {
-            (Some(b), Some(n)) => json!(n.saturating_sub(b) as f64 / 1e6),
+        let client = sched_ns("self");
+        let server = self.server.as_deref().and_then(sched_ns);
+        let used = |before: Option<[u64; 2]>, now: Option<[u64; 2]>, i: usize| match (before, now) {
+            (Some(b), Some(n)) => json!(n[i].saturating_sub(b[i]) as f64 / 1e6),
             _ => Value::Null,
         };
-        let client = used(self.client_cpu, cpu_ns("self"));
-        let server = used(self.server_cpu, self.server.as_deref().and_then(cpu_ns));
-        json!({"calls": calls, "wall_ms": millis(wall), "client_cpu_ms": client, "server_cpu_ms": server})
+        json!({
+            "calls": calls,
+            "wall_ms": millis(wall),
+            "client_cpu_ms": used(self.client, client, 0),
+            "client_runq_ms": used(self.client, client, 1),
+            "server_cpu_ms": used(self.server_sched, server, 0),
+            "server_runq_ms": used(self.server_sched, server, 1),
+        })
     }
 }
 
@@ -175,16 +186,9 @@ async fn batch(client: &McpClient, options: &Options, count: usize) -> Result<()
     join_all(calls).await.into_iter().collect()
 }
 
-async fn run(options: Options) -> Result<Value, String> {
-    let spec = StdioCommand {
-        command: options.command[0].clone(),
-        args: options.command[1..].to_vec(),
-        ..StdioCommand::default()
-    };
-
-    // Connect + list: from just before the spawn to the tool list in hand.
-    let started = Instant::now();
-    let transport = StdioTransport::spawn("bench", &spec)?;
+/// Spawns the server, connects and lists its tools: the "connect + list" operation.
+async fn connect_and_list(spec: &StdioCommand) -> Result<(McpClient, Vec<Value>), String> {
+    let transport = StdioTransport::spawn("bench", spec)?;
     let (client, _details) =
         McpClient::connect(SessionConfig::default(), transport, TokioClock, spawn_local)
             .await
@@ -193,7 +197,45 @@ async fn run(options: Options) -> Result<Value, String> {
         .list_tools()
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    let connect_list = started.elapsed();
+    Ok((client, tools))
+}
+
+/// Waits (at most 10 s) until process `pid` has exited and been reaped by the transport.
+async fn wait_gone(pid: &str) {
+    let path = format!("/proc/{pid}");
+    for _ in 0..2000 {
+        if !std::path::Path::new(&path).exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+async fn run(options: Options) -> Result<Value, String> {
+    let spec = StdioCommand {
+        command: options.command[0].clone(),
+        args: options.command[1..].to_vec(),
+        ..StdioCommand::default()
+    };
+
+    // Connect + list, `--connects` times: each a fresh server, timed from just before the spawn
+    // to the tool list in hand. All but the last connection are closed, and their server has
+    // exited, before the next sample; the last one serves the calls.
+    let mut connects = Vec::new();
+    let (client, tools) = loop {
+        let started = Instant::now();
+        let (client, tools) = connect_and_list(&spec).await?;
+        connects.push(millis(started.elapsed()));
+        if connects.len() >= options.connects.max(1) {
+            break (client, tools);
+        }
+        let pid = server_pid();
+        client.close("next connect sample");
+        drop(client);
+        if let Some(pid) = pid {
+            wait_gone(&pid).await;
+        }
+    };
     if !tools
         .iter()
         .any(|t| t.get("name").and_then(Value::as_str) == Some(options.tool.as_str()))
@@ -227,7 +269,7 @@ async fn run(options: Options) -> Result<Value, String> {
     Ok(json!({
         "client": "agentwire",
         "tools": tools.len(),
-        "connect_list_ms": millis(connect_list),
+        "connect_list_ms": connects,
         "seq": seq,
         "conc": rounds,
     }))
