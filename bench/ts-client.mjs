@@ -17,7 +17,7 @@ function parseOptions(argv) {
   const options = {
     seq: 2000,
     conc: 1000,
-    rounds: 5,
+    rounds: 10,
     warmup: 200,
     warmupRounds: 2,
     connects: 3,

@@ -41,7 +41,7 @@ fn parse_options() -> Result<Options, String> {
     let mut options = Options {
         seq: 2000,
         conc: 1000,
-        rounds: 5,
+        rounds: 10,
         warmup: 200,
         warmup_rounds: 2,
         connects: 3,
