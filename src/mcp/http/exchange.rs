@@ -58,6 +58,9 @@ pub(crate) struct Exchange {
     pub attempt: u32,
     /// Whether any SSE event arrived on this exchange.
     pub got_event: bool,
+    /// The message a `POST` carried, kept so it can be sent again in a new session after a
+    /// `404` for the old one.
+    pub request_body: Option<Vec<u8>>,
 }
 
 impl Exchange {
@@ -71,6 +74,7 @@ impl Exchange {
             retry: None,
             attempt: 0,
             got_event: false,
+            request_body: None,
         }
     }
 

@@ -50,9 +50,12 @@ pub(crate) enum State {
 /// Failures the server causes never panic. A request whose answer can no longer arrive (error
 /// status, broken stream that cannot be resumed, unreachable server) gets a synthesized JSON-RPC
 /// error response naming the cause, so the session fails it at once instead of at its timeout.
-/// `401`/`403` close the machine (credentials will not fix themselves); `404` for a known
-/// session reports [`HttpEvent::SessionExpired`] and closes, since the server forgot every
-/// subscription and request of the old session: the client reconnects to start a new one.
+/// `401`/`403` close the machine (credentials will not fix themselves). A `404` for a known
+/// session is what the spec says it is: the session is gone, and the client MUST start a new
+/// one. The machine reports [`HttpEvent::SessionExpired`], replays the `initialize` it saw
+/// (without a session id; the server's answer is swallowed, the session above already has
+/// one), sends `notifications/initialized`, and then re-sends the message that got the `404`.
+/// It does this at most [`MAX_REINITIALIZATIONS`] times, then closes.
 #[derive(Debug)]
 pub struct StreamableHttp {
     pub(crate) config: HttpConfig,
@@ -76,7 +79,16 @@ pub struct StreamableHttp {
     aborts: VecDeque<HttpRequestId>,
     pub(crate) messages: VecDeque<Vec<u8>>,
     pub(crate) events: VecDeque<HttpEvent>,
+    /// The client's `initialize` request, replayed to start a new session after a `404`.
+    initialize_body: Option<Vec<u8>>,
+    /// The id of a replayed `initialize` whose answer must not reach the session.
+    replay_id: Option<Id>,
+    /// New sessions started after `404`s.
+    reinitializations: u32,
 }
+
+/// How many times a machine starts a new session after `404`s before it gives up.
+pub const MAX_REINITIALIZATIONS: u32 = 3;
 
 impl StreamableHttp {
     /// A machine for one endpoint. Nothing is sent until the first [`send`](Self::send).
@@ -98,6 +110,9 @@ impl StreamableHttp {
             aborts: VecDeque::new(),
             messages: VecDeque::new(),
             events: VecDeque::new(),
+            initialize_body: None,
+            replay_id: None,
+            reinitializations: 0,
         }
     }
 
@@ -129,6 +144,11 @@ impl StreamableHttp {
             State::Closed(reason) => Some(reason),
             _ => None,
         }
+    }
+
+    /// Whether a new session is being started after a `404`.
+    pub(crate) fn replaying(&self) -> bool {
+        self.replay_id.is_some()
     }
 
     /// HTTP requests in flight (reported but not yet ended).
@@ -229,6 +249,9 @@ impl StreamableHttp {
                 let initialize = request.method == "initialize";
                 if initialize {
                     self.initialize_id = Some(request.id.clone());
+                    if self.replay_id.is_none() {
+                        self.initialize_body = Some(body.clone());
+                    }
                 }
                 (vec![request.id], initialize, false)
             }
@@ -240,12 +263,9 @@ impl StreamableHttp {
             _ => (Vec::new(), false, false),
         };
         let headers = self.headers(HttpMethod::Post, None);
-        let id = self.issue(
-            HttpMethod::Post,
-            headers,
-            Some(body),
-            Exchange::new(Role::Post { initialize }, awaiting),
-        );
+        let mut exchange = Exchange::new(Role::Post { initialize }, awaiting);
+        exchange.request_body = Some(body.clone());
+        let id = self.issue(HttpMethod::Post, headers, Some(body), exchange);
         if initialize {
             self.gate = Some(id);
         }
@@ -369,9 +389,60 @@ impl StreamableHttp {
         self.events.push_back(HttpEvent::Closed { reason });
     }
 
-    /// Hands `line` to the session.
+    /// Hands `line` to the session, except the answer to a replayed `initialize`.
     pub(crate) fn deliver(&mut self, line: Vec<u8>) {
+        if let Some(replay) = &self.replay_id {
+            if let Ok(Message::Response(response)) = Message::parse(&line) {
+                if response.id.as_ref() == Some(replay) {
+                    self.replay_id = None;
+                    return;
+                }
+            }
+        }
         self.messages.push_back(line);
+    }
+
+    /// Starts a new session after a `404` for the old one, then re-sends `body` in it.
+    /// Returns false when it cannot (no `initialize` seen, or too many new sessions already).
+    pub(crate) fn reinitialize(&mut self, body: Option<Vec<u8>>) -> bool {
+        if self.replay_id.is_some() {
+            // A new session is already being started: this message simply joins the queue.
+            self.held.extend(body);
+            return true;
+        }
+        let Some(initialize) = self.initialize_body.clone() else {
+            return false;
+        };
+        if self.reinitializations >= MAX_REINITIALIZATIONS {
+            return false;
+        }
+        let Ok(mut request) = serde_json::from_slice::<serde_json::Value>(&initialize) else {
+            return false;
+        };
+        self.reinitializations += 1;
+        let replay = Id::String(format!("agentwire-reinitialize-{}", self.reinitializations));
+        request["id"] = replay.to_value();
+        // Streams of the old session are worthless now.
+        let streams: Vec<HttpRequestId> = self
+            .exchanges
+            .iter()
+            .filter(|(_, e)| matches!(e.role, Role::Listen | Role::Resume))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in streams {
+            self.abort(id);
+        }
+        self.scheduled.clear();
+        self.listening = false;
+        self.session_id = None;
+        self.protocol_version = None;
+        self.replay_id = Some(replay);
+        self.post(serde_json::to_vec(&request).unwrap_or_default());
+        self.post(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec());
+        if let Some(body) = body {
+            self.post(body);
+        }
+        true
     }
 
     /// Reports a non-fatal problem.

@@ -25,9 +25,11 @@
 //!   (network error); a stream with no event id cannot be resumed and its requests fail at once;
 //! - server requests arriving on any stream go up like other messages, and the session's
 //!   answers are `POST`ed back;
-//! - `404` for a known session closes the machine with [`HttpEvent::SessionExpired`]: the old
-//!   session's state is gone on the server, so the host reconnects (a new `initialize`) rather
-//!   than the transport silently replaying a handshake under the session's feet;
+//! - `404` for a known session reports [`HttpEvent::SessionExpired`] and starts a new session,
+//!   as the spec requires: the `initialize` seen earlier is replayed without a session id (its
+//!   answer is kept from the session above, which is initialized already), then
+//!   `notifications/initialized`, then the message that got the `404`; after
+//!   [`MAX_REINITIALIZATIONS`] new sessions the machine gives up and closes;
 //! - `401`/`403` close it with a message naming the status and the server's
 //!   `WWW-Authenticate` (OAuth is future work); other error statuses fail only the request;
 //! - [`StreamableHttp::close`] sends `DELETE` with the session id.
@@ -38,7 +40,7 @@ mod messages;
 mod responses;
 mod types;
 
-pub use machine::StreamableHttp;
+pub use machine::{StreamableHttp, MAX_REINITIALIZATIONS};
 pub use types::{
     find_header, HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, HttpRequestId,
 };

@@ -394,14 +394,20 @@ impl StreamableHttp {
             401 | 403 if exchange.role != Role::Listen => self.shut_down(format!(
                 "{message}; the server refused our credentials (check the `headers` in this server's config)"
             )),
-            404 if post && self.session_id.is_some() => {
+            404 if post && (self.session_id.is_some() || self.replaying()) => {
                 let session_id = self.session_id.clone().unwrap_or_default();
-                self.events.push_back(HttpEvent::SessionExpired {
-                    session_id: session_id.clone(),
-                });
-                self.shut_down(format!(
-                    "the server no longer knows session {session_id} ({message}); it expired or the server restarted: reconnect to start a new session"
-                ));
+                if !self.replaying() {
+                    self.events.push_back(HttpEvent::SessionExpired {
+                        session_id: session_id.clone(),
+                    });
+                }
+                // A new session whose own `initialize` gets a 404 cannot be started at all.
+                let replay_failed = self.replaying() && exchange.role == (Role::Post { initialize: true });
+                if replay_failed || !self.reinitialize(exchange.request_body) {
+                    self.shut_down(format!(
+                        "the server no longer knows session {session_id} ({message}), and starting a new session did not help: giving up"
+                    ));
+                }
             }
             _ if exchange.role == Role::Listen => {
                 self.listening = false;

@@ -77,7 +77,8 @@ pub enum HttpEvent {
         message: String,
     },
     /// The server answered `404` for our session: it expired or the server restarted. The
-    /// machine closes right after (a `Closed` event follows); reconnecting starts a new session.
+    /// machine starts a new session and re-sends the message (state the server kept for the
+    /// old session, such as subscriptions, is gone).
     SessionExpired {
         /// The session id the server no longer knows.
         session_id: String,

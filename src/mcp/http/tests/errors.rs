@@ -10,7 +10,7 @@ fn closed_reason(events: &[HttpEvent]) -> String {
 }
 
 #[test]
-fn not_found_for_a_known_session_reports_expiry_and_closes() {
+fn not_found_for_a_known_session_starts_a_new_one_and_resends_the_message() {
     let mut host = Host::new();
     host.handshake("old-session");
     let get = host.request();
@@ -19,23 +19,91 @@ fn not_found_for_a_known_session_reports_expiry_and_closes() {
     host.head(post.id, 404, &[("Content-Type", "text/plain")]);
     host.chunk(post.id, "Session not found");
     host.end(post.id);
-    let events = host.events();
     assert_eq!(
-        events[0],
-        HttpEvent::SessionExpired {
+        host.events(),
+        [HttpEvent::SessionExpired {
             session_id: "old-session".into()
-        }
+        }]
     );
-    let reason = closed_reason(&events);
+    assert_eq!(
+        host.aborts(),
+        vec![get.id],
+        "the old session's GET stream is dropped"
+    );
+    assert!(!host.http.is_closed());
+
+    // The spec: a new InitializeRequest without a session id.
+    let init = host.request();
+    let body: Value = serde_json::from_slice(init.body.as_deref().unwrap()).unwrap();
+    assert_eq!(body["method"], "initialize");
+    assert_eq!(
+        body["params"],
+        initialize(1)["params"],
+        "the client's own initialize, replayed"
+    );
+    assert!(!init.headers.iter().any(|(n, _)| n == "Mcp-Session-Id"));
+    host.no_request();
+    let replayed_id = body["id"].as_str().unwrap().to_owned();
+    let mut reply = init_result(0, "2025-11-25");
+    reply["id"] = replayed_id.into();
+    host.json(
+        init.id,
+        &[("Mcp-Session-Id", "new-session")],
+        &reply.to_string(),
+    );
     assert!(
-        reason.contains("old-session") && reason.contains("HTTP 404"),
+        host.messages().is_empty(),
+        "the session above never sees the replayed handshake"
+    );
+
+    // Then notifications/initialized and the message that got the 404, in the new session.
+    let initialized = host.request();
+    let note: Value = serde_json::from_slice(initialized.body.as_deref().unwrap()).unwrap();
+    assert_eq!(note["method"], "notifications/initialized");
+    let mut rest = vec![host.request(), host.request()];
+    rest.retain(|r| !is_get(r));
+    let again = rest.pop().expect("the call is re-sent");
+    assert_eq!(
+        serde_json::from_slice::<Value>(again.body.as_deref().unwrap()).unwrap(),
+        call(2)
+    );
+    assert!(again
+        .headers
+        .contains(&("Mcp-Session-Id".into(), "new-session".into())));
+    host.json(again.id, &[], &result(2, "hi").to_string());
+    assert_eq!(host.messages(), [result(2, "hi")]);
+}
+
+#[test]
+fn a_server_that_keeps_forgetting_sessions_is_given_up_on() {
+    let mut host = Host::new();
+    host.handshake("s0");
+    let _get = host.request();
+    host.send(call(2));
+    for round in 1..=crate::mcp::http::MAX_REINITIALIZATIONS + 1 {
+        // Answer every request with 404 until the machine stops asking.
+        let Some(post) = host.http.poll_request() else {
+            break;
+        };
+        host.head(post.id, 404, &[]);
+        host.end(post.id);
+        if round > 20 {
+            panic!("the machine never gave up");
+        }
+    }
+    while let Some(post) = host.http.poll_request() {
+        if host.http.is_closed() {
+            break;
+        }
+        host.head(post.id, 404, &[]);
+        host.end(post.id);
+    }
+    assert!(host.http.is_closed());
+    let reason = host.http.closed_reason().unwrap().to_owned();
+    assert!(
+        reason.contains("giving up") && reason.contains("HTTP 404"),
         "{reason}"
     );
-    assert!(reason.contains("reconnect"), "{reason}");
-    assert!(host.http.is_closed());
-    assert_eq!(host.aborts(), vec![get.id], "the GET stream is dropped too");
-    assert!(host.http.send(host.now, b"{}\n").is_err());
-    host.no_request();
 }
 
 #[test]

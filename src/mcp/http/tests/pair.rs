@@ -158,20 +158,32 @@ fn a_tool_call_with_an_elicitation_round_trip_over_sse() {
 }
 
 #[test]
-fn session_expiry_surfaces_as_a_closed_session_with_the_reason() {
+fn session_expiry_is_invisible_to_the_session_above() {
     let mut pair = Pair::new(false);
     handshake(&mut pair);
-    pair.session.list_tools(pair.host.now).unwrap();
-    let (list, _) = pair.request();
-    pair.host.head(list.id, 404, &[]);
-    pair.host.end(list.id);
-    // The host passes the machine's reason on as the transport's close reason.
-    let reason = pair.host.http.closed_reason().unwrap().to_owned();
-    pair.session.handle_transport_closed(&reason);
-    let events = pair.events();
-    assert!(matches!(&events[0], SessionEvent::Failed { error, .. }
-        if error.to_string().contains("no longer knows session S1")));
-    assert!(matches!(events.last(), Some(SessionEvent::Closed { .. })));
+    let list = pair.session.list_tools(pair.host.now).unwrap();
+    let (post, _) = pair.request();
+    pair.host.head(post.id, 404, &[]);
+    pair.host.end(post.id);
+    let (init, body) = pair.request();
+    assert_eq!(body["method"], "initialize");
+    let mut reply = init_result(0, "2025-11-25");
+    reply["id"] = body["id"].clone();
+    pair.host
+        .json(init.id, &[("Mcp-Session-Id", "S2")], &reply.to_string());
+    let (initialized, _) = pair.request();
+    pair.host.accepted(initialized.id);
+    let mut requests = vec![pair.request(), pair.request()];
+    requests.retain(|(r, _)| !is_get(r));
+    let (again, body) = requests.pop().unwrap();
+    assert_eq!(body["method"], "tools/list");
+    let answer =
+        json!({"jsonrpc": "2.0", "id": body["id"], "result": {"tools": [{"name": "echo"}]}});
+    pair.host.json(again.id, &[], &answer.to_string());
+    pair.pump();
+    assert!(matches!(pair.events().as_slice(),
+        [SessionEvent::ToolsListed { request, tools }] if *request == list && tools.len() == 1));
+    assert!(pair.session.is_ready());
 }
 
 #[test]
