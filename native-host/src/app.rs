@@ -2,7 +2,7 @@
 
 use crate::cli::args::CommonOptions;
 use crate::clock::TokioClock;
-use crate::connect::{connect_all, describe, StderrTails};
+use crate::connect::{connect_all, describe, last_stderr, StderrTails};
 use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::render::{Format, Terminal};
@@ -170,12 +170,7 @@ impl App {
 
     /// The last stderr lines of a stdio server.
     pub fn stderr_tail(&self, server: &str, lines: usize) -> Vec<String> {
-        self.tails
-            .lock()
-            .ok()
-            .and_then(|t| t.get(server).cloned())
-            .and_then(|tail| tail.lock().ok().map(|t| t.last(lines)))
-            .unwrap_or_default()
+        last_stderr(&self.tails, server, lines)
     }
 
     /// Shuts every server down in order (stdin closed, then SIGTERM, then SIGKILL) and waits

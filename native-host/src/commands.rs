@@ -2,7 +2,7 @@
 
 use crate::app::App;
 use agentwire::driver::ServerStatus;
-use agentwire::registry::ToolSpec;
+use agentwire::registry::{char_prefix, ToolSpec};
 use serde_json::{json, Value};
 
 /// Process exit status of a command.
@@ -77,13 +77,9 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
 }
 
 fn first_line(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
-    let mut chars = line.chars();
-    let head: String = chars.by_ref().take(100).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
+    match char_prefix(text.lines().next().unwrap_or(""), 100) {
+        (head, 0) => head.to_owned(),
+        (head, _) => format!("{head}…"),
     }
 }
 

@@ -137,14 +137,19 @@ pub async fn connect_all(
     outcomes
 }
 
-/// Adds the last stderr lines of a server to a failure reason, unless they are already in it.
-fn with_stderr(reason: String, name: &str, tails: &Mutex<StderrTails>) -> String {
-    let lines = tails
+/// The last `n` lines a stdio server wrote to stderr (none for other transports).
+pub fn last_stderr(tails: &Mutex<StderrTails>, server: &str, n: usize) -> Vec<String> {
+    tails
         .lock()
         .ok()
-        .and_then(|t| t.get(name).cloned())
-        .and_then(|tail| tail.lock().ok().map(|t| t.last(3)))
-        .unwrap_or_default();
+        .and_then(|t| t.get(server).cloned())
+        .and_then(|tail| tail.lock().ok().map(|t| t.last(n)))
+        .unwrap_or_default()
+}
+
+/// Adds the last stderr lines of a server to a failure reason, unless they are already in it.
+fn with_stderr(reason: String, name: &str, tails: &Mutex<StderrTails>) -> String {
+    let lines = last_stderr(tails, name, 3);
     if lines.is_empty() || reason.contains("stderr:") {
         reason
     } else {

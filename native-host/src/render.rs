@@ -3,6 +3,7 @@
 use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::driver::RunObserver;
+use agentwire::registry::char_prefix;
 use futures::future::LocalBoxFuture;
 use std::cell::{Cell, RefCell};
 use std::fs::File;
@@ -51,11 +52,9 @@ fn plural(n: u32, noun: &str) -> String {
 }
 
 fn cut(text: &str, max: usize) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(max).collect();
-    match chars.count() {
-        0 => head,
-        rest => format!("{head}… [{rest} more characters]"),
+    match char_prefix(text, max) {
+        (head, 0) => head.to_owned(),
+        (head, rest) => format!("{head}… [{rest} more characters]"),
     }
 }
 
