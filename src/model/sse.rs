@@ -67,6 +67,9 @@ pub struct SseDecoder {
     retry: Option<u64>,
     /// Persists across events, as the spec's "last event ID buffer".
     last_id: Option<String>,
+    /// The stream's reconnection time: set by any valid `retry:` field as soon as it is read,
+    /// even in a block that is never dispatched (the spec applies it immediately).
+    reconnection_time: Option<u64>,
     /// Bytes of the event being assembled, for the limit.
     event_bytes: usize,
     /// The current event overflowed: ignore lines until the next blank line.
@@ -92,6 +95,12 @@ impl SseDecoder {
     /// The last event id seen, also when the event carrying it had no data (for `Last-Event-ID`).
     pub fn last_event_id(&self) -> Option<&str> {
         self.last_id.as_deref()
+    }
+
+    /// The reconnection time in milliseconds from the last valid `retry:` field on the stream,
+    /// also when the block carrying it had no data (a server may send `retry:` alone).
+    pub fn reconnection_time(&self) -> Option<u64> {
+        self.reconnection_time
     }
 
     /// Feeds a chunk of the stream. Complete events become available from
@@ -206,7 +215,10 @@ impl SseDecoder {
             }
             b"retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                 // Digits only, so parsing fails only on overflow; such a value is ignored.
-                self.retry = value.parse().ok().or(self.retry);
+                if let Ok(ms) = value.parse() {
+                    self.retry = Some(ms);
+                    self.reconnection_time = Some(ms);
+                }
             }
             _ => {}
         }

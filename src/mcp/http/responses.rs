@@ -110,10 +110,11 @@ impl StreamableHttp {
                 let pushed = decoder.push(bytes);
                 let events = std::iter::from_fn(|| decoder.next_event()).collect();
                 let last_id = decoder.last_event_id().map(str::to_owned);
+                let retry = decoder.reconnection_time();
                 if let Err(error) = pushed {
                     self.warn(format!("{} on {}", error, self.config.url));
                 }
-                self.take_events(&mut exchange, events, last_id);
+                self.take_events(&mut exchange, events, last_id, retry);
                 // A resumed stream has done its job once every response it owed arrived.
                 keep = !(exchange.role == Role::Resume && exchange.awaiting.is_empty());
             }
@@ -183,23 +184,27 @@ impl StreamableHttp {
         }
     }
 
-    /// Applies decoded events of `exchange`'s stream: messages go up, ids and `retry` are kept.
+    /// Applies decoded events of `exchange`'s stream: messages go up, the last event id and the
+    /// stream's reconnection time (`retry`, in ms) are kept.
     fn take_events(
         &mut self,
         exchange: &mut Exchange,
         events: Vec<SseEvent>,
         last_id: Option<String>,
+        retry: Option<u64>,
     ) {
         if last_id.is_some() && last_id != exchange.last_event_id {
             // Also counts an id-only block, which the decoder does not dispatch.
             exchange.got_event = true;
             exchange.last_event_id = last_id;
         }
+        // Read from the decoder rather than from events: a `retry:` in a block without data
+        // is never dispatched, yet it still sets the delay.
+        if let Some(ms) = retry {
+            exchange.retry = Some(Duration::from_millis(ms));
+        }
         for event in events {
             exchange.got_event = true;
-            if let Some(ms) = event.retry {
-                exchange.retry = Some(Duration::from_millis(ms));
-            }
             // Priming events carry only an id; other event types are not MCP messages.
             if event.event == "message" && !is_blank(event.data.as_bytes()) {
                 let answered = self.receive(event.data.as_bytes());
@@ -280,7 +285,8 @@ impl StreamableHttp {
                 let mut events: Vec<SseEvent> = decoder.finish().into_iter().collect();
                 events.extend(std::iter::from_fn(|| decoder.next_event()));
                 let last_id = decoder.last_event_id().map(str::to_owned);
-                self.take_events(&mut exchange, events, last_id);
+                let retry = decoder.reconnection_time();
+                self.take_events(&mut exchange, events, last_id, retry);
                 if !self.is_closed() {
                     self.stream_ended(now, exchange, error);
                 }

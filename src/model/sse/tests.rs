@@ -188,3 +188,22 @@ fn long_input_in_tiny_chunks_is_linear_enough() {
     assert_eq!(events[199].id.as_deref(), Some("199"));
     assert!(events.iter().all(|e| e.data == body));
 }
+
+#[test]
+fn a_retry_field_in_a_block_without_data_still_sets_the_reconnection_time() {
+    let mut decoder = SseDecoder::new();
+    assert_eq!(decoder.reconnection_time(), None);
+    decoder.push(b"retry: 250\n\n").unwrap();
+    assert_eq!(decoder.next_event(), None, "no data, no event");
+    assert_eq!(decoder.reconnection_time(), Some(250));
+    // It persists across later events, and a bad value leaves it alone.
+    decoder.push(b"retry: 12x\ndata: a\n\n").unwrap();
+    assert_eq!(decoder.next_event(), Some(ev("message", "a", None, None)));
+    assert_eq!(decoder.reconnection_time(), Some(250));
+    decoder.push(b"retry: 40\ndata: b\n\n").unwrap();
+    assert_eq!(
+        decoder.next_event(),
+        Some(ev("message", "b", None, Some(40)))
+    );
+    assert_eq!(decoder.reconnection_time(), Some(40));
+}

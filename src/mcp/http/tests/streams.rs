@@ -32,6 +32,28 @@ fn an_sse_answer_delivers_notifications_then_the_response_in_any_chunking() {
 }
 
 #[test]
+fn a_retry_field_sent_without_data_sets_the_resume_delay() {
+    let mut host = Host::new();
+    host.handshake("sess");
+    let _get = host.request();
+    host.send(call(6));
+    let post = host.request();
+    host.sse_head(post.id);
+    // Some servers send the id and `retry` in blocks of their own, with no data at all.
+    host.chunk(post.id, "id: ev-9\n\nretry: 250\n\n");
+    host.end(post.id);
+    let due = host
+        .http
+        .poll_timeout()
+        .expect("a reconnection is scheduled");
+    assert_eq!(due.as_millis(), host.now.as_millis() + 250);
+    host.advance(250);
+    let resume = host.request();
+    assert!(is_get(&resume));
+    assert_eq!(resume.header("last-event-id"), Some("ev-9"));
+}
+
+#[test]
 fn a_dropped_stream_is_resumed_with_last_event_id_after_the_retry_delay() {
     let mut host = Host::new();
     host.handshake("sess");
