@@ -498,6 +498,66 @@ fn malformed_lines_are_reported_and_the_session_goes_on() {
 }
 
 #[test]
+fn an_answer_over_the_frame_limit_fails_its_request_at_once() {
+    let mut pair = Pair::ready_with(SessionConfig {
+        max_frame_len: 4096,
+        ..SessionConfig::default()
+    });
+    let huge = "x".repeat(100_000);
+    // Servers write the id before the result (most) or after it (the TypeScript SDK):
+    // either way the dropped answer is matched to its request, without waiting for a timeout.
+    for id_first in [true, false] {
+        let id = pair
+            .client
+            .call_tool(pair.now, "t", json!({}), opts())
+            .unwrap();
+        pair.drain();
+        let req = pair.recv();
+        let result = text_result(&huge).to_string();
+        let wire_id = req["id"].to_string();
+        let line = if id_first {
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{wire_id},\"result\":{result}}}")
+        } else {
+            format!("{{\"result\":{result},\"jsonrpc\":\"2.0\",\"id\":{wire_id}}}")
+        };
+        // In pieces, as a pipe delivers it.
+        for piece in line.as_bytes().chunks(4000) {
+            pair.client.handle_bytes(pair.now, piece);
+        }
+        pair.client.handle_bytes(pair.now, b"\n");
+        pair.drain();
+        assert!(
+            matches!(pair.event(), SessionEvent::ProtocolError { message } if message.contains("4096")),
+            "the drop is reported"
+        );
+        match pair.event() {
+            SessionEvent::ToolResult {
+                request,
+                result: Err(RequestError::InvalidResult(reason)),
+            } => {
+                assert_eq!(request, id);
+                assert!(
+                    reason.contains("dropped") && reason.contains("4096"),
+                    "{reason}"
+                );
+            }
+            other => panic!("expected the call to fail, got {other:?}"),
+        }
+    }
+    // The session goes on.
+    let id = pair
+        .client
+        .call_tool(pair.now, "t", json!({}), opts())
+        .unwrap();
+    pair.drain();
+    let req = pair.recv();
+    pair.reply(&req, text_result("small"));
+    assert!(
+        matches!(pair.event(), SessionEvent::ToolResult { request, result: Ok(_) } if request == id)
+    );
+}
+
+#[test]
 fn execution_errors_are_results_and_bad_results_are_errors() {
     let mut pair = Pair::ready();
     pair.client

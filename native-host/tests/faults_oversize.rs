@@ -1,5 +1,6 @@
 //! A frame over the session's limit is dropped as it streams in (never buffered whole), the
-//! call it answered times out, the drop is reported, and the connection stays usable.
+//! call it answered fails at once with the reason, the drop is reported, and the connection
+//! stays usable.
 
 mod common;
 
@@ -11,12 +12,13 @@ use std::time::Duration;
 
 #[test]
 fn a_frame_over_the_limit_is_dropped_without_buffering_it() {
-    // With a 1 MiB frame limit the 20 MB line is discarded as it streams in (never buffered),
-    // so the call gets no answer and times out, and the connection stays usable.
+    // With a 1 MiB frame limit the 20 MB line is discarded as it streams in (never buffered).
+    // Its id survives in the edges the decoder keeps, so the call fails as soon as the line
+    // ends, long before its (generous) timeout, and the connection stays usable.
     local(async {
         let config = SessionConfig {
             max_frame_len: 1024 * 1024,
-            ..session(Duration::from_secs(2))
+            ..session(Duration::from_secs(120))
         };
         let big = connect("big", "big-result.mjs", &[], config).await;
         let mut events = big.client.take_events().expect("events");
@@ -25,12 +27,11 @@ fn a_frame_over_the_limit_is_dropped_without_buffering_it() {
             .call_tool("big", json!({}), CallOptions::default())
             .await;
         assert!(
-            matches!(result, Err(RequestError::Timeout { .. })),
+            matches!(&result, Err(RequestError::InvalidResult(reason))
+                if reason.contains("dropped") && reason.contains("1048576")),
             "{result:?}"
         );
-        // The report comes when the line ends; on a loaded machine that can be after the
-        // call's timeout, so wait for it (bounded) rather than expecting it already.
-        let report = tokio::time::timeout(Duration::from_secs(60), async {
+        let report = tokio::time::timeout(Duration::from_secs(10), async {
             while let Some(event) = events.next().await {
                 if let SessionEvent::ProtocolError { message } = event {
                     if message.contains("1048576") || message.contains("long") {

@@ -95,7 +95,14 @@ fn an_over_long_frame_never_grows_the_buffer_past_the_limit() {
     assert_eq!(
         seen,
         [
-            Err(super::FrameError::TooLong { len: line_len, max }),
+            Err(super::FrameError::TooLong {
+                len: line_len,
+                max,
+                edges: super::LineEdges {
+                    head: vec![b'z'; super::EDGE_BYTES],
+                    tail: vec![b'z'; super::EDGE_BYTES],
+                },
+            }),
             Ok("ok".to_owned())
         ]
     );

@@ -1,5 +1,6 @@
 //! [`LineDecoder`]: byte chunks in, frames out, in time linear in the bytes received.
 
+use super::edges::LineEdges;
 use super::error::{excerpt, FrameError};
 use super::search::find_newline;
 use super::DEFAULT_MAX_FRAME_LEN;
@@ -10,21 +11,23 @@ use std::collections::VecDeque;
 const RETAINED_CAPACITY: usize = 1 << 20;
 
 /// A decoded line waiting for [`LineDecoder::next_frame`], in arrival order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Item {
     /// `buf[start..end]`: the line without its `\n` or `\r\n`.
     Line { start: usize, end: usize },
     /// A line over the limit whose bytes were dropped; `len` excludes its line ending.
-    TooLong { len: usize },
+    TooLong { len: usize, edges: LineEdges },
 }
 
 /// The over-long line currently being dropped as it arrives.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Discard {
     /// Bytes of the line received so far.
     len: usize,
     /// Whether the last of them was `\r` (which a following `\n` makes part of the line ending).
     ends_with_cr: bool,
+    /// Its first and latest bytes: all that is kept of it.
+    edges: LineEdges,
 }
 
 /// Work counters that let tests prove linear time without a clock.
@@ -52,7 +55,8 @@ pub(crate) struct Work {
 /// - **Limit**: a line longer than `max_frame_len` bytes (line ending excluded) yields
 ///   [`FrameError::TooLong`] when its `\n` arrives. Its bytes are dropped as they arrive, never
 ///   buffered, so memory stays bounded by the limit plus the frames not yet drained; the stream
-///   resynchronises at the `\n`.
+///   resynchronises at the `\n`. Only its [`LineEdges`] are kept, so the layer above can still
+///   tell which message it was and fail the request it answered.
 /// - **Cost**: linear in the bytes pushed, however they are chunked. Each byte is searched for
 ///   `\n` once (the decoder remembers where the unfinished line starts and never rescans it),
 ///   copied once into the buffer, and moved by compaction at most an amortised constant number of
@@ -124,7 +128,7 @@ impl LineDecoder {
     /// While an over-long line is being dropped: how many of its bytes arrived so far. Lets a
     /// host give up on a peer early instead of waiting for the line's end.
     pub fn discarding(&self) -> Option<usize> {
-        self.discard.map(|d| d.len)
+        self.discard.as_ref().map(|d| d.len)
     }
 
     /// Feeds bytes received from the peer. Never fails: problems surface from `next_frame`.
@@ -146,7 +150,11 @@ impl LineDecoder {
     /// call on the decoder.
     pub fn next_frame(&mut self) -> Option<Result<&str, FrameError>> {
         match self.queue.pop_front()? {
-            Item::TooLong { len } => Some(Err(FrameError::TooLong { len, max: self.max })),
+            Item::TooLong { len, edges } => Some(Err(FrameError::TooLong {
+                len,
+                max: self.max,
+                edges,
+            })),
             Item::Line { start, end } => {
                 self.head = end;
                 let line = &self.buf[start..end];
@@ -171,6 +179,7 @@ impl LineDecoder {
             return Some(FrameError::TooLong {
                 len: discard.len,
                 max: self.max,
+                edges: discard.edges,
             });
         }
         let unfinished = &self.buf[self.partial..];
@@ -183,11 +192,14 @@ impl LineDecoder {
 
     /// Ends the unfinished line with `rest`, the bytes before its `\n`.
     fn end_line(&mut self, rest: &[u8]) {
-        if let Some(discard) = self.discard.take() {
+        if let Some(mut discard) = self.discard.take() {
             let len = discard.len + rest.len();
             let ends_with_cr = rest.last().map_or(discard.ends_with_cr, |&b| b == b'\r');
             let len = len - usize::from(ends_with_cr);
-            self.queue.push_back(Item::TooLong { len });
+            discard.edges.extend(rest);
+            discard.edges.end(len, ends_with_cr);
+            let edges = discard.edges;
+            self.queue.push_back(Item::TooLong { len, edges });
             return;
         }
         let len = self.buf.len() - self.partial + rest.len();
@@ -197,8 +209,11 @@ impl LineDecoder {
         };
         let len = len - usize::from(ends_with_cr);
         if len > self.max {
+            let mut edges = LineEdges::starting_with(&self.buf[self.partial..]);
+            edges.extend(rest);
+            edges.end(len, ends_with_cr);
             self.buf.truncate(self.partial);
-            self.queue.push_back(Item::TooLong { len });
+            self.queue.push_back(Item::TooLong { len, edges });
             return;
         }
         self.buf.extend_from_slice(rest);
@@ -222,13 +237,20 @@ impl LineDecoder {
         if let Some(discard) = &mut self.discard {
             discard.len += bytes.len();
             discard.ends_with_cr = ends_with_cr;
+            discard.edges.extend(bytes);
             return;
         }
         let len = self.buf.len() - self.partial + bytes.len();
         // A final `\r` may turn out to be half of a `\r\n`, which the limit does not count.
         if len - usize::from(ends_with_cr) > self.max {
+            let mut edges = LineEdges::starting_with(&self.buf[self.partial..]);
+            edges.extend(bytes);
             self.buf.truncate(self.partial);
-            self.discard = Some(Discard { len, ends_with_cr });
+            self.discard = Some(Discard {
+                len,
+                ends_with_cr,
+                edges,
+            });
         } else {
             self.buf.extend_from_slice(bytes);
         }

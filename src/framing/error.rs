@@ -1,5 +1,6 @@
 //! What can go wrong between bytes and messages, and the excerpts that point at the culprit.
 
+use super::LineEdges;
 use crate::jsonrpc::MessageError;
 use std::fmt;
 
@@ -35,6 +36,8 @@ pub enum FrameError {
         len: usize,
         /// The decoder's maximum frame length.
         max: usize,
+        /// The line's first and last bytes, to tell which message it was.
+        edges: LineEdges,
     },
     /// The line is not valid UTF-8 (so it cannot be JSON).
     InvalidUtf8 {
@@ -53,7 +56,7 @@ pub enum FrameError {
 impl fmt::Display for FrameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FrameError::TooLong { len, max } => write!(
+            FrameError::TooLong { len, max, .. } => write!(
                 f,
                 "frame of {len} bytes exceeds the maximum frame length of {max} bytes; it was \
                  discarded"
@@ -140,7 +143,12 @@ mod tests {
 
     #[test]
     fn errors_name_sizes_limits_and_the_line() {
-        let too_long = FrameError::TooLong { len: 70, max: 64 }.to_string();
+        let too_long = FrameError::TooLong {
+            len: 70,
+            max: 64,
+            edges: LineEdges::default(),
+        }
+        .to_string();
         assert!(
             too_long.contains("70") && too_long.contains("64"),
             "{too_long}"

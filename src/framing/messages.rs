@@ -54,7 +54,7 @@ impl Iterator for Messages<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::framing::FrameError;
+    use crate::framing::{FrameError, LineEdges, EDGE_BYTES};
     use crate::jsonrpc::{Id, Response};
     use serde_json::json;
 
@@ -117,7 +117,11 @@ mod tests {
             results[5],
             Err(DecodeError::Frame(FrameError::TooLong {
                 len: 150,
-                max: 100
+                max: 100,
+                edges: LineEdges {
+                    head: vec![b'x'; EDGE_BYTES],
+                    tail: vec![b'x'; EDGE_BYTES],
+                },
             }))
         );
         assert_eq!(

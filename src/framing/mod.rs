@@ -7,6 +7,7 @@
 #[cfg(test)]
 mod cost_tests;
 mod decoder;
+mod edges;
 mod encode;
 mod error;
 mod messages;
@@ -15,6 +16,7 @@ mod search;
 mod tests;
 
 pub use decoder::LineDecoder;
+pub use edges::{LineEdges, EDGE_BYTES};
 pub use encode::{encode_line, encode_value};
 pub use error::{excerpt, DecodeError, FrameError, EXCERPT_CHARS};
 pub use messages::{parse_line, Messages};

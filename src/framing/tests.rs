@@ -24,8 +24,17 @@ fn frame(s: &str) -> Out {
     Out::Frame(s.to_owned())
 }
 
-fn too_long(len: usize, max: usize) -> Out {
-    Out::Error(FrameError::TooLong { len, max })
+/// The error for `line` (without its line ending) being over `max`: its length and its edges.
+fn too_long_error(line: &str, max: usize) -> FrameError {
+    FrameError::TooLong {
+        len: line.len(),
+        max,
+        edges: LineEdges::starting_with(line.as_bytes()),
+    }
+}
+
+fn too_long(line: &str, max: usize) -> Out {
+    Out::Error(too_long_error(line, max))
 }
 
 fn fixtures() -> Vec<Fixture> {
@@ -114,19 +123,19 @@ fn fixtures() -> Vec<Fixture> {
             "a frame one byte over the limit, then resync",
             8,
             b"123456789\nok\n",
-            vec![too_long(9, 8), frame("ok"), Out::Eof(None)],
+            vec![too_long("123456789", 8), frame("ok"), Out::Eof(None)],
         ),
         fx(
             "a CRLF frame one byte over the limit",
             8,
             b"123456789\r\nok\r\n",
-            vec![too_long(9, 8), frame("ok"), Out::Eof(None)],
+            vec![too_long("123456789", 8), frame("ok"), Out::Eof(None)],
         ),
         fx(
             "a frame ending in CR CR over the limit counts one CR",
             8,
             b"12345678\r\r\nok\n",
-            vec![too_long(9, 8), frame("ok"), Out::Eof(None)],
+            vec![too_long("12345678\r", 8), frame("ok"), Out::Eof(None)],
         ),
         fx(
             "a far over-long frame between valid lines",
@@ -134,9 +143,9 @@ fn fixtures() -> Vec<Fixture> {
             format!("a\n{}\r\nb\n{}\n", x(100), x(9)).as_bytes(),
             vec![
                 frame("a"),
-                too_long(100, 8),
+                too_long(&x(100), 8),
                 frame("b"),
-                too_long(9, 8),
+                too_long(&x(9), 8),
                 Out::Eof(None),
             ],
         ),
@@ -144,7 +153,7 @@ fn fixtures() -> Vec<Fixture> {
             "the limit applies to blank lines too",
             4,
             b"          \nok\n",
-            vec![too_long(10, 4), frame("ok"), Out::Eof(None)],
+            vec![too_long("          ", 4), frame("ok"), Out::Eof(None)],
         ),
         fx(
             "invalid UTF-8 between valid lines",
@@ -201,10 +210,7 @@ fn fixtures() -> Vec<Fixture> {
             "an over-long frame cut by the end of the stream",
             8,
             format!("a\n{}", x(12)).as_bytes(),
-            vec![
-                frame("a"),
-                Out::Eof(Some(FrameError::TooLong { len: 12, max: 8 })),
-            ],
+            vec![frame("a"), Out::Eof(Some(too_long_error(&x(12), 8)))],
         ),
     ]
 }

@@ -4,7 +4,9 @@ use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
 use super::session::{ClientSession, Purpose, State};
 use super::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::content::ToolOutput;
+use crate::framing::FrameError;
 use crate::jsonrpc::{codes, ErrorObject, Id, MessageError, Notification, Request, Response};
+use crate::rpc::sniff_id;
 use crate::time::Instant;
 use serde_json::{json, Value};
 
@@ -18,11 +20,41 @@ impl ClientSession {
         });
         // A broken response to one of our requests would otherwise sit until its timeout.
         if let MessageError::Invalid { id: Some(id), .. } = error {
-            if let Some(pending) = id.as_u64().and_then(|wire_id| self.pending.remove(wire_id)) {
-                let wire_id = id.as_u64().unwrap_or_default();
-                let reason = format!("{error}: {excerpt}");
-                self.fail(wire_id, pending.data, RequestError::InvalidResult(reason));
+            if let Some(wire_id) = id.as_u64() {
+                self.fail_unreadable(wire_id, format!("{error}: {excerpt}"));
             }
+        }
+    }
+
+    /// A message over the frame limit was dropped. It is reported like any bad frame; when its
+    /// edges show it answered one of our requests, that request fails now with the reason,
+    /// rather than waiting for its timeout.
+    pub(super) fn handle_too_long(&mut self, error: FrameError) {
+        let message = error.to_string();
+        let FrameError::TooLong { edges, .. } = error else {
+            return self.handle_frame_error(message);
+        };
+        self.handle_frame_error(message.clone());
+        if let Some(wire_id) = sniff_id(&edges).and_then(|id| id.as_u64()) {
+            self.fail_unreadable(
+                wire_id,
+                format!("the server's response was dropped: {message}"),
+            );
+        }
+    }
+
+    /// Fails request `wire_id`, if still pending, because its response could not be read. An
+    /// unreadable `initialize` answer ends the session, as no request can follow it.
+    fn fail_unreadable(&mut self, wire_id: u64, reason: String) {
+        let Some(pending) = self.pending.remove(wire_id) else {
+            return;
+        };
+        if let Purpose::Initialize = pending.data {
+            self.shut_down(format!(
+                "server's initialize response was unreadable: {reason}"
+            ));
+        } else {
+            self.fail(wire_id, pending.data, RequestError::InvalidResult(reason));
         }
     }
 

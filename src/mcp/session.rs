@@ -2,7 +2,7 @@
 
 use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
 use super::LATEST_PROTOCOL_VERSION;
-use crate::framing::{DecodeError, LineDecoder};
+use crate::framing::{DecodeError, FrameError, LineDecoder};
 use crate::jsonrpc::{ErrorObject, Id, Message, Notification, Request, Response};
 use crate::rpc::{Deadlines, PendingTable};
 use crate::time::Instant;
@@ -343,6 +343,9 @@ impl ClientSession {
                 Err(DecodeError::Message { error, excerpt }) => {
                     self.handle_malformed(&error, &excerpt)
                 }
+                Err(DecodeError::Frame(error @ FrameError::TooLong { .. })) => {
+                    self.handle_too_long(error)
+                }
                 Err(error) => self.handle_frame_error(error.to_string()),
             }
         }
@@ -350,8 +353,10 @@ impl ClientSession {
 
     /// The stream ended (EOF on stdout); `reason` says why, such as the exit status.
     pub fn handle_eof(&mut self, reason: &str) {
-        if let Some(error) = self.decoder.finish() {
-            self.handle_frame_error(error.to_string());
+        match self.decoder.finish() {
+            Some(error @ FrameError::TooLong { .. }) => self.handle_too_long(error),
+            Some(error) => self.handle_frame_error(error.to_string()),
+            None => {}
         }
         self.shut_down(reason.to_owned());
     }
