@@ -342,16 +342,23 @@ fn file(json: Option<&Value>, content: &str, args: &Value, lang: Lang) -> Option
             Lang::Zh => format!("{repo} 中的 {path} 太大，无法在此显示；下载地址：{url}"),
         });
     };
+    let declared_size = v.get("size").and_then(Value::as_u64).map(|s| s as usize);
     let bytes = match str_at(v, "encoding") {
         // The GitHub API sends base64, but the GitHub MCP server (and the built-in mock) decode
-        // it and keep the label: content that is not base64 is already the text.
-        Some("base64") => base64::decode(encoded).unwrap_or_else(|_| encoded.as_bytes().to_vec()),
+        // it and keep the label. Content that is not base64 is already the text; when it could
+        // be either (plain text such as "abcd" is valid base64), the declared size, which
+        // counts the file's real bytes, says which reading is right.
+        Some("base64") => match base64::decode(encoded) {
+            Ok(decoded)
+                if declared_size != Some(encoded.len()) || declared_size == Some(decoded.len()) =>
+            {
+                decoded
+            }
+            _ => encoded.as_bytes().to_vec(),
+        },
         _ => encoded.as_bytes().to_vec(),
     };
-    let size = v
-        .get("size")
-        .and_then(Value::as_u64)
-        .map_or(bytes.len(), |s| s as usize);
+    let size = declared_size.unwrap_or(bytes.len());
     match String::from_utf8(bytes) {
         Ok(text) => Some(file_text(path, &repo, &text, size, lang)),
         Err(_) => Some(match lang {

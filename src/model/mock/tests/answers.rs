@@ -305,10 +305,33 @@ fn file_contents_are_decoded_from_base64() {
         answer(
             "read a.md of vercel/ai",
             "mcp__github__get_file_contents",
-            args,
+            args.clone(),
             &decoded.to_string(),
         ),
         "a.md in vercel/ai (11 bytes):\n\n# Title\n%%%"
+    );
+    // Decoded text that happens to be valid base64 too: the size (4 bytes of text, where the
+    // base64 reading would give 3) keeps it as text.
+    let ambiguous = json!({"path": "id.txt", "encoding": "base64", "content": "abcd", "size": 4});
+    assert_eq!(
+        answer(
+            "read id.txt of vercel/ai",
+            "mcp__github__get_file_contents",
+            args.clone(),
+            &ambiguous.to_string(),
+        ),
+        "id.txt in vercel/ai (4 bytes):\n\nabcd"
+    );
+    // The same bytes with the size of their decoded form are base64 ("Zm9v" is "foo").
+    let encoded = json!({"path": "f.txt", "encoding": "base64", "content": "Zm9v", "size": 3});
+    assert_eq!(
+        answer(
+            "read f.txt of vercel/ai",
+            "mcp__github__get_file_contents",
+            args,
+            &encoded.to_string(),
+        ),
+        "f.txt in vercel/ai (3 bytes):\n\nfoo"
     );
 }
 
