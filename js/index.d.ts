@@ -324,7 +324,7 @@ export class Agent {
 /** Creates an agent (loads the wasm module on first use and connects the servers). */
 export function createAgent(options?: AgentOptions): Promise<Agent>;
 
-/** Where the wasm module comes from; by default `agentwire_bg.wasm` beside the package. */
+/** Where a wasm module comes from; by default its `.wasm` file beside the package. */
 export type WasmSource =
   | string
   | URL
@@ -336,3 +336,9 @@ export type WasmSource =
 
 /** Loads the wasm module ahead of time, or from another place; `createAgent` calls it. */
 export function init(source?: WasmSource): Promise<void>;
+
+/**
+ * Loads the mocks module (`agentwire_mocks_bg.wasm`: the mock model and the mock GitHub server)
+ * ahead of time, or from another place; by default it loads on first use of either.
+ */
+export function initMocks(source?: WasmSource): Promise<void>;

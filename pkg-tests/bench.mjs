@@ -49,7 +49,7 @@ row('createAgent() + run + close()', await measure(100, async () => {
   await a.run(PROMPT);
   a.close();
 }, 10));
-row('tools/call, mock GitHub in process (get_issue)', await measure(2000, () => agent.callTool('mcp__github__get_issue', ISSUE)));
+row('tools/call, mock GitHub, createAgent default (get_issue)', await measure(2000, () => agent.callTool('mcp__github__get_issue', ISSUE)));
 
 const viaJs = await createAgent({ servers: { github: jsWrappedMock() } });
 row('tools/call via a JS transport (mock GitHub in JS)', await measure(2000, () => viaJs.callTool('mcp__github__get_issue', ISSUE)));

@@ -27,11 +27,16 @@ impl Instant {
     }
 }
 
+/// `d` in whole milliseconds, saturating at `u64::MAX`. Messages print this rather than
+/// `Duration::as_millis()` (a `u128`): 128-bit formatting is code the wasm module need not carry.
+pub fn whole_millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 impl Add<Duration> for Instant {
     type Output = Instant;
     fn add(self, rhs: Duration) -> Instant {
-        let ms = u64::try_from(rhs.as_millis()).unwrap_or(u64::MAX);
-        Instant(self.0.saturating_add(ms))
+        Instant(self.0.saturating_add(whole_millis(rhs)))
     }
 }
 

@@ -39,7 +39,7 @@ const serverOnly = new Set(['node.js', 'README.md', 'package.json']);
 const wanted = walk(pkgDir).filter(
   (f) => globs.some((g) => g.test(f)) && !serverOnly.has(f) && !f.endsWith('.d.ts') && /\.(m?js|wasm)$/.test(f),
 );
-for (const need of ['index.js', 'agentwire_bg.wasm']) {
+for (const need of ['index.js', 'agentwire_bg.wasm', 'agentwire_mocks_bg.wasm']) {
   if (!wanted.includes(need)) die(`the package in ${pkgDir} has no ${need}; is it a browser build?`);
 }
 

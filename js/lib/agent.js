@@ -11,9 +11,9 @@ import {
   optionalStrings,
   options as checkOptions,
 } from './check.js';
-import { checkModel, modelFunction } from './models.js';
+import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
-import { init, wasm } from './wasm.js';
+import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
   'model',
@@ -243,9 +243,12 @@ export class Agent {
     optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
     const core = this.#live(where);
     const json = JSON.stringify(o);
-    // null asks for the mock GitHub server in process: no JS in between.
-    const bridge = isMockGithub(transport) ? null : adaptTransport(transport);
-    const status = JSON.parse(await core.connect(name, bridge, json));
+    if (isMockGithub(transport)) {
+      // Its module first, so the handshake does not wait for it; a load failure shows up as
+      // the server's error when the transport's first send fails the same way.
+      await mocks().catch(() => {});
+    }
+    const status = JSON.parse(await core.connect(name, adaptTransport(transport), json));
     if (status.status === 'failed') callSafely(this.#onNotice, `MCP server ${name} failed: ${status.error}`);
     return status;
   }
@@ -351,7 +354,10 @@ export class Agent {
  */
 export async function createAgent(options) {
   const o = checkAgentOptions('createAgent', options);
-  await init();
+  const servers = o.servers ?? { github: mockGithub() };
+  // The mocks module (mock model, mock GitHub server) loads alongside the runtime when needed.
+  const needsMocks = isMockModel(o.model) || Object.values(servers).some(isMockGithub);
+  await Promise.all([init(), needsMocks ? mocks().catch(() => {}) : null]);
   const agent = new Agent(o, token);
   try {
     for (const tool of o.tools ?? []) agent.registerTool(tool);
@@ -359,7 +365,6 @@ export async function createAgent(options) {
     agent.close();
     throw new Error(messageOf(error).replace(/^agent\.registerTool/, 'createAgent: tools'));
   }
-  const servers = o.servers ?? { github: mockGithub() };
   await Promise.all(Object.entries(servers).map(([name, transport]) => agent.connect(name, transport)));
   return agent;
 }

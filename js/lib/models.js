@@ -10,7 +10,7 @@ import {
   optionalFunction,
   options as checkOptions,
 } from './check.js';
-import { wasm } from './wasm.js';
+import { mocks, wasm } from './wasm.js';
 
 const mockModels = new WeakSet();
 
@@ -19,16 +19,26 @@ export function isMockModel(model) {
   return model === undefined || mockModels.has(model);
 }
 
+/** The mock model's answer (JSON text) to a request (JSON text); loads the mocks module. */
+async function mockComplete(requestJson) {
+  let glue;
+  try {
+    glue = await mocks();
+  } catch (error) {
+    throw new Error(`the mock model could not be loaded: ${messageOf(error)}`);
+  }
+  return glue.mockModelComplete(requestJson);
+}
+
 /**
  * The built-in mock model: deterministic and offline. It understands a few requests in English
  * and Chinese (list issues, read a file, search repositories, weather, arithmetic) and calls
- * the matching tool when one is offered.
+ * the matching tool when one is offered. It lives in the mocks wasm module, loaded on first use.
  */
 export function mockModel() {
   const model = {
     async complete(request) {
-      const glue = wasm('mockModel().complete');
-      return JSON.parse(glue.mockModelComplete(JSON.stringify(request)));
+      return JSON.parse(await mockComplete(JSON.stringify(request)));
     },
   };
   mockModels.add(model);
@@ -44,12 +54,12 @@ export function checkModel(where, model) {
 }
 
 /**
- * What the wasm side calls: `(requestJson) => Promise<responseJson>`, or null for the mock
- * model (which then runs inside the core, without crossing into JS). `onText` receives
- * streamed text.
+ * What the wasm side calls: `(requestJson) => Promise<responseJson>`. The mock model goes
+ * straight to the mocks module (JSON text both ways, the user's object is not involved);
+ * `onText` receives streamed text.
  */
 export function modelFunction(model, onText) {
-  if (isMockModel(model)) return null;
+  if (isMockModel(model)) return mockComplete;
   return async (requestJson) => {
     await null; // out of the wasm call: the model may call the agent back
     const request = JSON.parse(requestJson);

@@ -1,35 +1,54 @@
 // MCP transports as plain JS objects: the built-in mock GitHub server, and the adapter that
 // turns a host's `{ send, onMessage, onClose, close }` object into what the wasm side drives.
 import { describe, fail, messageOf } from './check.js';
-import { wasm } from './wasm.js';
+import { mocks, mocksIfLoaded } from './wasm.js';
 
 const mockServers = new WeakSet();
 
-/** Whether `transport` came from `mockGithub()` (the agent then runs it in process). */
+/** Whether `transport` came from `mockGithub()` (the agent then loads the mocks module early). */
 export function isMockGithub(transport) {
   return mockServers.has(transport);
 }
 
 /**
- * The built-in mock GitHub MCP server (canned data, no network) as a transport. An agent runs
- * it in process; any other MCP client can use it like any transport.
+ * The built-in mock GitHub MCP server (canned data, no network) as a transport. It lives in the
+ * mocks wasm module, loaded on first use; any MCP client can use it like any transport.
  */
 export function mockGithub() {
   let bridge = null;
   let deliver = null;
   let closedCallback = null;
   let closed = false;
+  // The last send still waiting for the mocks module to load: later sends queue behind it, so
+  // messages reach the server in order.
+  let waiting = null;
+  const answer = (glue, line) => {
+    if (closed) return; // closed while the module was loading: nobody is listening
+    bridge ??= new glue.MockGithubBridge();
+    const replies = bridge.handle(String(line)).split('\n').filter(Boolean);
+    // Answer asynchronously, as a real server would.
+    if (replies.length) {
+      queueMicrotask(() => {
+        for (const reply of replies) if (!closed) deliver?.(reply);
+      });
+    }
+  };
   const transport = {
     send(line) {
       if (closed) throw new Error('the mock GitHub server is closed');
-      bridge ??= new (wasm('mockGithub().send').MockGithubBridge)();
-      const replies = bridge.handle(String(line)).split('\n').filter(Boolean);
-      // Answer asynchronously, as a real server would.
-      if (replies.length) {
-        queueMicrotask(() => {
-          for (const reply of replies) if (!closed) deliver?.(reply);
-        });
+      const glue = mocksIfLoaded();
+      if (glue && waiting === null) {
+        answer(glue, line);
+        return undefined;
       }
+      // First use: a promise that settles once the message is handled (a load failure rejects).
+      const sent = (waiting ?? Promise.resolve()).then(() => mocks()).then((g) => answer(g, line));
+      const settled = sent.catch(() => {});
+      waiting = settled;
+      settled.then(() => {
+        if (waiting === settled) waiting = null;
+      });
+      return sent;
     },
     onMessage(callback) {
       deliver = callback;

@@ -1,15 +1,17 @@
-// The wasm module: loaded once, on first use (or ahead of time with `init()`).
+// The wasm modules: the runtime, loaded once on first use (or ahead of time with `init()`), and
+// the mocks (mock model, mock GitHub server), loaded only when one of them is first used.
 import * as glue from '../loader.js';
 
 let loaded = false;
+let mocksGlue = null;
 
-/** Loads and instantiates the wasm module; later calls share the first one's promise. */
+/** Loads and instantiates the runtime module; later calls share the first one's promise. */
 export async function init(source) {
   await glue.init(source);
   loaded = true;
 }
 
-/** The wasm exports; throws if the module has not been loaded yet. */
+/** The runtime's wasm exports; throws if the module has not been loaded yet. */
 export function wasm(where) {
   if (!loaded) {
     throw new Error(
@@ -17,4 +19,20 @@ export function wasm(where) {
     );
   }
   return glue;
+}
+
+/** Loads the mocks module ahead of time, or from another place; later calls share the first. */
+export async function initMocks(source) {
+  await mocks(source);
+}
+
+/** The mocks module's exports, loading it on first use. */
+export async function mocks(source) {
+  mocksGlue ??= await glue.initMocks(source);
+  return mocksGlue;
+}
+
+/** The mocks module's exports when it is loaded already, else null. */
+export function mocksIfLoaded() {
+  return mocksGlue;
 }

@@ -95,11 +95,11 @@ test('the conversation keeps its history across runs', async () => {
   }
 });
 
-test('mockGithub() through the JS transport path gives the same answer as in process', async () => {
+test('mockGithub() wrapped in a plain transport object gives the same answer as the default', async () => {
   const inProcess = await createAgent();
   const mock = mockGithub();
-  // A plain object around it: the agent cannot tell it is the built-in mock, so every message
-  // crosses the JS transport bridge.
+  // A plain object around it: the agent cannot tell it is the built-in mock, so it treats it as
+  // any host transport (the mock itself lives in the mocks module either way).
   const viaJs = await createAgent({
     servers: {
       github: {

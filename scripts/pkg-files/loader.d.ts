@@ -1,6 +1,6 @@
 export * from './agentwire.js';
 
-/** Where the wasm module comes from; by default `agentwire_bg.wasm` beside the package. */
+/** Where a wasm module comes from; by default its `.wasm` file beside the package. */
 export type WasmSource =
   | string
   | URL
@@ -11,7 +11,13 @@ export type WasmSource =
   | WebAssembly.Module;
 
 /**
- * Instantiates the wasm module. Await it once before using any export; later calls return the
- * same promise.
+ * Instantiates the runtime module (`agentwire_bg.wasm`). Await it once before using any export;
+ * later calls return the same promise.
  */
 export function init(source?: WasmSource): Promise<void>;
+
+/**
+ * Instantiates the mocks module (`agentwire_mocks_bg.wasm`: the mock model and the mock GitHub
+ * server) and resolves to its exports; later calls return the same promise.
+ */
+export function initMocks(source?: WasmSource): Promise<typeof import('./agentwire_mocks.js')>;

@@ -128,7 +128,7 @@ pub(super) fn shape(
             return failure(format!("error: {message}"), Outcome::Error, message)
         }
         Err(ToolFailure::Timeout) => {
-            let ms = target.timeout.as_millis();
+            let ms = millis(target.timeout);
             return failure(
                 format!("error: the tool did not answer within {ms} ms and was abandoned"),
                 Outcome::Timeout,
@@ -176,5 +176,5 @@ pub(super) fn shape(
 }
 
 pub(super) fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+    crate::time::whole_millis(d)
 }

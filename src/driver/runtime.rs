@@ -13,6 +13,7 @@ use crate::agent::{
 use crate::content::ToolOutput;
 use crate::mcp::{CallOptions, RequestError, SessionEvent};
 use crate::registry::ToolSource;
+use crate::time::whole_millis;
 use futures::channel::mpsc;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
@@ -453,7 +454,7 @@ impl<C: Clock> Runtime<C> {
                 None,
                 Some(format!(
                     "{name} timed out after {} ms",
-                    invocation.timeout.as_millis()
+                    whole_millis(invocation.timeout)
                 )),
             ),
             Err(ToolFailure::Error(message)) => (None, Some(message.clone())),

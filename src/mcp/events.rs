@@ -2,6 +2,7 @@
 
 use crate::content::ToolOutput;
 use crate::jsonrpc::{ErrorObject, Id};
+use crate::time::whole_millis;
 use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
@@ -44,7 +45,7 @@ impl fmt::Display for RequestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RequestError::Timeout { method, waited } => {
-                write!(f, "{method} timed out after {} ms", waited.as_millis())
+                write!(f, "{method} timed out after {} ms", whole_millis(*waited))
             }
             RequestError::Rpc(e) => write!(f, "server error: {e}"),
             RequestError::Closed(reason) => write!(f, "connection closed: {reason}"),

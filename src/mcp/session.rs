@@ -5,7 +5,7 @@ use super::LATEST_PROTOCOL_VERSION;
 use crate::framing::{DecodeError, FrameError, LineDecoder};
 use crate::jsonrpc::{ErrorObject, Id, Message, Notification, Request, Response};
 use crate::rpc::{Deadlines, PendingTable};
-use crate::time::Instant;
+use crate::time::{whole_millis, Instant};
 use serde_json::{json, Map, Value};
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
@@ -401,14 +401,14 @@ impl ClientSession {
             if let Purpose::Initialize = pending.data {
                 let reason = format!(
                     "server did not answer initialize within {} ms",
-                    pending.deadlines.timeout.as_millis()
+                    whole_millis(pending.deadlines.timeout)
                 );
                 self.shut_down(reason);
                 return;
             }
             self.send_cancelled(
                 wire_id,
-                &format!("timed out after {} ms", waited.as_millis()),
+                &format!("timed out after {} ms", whole_millis(waited)),
             );
             let error = RequestError::Timeout {
                 method: pending.method,

@@ -123,7 +123,7 @@ impl Registry {
             ..Default::default()
         };
         self.server_errors.remove(server);
-        self.loaded_servers.insert(server.to_owned(), ());
+        self.loaded_servers.insert(server.to_owned());
         let mut block: Vec<ToolSpec> = Vec::new();
         for (index, value) in tools.iter().enumerate() {
             match self.prepare_mcp_tool(server, index, value, &block) {

@@ -20,7 +20,7 @@ pub use truncate::{char_prefix, truncate_output};
 
 use crate::model::ToolDefinition;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Duration;
 
@@ -224,7 +224,9 @@ impl std::error::Error for RegistryError {}
 pub struct Registry {
     tools: Vec<ToolSpec>,
     /// Servers whose tools were loaded (even if the list was empty).
-    loaded_servers: BTreeMap<String, ()>,
+    // A set (not a map to `()`): it shares its code with the other `BTreeSet<String>`s, which
+    // keeps the wasm module smaller.
+    loaded_servers: BTreeSet<String>,
     server_errors: BTreeMap<String, String>,
     overrides: RiskOverrides,
     default_limits: ToolLimits,
@@ -367,7 +369,7 @@ impl Registry {
 
     /// Servers whose tool lists are loaded, sorted.
     pub fn servers(&self) -> impl Iterator<Item = &str> {
-        self.loaded_servers.keys().map(String::as_str)
+        self.loaded_servers.iter().map(String::as_str)
     }
 
     /// Servers that failed, with the reason, sorted by server name.

@@ -2,14 +2,10 @@
 
 use super::backends::{JsModel, JsObserver, JsTools};
 use super::clock::{spawn, JsClock};
-use super::transport::{HostTransport, JsTransport, Probe};
+use super::transport::{JsTransport, Probe};
 use crate::agent::{Agent, AgentConfig};
-use crate::driver::{
-    DirectCallOutput, LocalTools, McpClient, MockGithubTransport, ModelBackend, Runtime,
-    ServerStatus,
-};
+use crate::driver::{DirectCallOutput, LocalTools, McpClient, Runtime, ServerStatus};
 use crate::mcp::SessionConfig;
-use crate::model::MockModel;
 use crate::policy::{Policy, RuleKind};
 use crate::registry::{Registry, Risk, ToolLimits, ToolSource, ToolSpec};
 use js_sys::{Function, Promise};
@@ -46,13 +42,6 @@ fn millis(obj: &Map<String, Value>, key: &str) -> Option<Duration> {
 
 fn count(obj: &Map<String, Value>, key: &str) -> Option<u64> {
     obj.get(key).and_then(Value::as_u64)
-}
-
-fn model_backend(model: Option<Function>) -> Rc<dyn ModelBackend> {
-    match model {
-        Some(complete) => Rc::new(JsModel::new(complete)),
-        None => Rc::new(MockModel::new()),
-    }
 }
 
 fn config_from(obj: &Map<String, Value>) -> AgentConfig {
@@ -173,8 +162,8 @@ async fn attach(
     runtime: Rc<JsRuntime>,
     name: String,
     options: Map<String, Value>,
-    transport: Result<HostTransport, String>,
-    probe: Option<Rc<RefCell<Probe>>>,
+    transport: Result<JsTransport, String>,
+    probe: Rc<RefCell<Probe>>,
 ) -> Value {
     runtime.with_agent(|agent| {
         let registry = agent.registry_mut();
@@ -200,7 +189,7 @@ async fn attach(
         }
         Err(error) => {
             let mut reason = error.0;
-            if let Some(bad) = probe.and_then(|p| p.borrow_mut().bad_message.take()) {
+            if let Some(bad) = probe.borrow_mut().bad_message.take() {
                 reason.push_str(&format!("; it sent a message that is not JSON-RPC ({bad})"));
             }
             runtime.add_failed_server(&name, &reason);
@@ -217,10 +206,11 @@ fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
 impl WasmAgent {
     /// An agent from `config_json` (`allow`, `ask`, `deny`, `systemPrompt`, `maxSteps`,
     /// `maxIdenticalCalls`, `outputBudgetChars`, `previewChars`, `toolTimeoutMs`,
-    /// `maxOutputChars`) and a model (`complete(requestJson) → Promise<responseJson>`, or
-    /// none for the mock model). An invalid permission pattern throws.
+    /// `maxOutputChars`) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
+    /// layer wraps the mock model, which lives in the mocks module, into one too). An invalid
+    /// permission pattern throws.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_json: &str, model: Option<Function>) -> Result<WasmAgent, JsError> {
+    pub fn new(config_json: &str, model: Function) -> Result<WasmAgent, JsError> {
         let options = parse_object(config_json, "the agent options")?;
         let policy = policy_from(&options)?;
         let mut registry = Registry::new();
@@ -228,35 +218,29 @@ impl WasmAgent {
         let agent = Agent::new(registry, policy, config_from(&options));
         let tools = Rc::new(JsTools::default());
         let local: Rc<dyn LocalTools> = tools.clone();
-        let runtime = Runtime::new(agent, model_backend(model), local, JsClock);
+        let runtime = Runtime::new(agent, Rc::new(JsModel::new(model)), local, JsClock);
         Ok(WasmAgent {
             runtime: Rc::new(runtime),
             tools,
         })
     }
 
-    /// Replaces the model (none: the mock model); takes effect at the next model call.
+    /// Replaces the model; takes effect at the next model call.
     #[wasm_bindgen(js_name = setModel)]
-    pub fn set_model(&self, model: Option<Function>) {
-        self.runtime.set_model(model_backend(model));
+    pub fn set_model(&self, model: Function) {
+        self.runtime.set_model(Rc::new(JsModel::new(model)));
     }
 
     /// Connects MCP server `name` over a JS transport `{ send(line), start(onMessage,
-    /// onClose), close() }`, or (when `transport` is null) to the built-in mock GitHub server
-    /// in process. `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`. Resolves to
-    /// the server's status JSON; never rejects.
+    /// onClose), close() }` (the mock GitHub server too: it lives in the mocks module, behind
+    /// such an object). `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`.
+    /// Resolves to the server's status JSON; never rejects.
     pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let options = parse_object(options_json, "the connect options").unwrap_or_default();
         future_to_promise(async move {
-            let (transport, probe) = if transport.is_null() || transport.is_undefined() {
-                let mock = HostTransport::MockGithub(MockGithubTransport::default());
-                (Ok(mock), None)
-            } else {
-                let probe = Rc::new(RefCell::new(Probe::default()));
-                let js = JsTransport::new(transport, Rc::clone(&probe)).map(HostTransport::Js);
-                (js, Some(probe))
-            };
+            let probe = Rc::new(RefCell::new(Probe::default()));
+            let transport = JsTransport::new(transport, Rc::clone(&probe));
             resolve_json(attach(runtime, name, options, transport, probe).await)
         })
     }

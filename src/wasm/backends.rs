@@ -15,7 +15,6 @@ use futures::future::LocalBoxFuture;
 use js_sys::{Function, Reflect};
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -54,18 +53,33 @@ impl ModelBackend for JsModel {
 /// the runtime stops waiting (timeout).
 #[derive(Default)]
 pub(crate) struct JsTools {
-    functions: RefCell<BTreeMap<String, Function>>,
+    /// By name. A list rather than a map: an agent has a handful of JS tools, and a map keyed
+    /// by name with these values would be one more copy of the map code in the wasm module.
+    functions: RefCell<Vec<(String, Function)>>,
 }
 
 impl JsTools {
     /// Adds or replaces the function behind tool `name`.
     pub(crate) fn insert(&self, name: &str, execute: Function) {
-        self.functions.borrow_mut().insert(name.to_owned(), execute);
+        let mut functions = self.functions.borrow_mut();
+        match functions.iter_mut().find(|(n, _)| n == name) {
+            Some((_, f)) => *f = execute,
+            None => functions.push((name.to_owned(), execute)),
+        }
     }
 
     /// Forgets tool `name`.
     pub(crate) fn remove(&self, name: &str) {
-        self.functions.borrow_mut().remove(name);
+        self.functions.borrow_mut().retain(|(n, _)| n != name);
+    }
+
+    /// The function behind tool `name`.
+    fn get(&self, name: &str) -> Option<Function> {
+        let functions = self.functions.borrow();
+        functions
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, f)| f.clone())
     }
 }
 
@@ -83,7 +97,7 @@ impl Drop for AbortOnDrop {
 impl LocalTools for JsTools {
     fn call<'a>(&'a self, name: &'a str, arguments: Value) -> LocalBoxFuture<'a, ToolOutput> {
         // Cloned out so no borrow is held while JS runs (it may register tools meanwhile).
-        let execute = self.functions.borrow().get(name).cloned();
+        let execute = self.get(name);
         Box::pin(async move {
             let Some(execute) = execute else {
                 return ToolOutput::error(format!("no JS tool named {name:?}"));

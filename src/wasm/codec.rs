@@ -1,104 +1,11 @@
-//! Pure functions for the JS layer: the OpenAI-compatible codec, the mock model, and the mock
-//! GitHub server as a line-in, lines-out object (so JS can use it as an ordinary transport).
+//! The OpenAI-compatible codec as pure functions for the JS layer.
 
-use crate::mock_github::MockGithubServer;
+use super::request::{parse_json, request_from_value, text_field};
 use crate::model::{
-    decode_response, encode_request, ChatCompletionStream, ChatMessage, MockModel, ModelRequest,
-    OpenAiOptions, StreamDelta, ToolCall, ToolDefinition,
+    decode_response, encode_request, ChatCompletionStream, OpenAiOptions, StreamDelta,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-
-/// Reads the core's request shape, `{"system", "messages", "tools"}` (the inverse of
-/// [`ModelRequest::to_value`]); errors name the offending field.
-pub(crate) fn request_from_value(value: &Value) -> Result<ModelRequest, String> {
-    let obj = value.as_object().ok_or("the request must be an object")?;
-    let system = match obj.get("system") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err("request \"system\" must be a string".into()),
-    };
-    let messages = match obj.get("messages") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(list)) => list
-            .iter()
-            .enumerate()
-            .map(|(i, m)| message_from_value(m).map_err(|e| format!("messages[{i}]: {e}")))
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("request \"messages\" must be an array".into()),
-    };
-    let tools = match obj.get("tools") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(list)) => list
-            .iter()
-            .enumerate()
-            .map(|(i, t)| tool_from_value(t).map_err(|e| format!("tools[{i}]: {e}")))
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("request \"tools\" must be an array".into()),
-    };
-    Ok(ModelRequest {
-        system,
-        messages,
-        tools,
-    })
-}
-
-fn text_field(obj: &Map<String, Value>, key: &str) -> Result<String, String> {
-    match obj.get(key) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        _ => Err(format!("\"{key}\" must be a string")),
-    }
-}
-
-fn message_from_value(value: &Value) -> Result<ChatMessage, String> {
-    let obj = value.as_object().ok_or("a message must be an object")?;
-    match obj.get("role").and_then(Value::as_str) {
-        Some("user") => Ok(ChatMessage::User {
-            content: text_field(obj, "content")?,
-        }),
-        Some("assistant") => {
-            let content = match obj.get("content") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(_) => return Err("\"content\" must be a string or null".into()),
-            };
-            let tool_calls = ToolCall::list_from_value(obj.get("toolCalls"))?;
-            Ok(ChatMessage::Assistant {
-                content,
-                tool_calls,
-            })
-        }
-        Some("tool") => Ok(ChatMessage::Tool {
-            tool_call_id: text_field(obj, "toolCallId")?,
-            name: text_field(obj, "name")?,
-            content: text_field(obj, "content")?,
-            is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
-        }),
-        Some(other) => Err(format!(
-            "unknown role {other:?}: expected user, assistant or tool"
-        )),
-        None => Err("\"role\" must be a string".into()),
-    }
-}
-
-fn tool_from_value(value: &Value) -> Result<ToolDefinition, String> {
-    let obj = value.as_object().ok_or("a tool must be an object")?;
-    Ok(ToolDefinition {
-        name: text_field(obj, "name")?,
-        description: match obj.get("description") {
-            Some(Value::String(s)) => s.clone(),
-            _ => String::new(),
-        },
-        input_schema: obj
-            .get("inputSchema")
-            .cloned()
-            .unwrap_or_else(|| json!({"type": "object"})),
-    })
-}
-
-fn parse_json(text: &str, what: &str) -> Result<Value, JsError> {
-    serde_json::from_str(text).map_err(|e| JsError::new(&format!("{what} is not JSON: {e}")))
-}
 
 fn options_from_value(value: &Value) -> Result<OpenAiOptions, String> {
     let obj = value.as_object().ok_or("options must be an object")?;
@@ -182,41 +89,5 @@ impl OpenAiStream {
             .finish()
             .map(|response| response.to_value().to_string())
             .map_err(|e| JsError::new(&e.to_string()))
-    }
-}
-
-/// The mock model's answer to a request in the core's shape.
-#[wasm_bindgen(js_name = mockModelComplete)]
-pub fn mock_model_complete(request_json: &str) -> Result<String, JsError> {
-    let request = request_from_value(&parse_json(request_json, "the request")?)
-        .map_err(|e| JsError::new(&e))?;
-    Ok(MockModel::new().complete(&request).to_value().to_string())
-}
-
-/// The mock GitHub MCP server, one line in, reply lines out.
-#[wasm_bindgen]
-pub struct MockGithubBridge {
-    server: MockGithubServer,
-}
-
-#[wasm_bindgen]
-impl MockGithubBridge {
-    /// A fresh server over the canned data.
-    #[wasm_bindgen(constructor)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> MockGithubBridge {
-        MockGithubBridge {
-            server: MockGithubServer::new(),
-        }
-    }
-
-    /// Handles one message (a line, with or without its newline); returns the reply lines,
-    /// each ending in a newline (empty for notifications).
-    pub fn handle(&mut self, line: &str) -> String {
-        let mut bytes = line.as_bytes().to_vec();
-        if !bytes.ends_with(b"\n") {
-            bytes.push(b'\n');
-        }
-        String::from_utf8_lossy(&self.server.handle_bytes(&bytes)).into_owned()
     }
 }

@@ -5,22 +5,38 @@
 //! boundary speaks JSON strings, JS functions and promises only, so every JS object is read and
 //! checked by the JS layer and every JSON value by the core.
 //!
-//! What the JS host provides, as implementations of the driver's traits:
+//! The package is two wasm modules built from this crate, so that the demo stand-ins cost no
+//! download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`] and the
+//! OpenAI codec) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
+//! server, which JS loads on first use and plugs in as an ordinary model and transport).
+//!
+//! What the JS host provides to the runtime, as implementations of the driver's traits:
 //! - [`clock::JsClock`]: `performance.now()` and cancellable `setTimeout` sleeps; futures run
 //!   with `wasm_bindgen_futures::spawn_local`;
 //! - [`transport::JsTransport`]: an MCP server behind any JS object that sends lines and calls
 //!   back with messages;
 //! - [`backends`]: a model, tools and a run observer made of JS functions.
 
+#[cfg(feature = "wasm-runtime")]
 mod agent;
+#[cfg(feature = "wasm-runtime")]
 mod backends;
+#[cfg(feature = "wasm-runtime")]
 mod clock;
+#[cfg(feature = "wasm-runtime")]
 mod codec;
+#[cfg(feature = "wasm-runtime")]
 mod js;
+#[cfg(feature = "wasm-mocks")]
+mod mocks;
+#[cfg(any(feature = "wasm-runtime", feature = "wasm-mocks"))]
+mod request;
+#[cfg(feature = "wasm-runtime")]
 mod transport;
 
+#[cfg(feature = "wasm-runtime")]
 pub use agent::WasmAgent;
-pub use codec::{
-    decode_openai_response, encode_openai_request, mock_model_complete, MockGithubBridge,
-    OpenAiStream,
-};
+#[cfg(feature = "wasm-runtime")]
+pub use codec::{decode_openai_response, encode_openai_request, OpenAiStream};
+#[cfg(feature = "wasm-mocks")]
+pub use mocks::{mock_model_complete, MockGithubBridge};

@@ -7,7 +7,7 @@
 //! line framing reads them exactly as it reads a child's stdout.
 
 use super::js::{error_text, settle};
-use crate::driver::{MockGithubTransport, Transport};
+use crate::driver::Transport;
 use crate::framing::excerpt;
 use crate::jsonrpc::Message;
 use futures::channel::mpsc;
@@ -150,44 +150,5 @@ impl Transport for JsTransport {
     async fn close(&self) {
         // A close() that throws changes nothing: the connection is over either way.
         let _ = self.close.call0(&self.target);
-    }
-}
-
-/// Either kind of server connection the package makes. One type (rather than a generic) keeps a
-/// single copy of the connection driver in the module, which is smaller.
-pub(crate) enum HostTransport {
-    /// A JS object.
-    Js(JsTransport),
-    /// The built-in mock GitHub server, in process.
-    MockGithub(MockGithubTransport),
-}
-
-impl Transport for HostTransport {
-    async fn send(&self, bytes: Vec<u8>) -> Result<(), String> {
-        match self {
-            HostTransport::Js(t) => t.send(bytes).await,
-            HostTransport::MockGithub(t) => t.send(bytes).await,
-        }
-    }
-
-    async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
-        match self {
-            HostTransport::Js(t) => t.recv().await,
-            HostTransport::MockGithub(t) => t.recv().await,
-        }
-    }
-
-    async fn closed_reason(&self) -> String {
-        match self {
-            HostTransport::Js(t) => t.closed_reason().await,
-            HostTransport::MockGithub(t) => t.closed_reason().await,
-        }
-    }
-
-    async fn close(&self) {
-        match self {
-            HostTransport::Js(t) => t.close().await,
-            HostTransport::MockGithub(t) => t.close().await,
-        }
     }
 }

@@ -32,10 +32,14 @@ function showModel(s) {
   byId('model-label').textContent = modelLabel(s);
 }
 
-/** What the wasm module weighs, from the browser's resource timing. */
+/** What the wasm modules (runtime and mocks) weigh, from the browser's resource timing. */
 function coreInfo(loadMs) {
-  const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('/agentwire_bg.wasm'));
-  const kb = wasm?.decodedBodySize ? ` · wasm ${Math.round(wasm.decodedBodySize / 1024)} KB` : '';
+  const sizes = performance
+    .getEntriesByType('resource')
+    .filter((r) => /\/agentwire(_mocks)?_bg\.wasm$/.test(r.name) && r.decodedBodySize)
+    .map((r) => r.decodedBodySize);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const kb = total ? ` · wasm ${Math.round(total / 1024)} KB` : '';
   return `core ready in ${Math.round(loadMs)} ms${kb}`;
 }
 

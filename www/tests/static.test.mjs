@@ -106,6 +106,7 @@ describe('static serving', () => {
         '/style.css': 'text/css; charset=utf-8',
         '/src/main.js': 'text/javascript; charset=utf-8',
         '/vendor/agentwire/agentwire_bg.wasm': 'application/wasm',
+        '/vendor/agentwire/agentwire_mocks_bg.wasm': 'application/wasm',
       };
       for (const [path, type] of Object.entries(types)) {
         const r = await rawGet(url, path);
@@ -171,7 +172,10 @@ describe('static serving', () => {
 
       // Everything the page needs, and nothing twice (the preloads are used, not refetched).
       const paths = files.map((f) => f.path);
-      for (const need of ['/', '/style.css', '/src/main.js', '/vendor/agentwire/index.js', '/vendor/agentwire/agentwire_bg.wasm']) {
+      const needs = ['/', '/style.css', '/src/main.js', '/vendor/agentwire/index.js', '/vendor/agentwire/agentwire_bg.wasm'];
+      // The page uses the mock GitHub server, so it loads the mocks module as well.
+      needs.push('/vendor/agentwire/agentwire_mocks.js', '/vendor/agentwire/agentwire_mocks_bg.wasm');
+      for (const need of needs) {
         assert.ok(paths.includes(need), `the page should load ${need}: ${paths}`);
       }
       assert.equal(new Set(paths).size, paths.length, `a file was fetched twice: ${paths}`);
