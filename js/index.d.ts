@@ -336,3 +336,28 @@ export type WasmSource =
 
 /** Loads the wasm module ahead of time, or from another place; `createAgent` calls it. */
 export function init(source?: WasmSource): Promise<void>;
+
+// ----- Streamable HTTP -------------------------------------------------------------------------
+
+/** Something an HTTP transport reports that is not an MCP message and does not end it. */
+export type HttpTransportEvent =
+  /** A problem that does not end the connection (no GET stream, a notification rejected, ...). */
+  | { type: 'warning'; message: string }
+  /** The server forgot the session (HTTP 404); a new one is being started. */
+  | { type: 'session_expired'; sessionId: string };
+
+export interface HttpTransportOptions {
+  /** Sent with every request, e.g. `{ Authorization: 'Bearer …' }`. */
+  headers?: Record<string, string>;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Receives warnings and session expiries; by default they go to `console.warn`. */
+  onEvent?: (event: HttpTransportEvent) => void;
+}
+
+/**
+ * An MCP server reached over Streamable HTTP (spec 2025-11-25) at `url` (http or https), as a
+ * transport for `agent.connect`. The core decides every request; `fetch` performs it. Sends
+ * `DELETE` for the session on close. Throws a `TypeError` for a bad URL, headers or options.
+ */
+export function httpTransport(url: string, options?: HttpTransportOptions): Transport;

@@ -16,6 +16,7 @@ mod agent;
 mod backends;
 mod clock;
 mod codec;
+mod http;
 mod js;
 mod transport;
 
@@ -24,3 +25,4 @@ pub use codec::{
     decode_openai_response, encode_openai_request, mock_model_complete, MockGithubBridge,
     OpenAiStream,
 };
+pub use http::HttpMachine;
