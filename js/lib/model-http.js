@@ -1,5 +1,6 @@
 // The HTTP side of `openaiCompatible`: one POST, retried on rate limits and server errors,
-// with error messages that say what the server said (and never the API key).
+// with error messages that say what the server said (the API key masked as [API key], as the
+// www page does).
 import { messageOf } from './check.js';
 
 /** Retries after the first attempt, by default (as the CLI). */
@@ -48,7 +49,7 @@ async function errorText(glue, response, secret) {
     text = `(the body could not be read: ${messageOf(error)})`;
   }
   text = text.replace(/\s+/g, ' ').trim() || '(empty body)';
-  if (secret && secret.length >= 4) text = text.split(secret).join('<redacted>');
+  if (secret && secret.length >= 4) text = text.split(secret).join('[API key]');
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
@@ -71,7 +72,7 @@ export async function postModel({ fetchImpl, url, baseURL, headers, body, retrie
     const wait = retryAfterMs(response.headers);
     const message = await errorText(glue, response, secret);
     if (status === 401) {
-      throw new Error(`the model server at ${baseURL} rejected the API key (HTTP 401: ${message}); check the apiKey`);
+      throw new Error(`the model server at ${baseURL} rejected the API key: ${message} (HTTP 401); check the apiKey`);
     }
     if (!retryable(status)) throw new Error(`the model server answered HTTP ${status}: ${message}`);
     if (attempt > retries) {
