@@ -69,6 +69,11 @@ export interface OpenAICompatibleOptions {
   extra?: Record<string, unknown>;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * Retries after a 408, 429 or 5xx answer (default 3): `Retry-After` is honoured up to 60 s,
+   * otherwise 0.5 s doubling up to 8 s. A 401 or other 4xx fails at once.
+   */
+  retries?: number;
 }
 
 /** A model behind an OpenAI-compatible chat completions endpoint, over `fetch`. */
