@@ -69,6 +69,11 @@ export interface OpenAICompatibleOptions {
   extra?: Record<string, unknown>;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * Retries after a 408, 429 or 5xx answer (default 3): `Retry-After` is honoured up to 60 s,
+   * otherwise 0.5 s doubling up to 8 s. A 401 or other 4xx fails at once.
+   */
+  retries?: number;
 }
 
 /** A model behind an OpenAI-compatible chat completions endpoint, over `fetch`. */
@@ -342,3 +347,28 @@ export function init(source?: WasmSource): Promise<void>;
  * ahead of time, or from another place; by default it loads on first use of either.
  */
 export function initMocks(source?: WasmSource): Promise<void>;
+
+// ----- Streamable HTTP -------------------------------------------------------------------------
+
+/** Something an HTTP transport reports that is not an MCP message and does not end it. */
+export type HttpTransportEvent =
+  /** A problem that does not end the connection (no GET stream, a notification rejected, ...). */
+  | { type: 'warning'; message: string }
+  /** The server forgot the session (HTTP 404); a new one is being started. */
+  | { type: 'session_expired'; sessionId: string };
+
+export interface HttpTransportOptions {
+  /** Sent with every request, e.g. `{ Authorization: 'Bearer …' }`. */
+  headers?: Record<string, string>;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Receives warnings and session expiries; by default they go to `console.warn`. */
+  onEvent?: (event: HttpTransportEvent) => void;
+}
+
+/**
+ * An MCP server reached over Streamable HTTP (spec 2025-11-25) at `url` (http or https), as a
+ * transport for `agent.connect`. The core decides every request; `fetch` performs it. Sends
+ * `DELETE` for the session on close. Throws a `TypeError` for a bad URL, headers or options.
+ */
+export function httpTransport(url: string, options?: HttpTransportOptions): Transport;

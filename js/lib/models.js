@@ -10,6 +10,7 @@ import {
   optionalFunction,
   options as checkOptions,
 } from './check.js';
+import { DEFAULT_RETRIES, postModel } from './model-http.js';
 import { mocks, wasm } from './wasm.js';
 
 const mockModels = new WeakSet();
@@ -86,12 +87,13 @@ const OPENAI_OPTIONS = [
   'maxTokens',
   'extra',
   'fetch',
+  'retries',
 ];
 
 /**
  * A model served by an OpenAI-compatible `POST {baseURL}/chat/completions` endpoint (OpenAI,
  * DashScope, DeepSeek, vLLM, Ollama, ...). Streams by default; text arrives as `text_delta`
- * events while the answer is being written.
+ * events while the answer is being written. 408/429/5xx are retried (`retries`, default 3).
  */
 export function openaiCompatible(options) {
   const where = 'openaiCompatible';
@@ -112,6 +114,7 @@ export function openaiCompatible(options) {
     fail(where, `"temperature" must be a number, got ${describe(o.temperature)}`);
   }
   optionalCount(where, 'maxTokens', o.maxTokens, 1);
+  const retries = optionalCount(where, 'retries', o.retries, 0) ?? DEFAULT_RETRIES;
   if (o.extra !== undefined && !isPlainObject(o.extra)) {
     fail(where, `"extra" must be an object, got ${describe(o.extra)}`);
   }
@@ -135,23 +138,13 @@ export function openaiCompatible(options) {
     async complete(request, { onText } = {}) {
       const glue = wasm('openaiCompatible().complete');
       const body = glue.encodeOpenAiRequest(JSON.stringify(request), codecOptions);
-      let response;
-      try {
-        response = await fetchImpl(url, { method: 'POST', headers, body });
-      } catch (error) {
-        throw new Error(`POST ${url} failed: ${messageOf(error)}`);
+      // Resolves to a 2xx response (after retries) or throws what the server said.
+      const response = await postModel({ fetchImpl, url, baseURL: o.baseURL, headers, body, retries, secret: o.apiKey, glue });
+      if (!stream || !response.body) {
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        return JSON.parse(glue.decodeOpenAiResponse(bytes));
       }
-      try {
-        if (!stream || !response.body) {
-          const bytes = new Uint8Array(await response.arrayBuffer());
-          return JSON.parse(glue.decodeOpenAiResponse(bytes));
-        }
-        return await readStream(glue, response.body, onText);
-      } catch (error) {
-        // The codec reads API error bodies; the status says the rest.
-        const status = response.ok ? '' : ` (HTTP ${response.status})`;
-        throw new Error(`${messageOf(error)}${status}`);
-      }
+      return readStream(glue, response.body, onText);
     },
   };
 }

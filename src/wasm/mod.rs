@@ -6,8 +6,8 @@
 //! checked by the JS layer and every JSON value by the core.
 //!
 //! The package is two wasm modules built from this crate, so that the demo stand-ins cost no
-//! download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`] and the
-//! OpenAI codec) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
+//! download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`], the
+//! OpenAI codec and [`HttpMachine`], the Streamable HTTP machine that JS drives with `fetch`) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
 //! server, which JS loads on first use and plugs in as an ordinary model and transport).
 //!
 //! What the JS host provides to the runtime, as implementations of the driver's traits:
@@ -26,6 +26,8 @@ mod clock;
 #[cfg(feature = "wasm-runtime")]
 mod codec;
 #[cfg(feature = "wasm-runtime")]
+mod http;
+#[cfg(feature = "wasm-runtime")]
 mod js;
 #[cfg(feature = "wasm-mocks")]
 mod mocks;
@@ -38,5 +40,7 @@ mod transport;
 pub use agent::WasmAgent;
 #[cfg(feature = "wasm-runtime")]
 pub use codec::{decode_openai_response, encode_openai_request, OpenAiStream};
+#[cfg(feature = "wasm-runtime")]
+pub use http::HttpMachine;
 #[cfg(feature = "wasm-mocks")]
 pub use mocks::{mock_model_complete, MockGithubBridge};
