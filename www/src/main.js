@@ -7,6 +7,7 @@ import { byId } from './dom.js';
 import { pageTools } from './page-tools.js';
 import { loadSettings, modelLabel, redact, setupSettings } from './settings.js';
 import { createTimeline } from './timeline.js';
+import { setupServers } from './servers.js';
 import { renderTools } from './tools-panel.js';
 
 const status = byId('status');
@@ -76,7 +77,7 @@ async function start() {
             timeline.decided(request.id, answer);
             if (answer === 'always') {
               allowed.add(request.name);
-              renderTools(agent, allowed);
+              showTools();
             }
             setStatus('busy', 'Running…');
             return answer;
@@ -111,7 +112,21 @@ async function start() {
     return;
   }
 
-  renderTools(agent, allowed);
+  // Remote MCP servers added from the page (over Streamable HTTP) can be removed again.
+  let remote = new Set();
+  const showTools = () =>
+    renderTools(agent, allowed, {
+      removable: remote,
+      onRemove: (name) => {
+        if (busy) return;
+        agent.disconnect(name);
+        remote.delete(name);
+        timeline.notice(`Removed MCP server ${name}`);
+        showTools();
+      },
+    });
+  remote = setupServers({ agent, onChange: showTools, notice: (text) => timeline.notice(text) });
+  showTools();
   setupSettings({
     openButton: byId('model-button'),
     apply: (s) => {

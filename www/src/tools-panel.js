@@ -1,8 +1,11 @@
 // The tool list, grouped by source: the page's built-in JS tools, then each MCP server.
 import { byId, h } from './dom.js';
 
-/** Renders `agent.tools()` and `agent.servers()`; `allowed` holds tools answered "always". */
-export function renderTools(agent, allowed) {
+/**
+ * Renders `agent.tools()` and `agent.servers()`; `allowed` holds tools answered "always".
+ * Servers named in `removable` get a Remove button that calls `onRemove(name)`.
+ */
+export function renderTools(agent, allowed, { removable = new Set(), onRemove } = {}) {
   const root = byId('tools');
   const tools = agent.tools();
   const servers = agent.servers();
@@ -21,17 +24,20 @@ export function renderTools(agent, allowed) {
       server.status !== 'connected' && server.status,
       server.error,
     ].filter(Boolean).join(' · ');
-    groups.push(group(`mcp:${server.name}`, `MCP · ${server.name}`, about, own, allowed, (t) => t.originalName ?? t.name));
+    const remove = removable.has(server.name) && onRemove
+      ? h('button', { class: 'ghost small', type: 'button', title: `Disconnect ${server.name} and remove its tools`, dataset: { remove: server.name }, onclick: () => onRemove(server.name) }, 'Remove')
+      : null;
+    groups.push(group(`mcp:${server.name}`, `MCP · ${server.name}`, about, own, allowed, (t) => t.originalName ?? t.name, remove));
   }
   root.replaceChildren(...groups);
   byId('tools-count').textContent = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
 }
 
-function group(key, title, about, tools, allowed, shortName) {
+function group(key, title, about, tools, allowed, shortName, action = null) {
   return h(
     'section',
     { class: 'tool-group', dataset: { group: key } },
-    h('h3', {}, title, h('span', { class: 'hint' }, about)),
+    h('h3', {}, title, h('span', { class: 'hint' }, about), action),
     h(
       'ul',
       {},

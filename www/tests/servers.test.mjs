@@ -1,0 +1,173 @@
+// Remote MCP servers from the page: `@modelcontextprotocol/server-everything` in its Streamable
+// HTTP mode (a real server from npm, on loopback, another origin than the page, so CORS is
+// real), added with the "+ MCP server" dialog, used in a run, then removed. A server that cannot
+// be reached is reported in the dialog and changes nothing else.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { lastAnswer, launch, openPage, RESULTS, sendPrompt, serveWww, toolCalls, WWW } from './helpers.mjs';
+
+let browser;
+let server;
+let url;
+let everything;
+let model;
+
+/** server-everything's entry point, installed by scripts/npm-fixtures. */
+function everythingEntry() {
+  const cache = process.env.AGENTWIRE_NPM_CACHE ?? join(WWW, '..', 'target', 'npm-fixtures');
+  const entry = join(cache, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run scripts/npm-fixtures (scripts/test does)`);
+  return entry;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts server-everything over Streamable HTTP; resolves once it accepts connections. */
+async function startEverything() {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everythingEntry(), 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const endpoint = `http://127.0.0.1:${port}/mcp`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server-everything exited: ${output}`);
+    try {
+      await fetch(endpoint, { method: 'GET' });
+      break; // Any HTTP answer means it listens.
+    } catch {
+      if (Date.now() > deadline) throw new Error(`server-everything did not start: ${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { endpoint, stop: () => child.kill() };
+}
+
+/** A chat-completions endpoint that calls everything's echo once, then answers from it. */
+async function startModel() {
+  const cors = {
+    'access-control-allow-origin': '*',
+    'access-control-allow-headers': 'authorization, content-type',
+    'access-control-allow-methods': 'POST, OPTIONS',
+  };
+  const requests = [];
+  const srv = createServer((req, res) => {
+    if (req.method === 'OPTIONS') return res.writeHead(204, cors).end();
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw);
+      requests.push(body);
+      const last = body.messages.at(-1);
+      const message = last.role === 'tool'
+        ? { role: 'assistant', content: `The server said: ${last.content}` }
+        : {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'mcp__everything__echo', arguments: JSON.stringify({ message: 'hi from the page' }) } }],
+          };
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message, finish_reason: last.role === 'tool' ? 'stop' : 'tool_calls' }] }));
+    });
+  });
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${srv.address().port}/v1`, requests, close: () => srv.close() };
+}
+
+before(async () => {
+  ({ server, url } = await serveWww());
+  [everything, model] = await Promise.all([startEverything(), startModel()]);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+  everything?.stop();
+  model?.close();
+});
+
+async function addServer(page, { url: serverUrl, name }) {
+  await page.locator('#add-server-button').click();
+  await page.locator('#add-server input[name="url"]').fill(serverUrl);
+  await page.locator('#add-server input[name="name"]').fill(name);
+  await page.locator('#add-server-connect').click();
+}
+
+describe('remote MCP servers (Streamable HTTP from the page)', () => {
+  test('server-everything is added, used in a run, and removed', async () => {
+    const { context, page, errors } = await openPage(browser, url);
+    try {
+      await addServer(page, { url: everything.endpoint, name: 'everything' });
+      const group = page.locator('.tool-group[data-group="mcp:everything"]');
+      await group.waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('#add-server').evaluate((d) => d.open), false, 'the dialog closes once connected');
+      assert.equal(await group.locator('.tool[data-tool="mcp__everything__echo"]').count(), 1, 'echo is listed');
+      // The server's own name and version, from its initialize answer.
+      assert.match(await group.locator('h3').innerText(), /mcp-servers\/everything \d+\.\d+/);
+      const github = await page.locator('.tool-group[data-group="mcp:github"] .tool').count();
+      assert.ok(github > 0, 'the mock GitHub server is still there');
+
+      // A run whose model (an OpenAI-compatible endpoint) calls the remote tool.
+      await page.locator('#model-button').click();
+      await page.locator('#settings input[name="kind"][value="openai"]').check();
+      await page.locator('#settings input[name="baseURL"]').fill(model.url);
+      await page.locator('#settings input[name="model"]').fill('scripted');
+      await page.locator('#settings input[name="stream"]').setChecked(false);
+      await page.locator('#settings-save').click();
+      await sendPrompt(page, 'Say hi through the everything server');
+      assert.match(await lastAnswer(page), /Echo: hi from the page/);
+      assert.equal(await toolCalls(page, 'mcp__everything__echo').count(), 1);
+      const offered = model.requests[0].tools.map((t) => t.function.name);
+      assert.ok(offered.includes('mcp__everything__echo'), `the model is offered the remote tools: ${offered}`);
+      await page.screenshot({ path: join(RESULTS, 'remote-server.png') });
+
+      await group.locator('button[data-remove="everything"]').click();
+      await group.waitFor({ state: 'detached' });
+      assert.equal(await page.locator('.tool-group[data-group="mcp:github"] .tool').count(), github);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a bad URL or an unreachable server is reported in the dialog; nothing else changes', async () => {
+    const { context, page, errors } = await openPage(browser, url);
+    try {
+      const before = await page.locator('.tool').count();
+      await addServer(page, { url: 'ftp://example.com/mcp', name: 'x' });
+      assert.match(await page.locator('#add-server-error').innerText(), /https:\/\/ or http:\/\//);
+
+      const closedPort = await freePort();
+      await page.locator('#add-server input[name="url"]').fill(`http://127.0.0.1:${closedPort}/mcp`);
+      await page.locator('#add-server input[name="name"]').fill('nowhere');
+      await page.locator('#add-server-connect').click();
+      await page.locator('#add-server-error', { hasText: 'Could not connect nowhere' }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator('#add-server').evaluate((d) => d.open), true, 'the dialog stays open');
+      assert.equal(await page.locator('.tool-group[data-group="mcp:nowhere"]').count(), 0);
+      assert.equal(await page.locator('.tool').count(), before);
+      assert.deepEqual(await page.evaluate(() => document.querySelector('#status').dataset.state), 'ready');
+      // Chromium logs the refused connection itself; nothing else may show up.
+      assert.deepEqual(errors.filter((e) => !e.includes('ERR_CONNECTION_REFUSED')), []);
+    } finally {
+      await context.close();
+    }
+  });
+});
