@@ -1,6 +1,8 @@
 // Shared plumbing of the browser tests: Debian's Chromium driven by playwright-core (never a
 // downloaded browser), the page served by serve.mjs, and console-error collection.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -109,4 +111,48 @@ export function toolCalls(page, name) {
 export async function importPackage() {
   const pkg = process.env.AW_PKG_DIR ?? join(WWW, '..', 'pkg');
   return import(pathToFileURL(join(pkg, 'index.js')).href);
+}
+
+/** A port that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a command and waits until `url` answers (`ready(response)`, by default a 2xx);
+ * returns the child process.
+ */
+export async function startCommand(cmd, args, url, { ready = (response) => response.ok, ...options } = {}) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${cmd} exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(url);
+      if (ready(response)) return child;
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`${cmd} did not serve ${url} within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export function stop(child) {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
 }

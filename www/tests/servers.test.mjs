@@ -3,13 +3,11 @@
 // real), added with the "+ MCP server" dialog, used in a run, then removed. A server that cannot
 // be reached is reported in the dialog and changes nothing else.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { lastAnswer, launch, openPage, RESULTS, sendPrompt, serveWww, toolCalls, WWW } from './helpers.mjs';
+import { freePort, lastAnswer, launch, openPage, RESULTS, sendPrompt, serveWww, startCommand, stop, toolCalls, WWW } from './helpers.mjs';
 
 let browser;
 let server;
@@ -25,40 +23,15 @@ function everythingEntry() {
   return entry;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts server-everything over Streamable HTTP; resolves once it accepts connections. */
+/** Starts server-everything over Streamable HTTP on a free port; resolves once it listens. */
 async function startEverything() {
   const port = await freePort();
-  const child = spawn(process.execPath, [everythingEntry(), 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
   const endpoint = `http://127.0.0.1:${port}/mcp`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server-everything exited: ${output}`);
-    try {
-      await fetch(endpoint, { method: 'GET' });
-      break; // Any HTTP answer means it listens.
-    } catch {
-      if (Date.now() > deadline) throw new Error(`server-everything did not start: ${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return { endpoint, stop: () => child.kill() };
+  const child = await startCommand(process.execPath, [everythingEntry(), 'streamableHttp'], endpoint, {
+    env: { ...process.env, PORT: String(port) },
+    ready: () => true, // any HTTP answer (a GET without a session is refused) means it listens
+  });
+  return { endpoint, stop: () => stop(child) };
 }
 
 /** A chat-completions endpoint that calls everything's echo once, then answers from it. */
@@ -100,7 +73,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.close();
-  everything?.stop();
+  await everything?.stop();
   model?.close();
 });
 

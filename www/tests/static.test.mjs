@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { lastAnswer, launch, openPage, RESULTS, serveWww, toolCalls, WWW } from './helpers.mjs';
+import { freePort, lastAnswer, launch, openPage, RESULTS, serveWww, startCommand, stop, toolCalls, WWW } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -17,47 +16,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** A port that was free a moment ago. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a command and waits until `url` answers; returns the child process. */
-async function startCommand(cmd, args, url, options = {}) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${cmd} exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return child;
-    } catch {}
-    if (Date.now() > deadline) {
-      child.kill();
-      throw new Error(`${cmd} did not serve ${url} within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function stop(child) {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
 
 /** A raw GET (the path is sent exactly as given, unlike fetch, which normalises "..").  */
 function rawGet(url, path, method = 'GET') {
