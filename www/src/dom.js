@@ -49,3 +49,15 @@ export function prettyJson(text) {
     return text;
   }
 }
+
+/** Parses `text` as an http(s) URL, or throws a message for the user (`example` shows the form). */
+export function httpUrl(text, what, example) {
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`The ${what} must be a full address, like ${example}`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) throw new Error(`The ${what} must start with https:// or http://`);
+  return url;
+}

@@ -3,7 +3,7 @@
 // each server added here can be removed again. A server that fails to connect is reported in
 // the dialog and changes nothing else.
 import { httpTransport } from '../vendor/agentwire/index.js';
-import { byId } from './dom.js';
+import { byId, httpUrl } from './dom.js';
 
 /** Server names become tool-name prefixes (`mcp__<name>__<tool>`): keep them plain. */
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
@@ -21,13 +21,7 @@ export function nameFromUrl(text) {
 /** Checks the form; returns `{ name, url, headers }` or throws with what is wrong. */
 export function readServerForm(data, taken) {
   const url = String(data.get('url') ?? '').trim();
-  let parsed;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error('The URL must be a full address, like https://mcp.example.com/mcp');
-  }
-  if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error('The URL must start with https:// or http://');
+  httpUrl(url, 'URL', 'https://mcp.example.com/mcp');
   const name = String(data.get('name') ?? '').trim() || nameFromUrl(url);
   if (!NAME.test(name)) throw new Error('The name may use letters, digits, - and _ (at most 32)');
   if (taken.has(name)) throw new Error(`A server named ${name} is already connected`);

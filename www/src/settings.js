@@ -1,7 +1,7 @@
 // Model settings: the built-in mock model (default) or an OpenAI-compatible endpoint called
 // from the page with `fetch`. The API key lives in this module's memory; with "remember in
 // this tab" it also goes to sessionStorage (never localStorage), and it is never logged.
-import { byId } from './dom.js';
+import { byId, httpUrl } from './dom.js';
 
 const STORAGE_KEY = 'agentwire.www.model';
 
@@ -46,13 +46,7 @@ function readForm(form) {
   const data = new FormData(form);
   if (data.get('kind') !== 'openai') return { kind: 'mock' };
   const baseURL = String(data.get('baseURL') ?? '').trim().replace(/\/+$/, '');
-  let url;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new Error('The base URL must be a full address, like https://api.openai.com/v1');
-  }
-  if (!['http:', 'https:'].includes(url.protocol)) throw new Error('The base URL must start with https:// or http://');
+  httpUrl(baseURL, 'base URL', 'https://api.openai.com/v1');
   const model = String(data.get('model') ?? '').trim();
   if (!model) throw new Error('Name the model, for example gpt-4o-mini');
   return {
