@@ -42,6 +42,12 @@ export interface ModelResponse {
 export interface CompleteContext {
   /** Report text as it streams in; it reaches `onEvent` as `text_delta` events. */
   onText?: (text: string) => void;
+  /**
+   * Report the model's visible reasoning as it streams in (models that send
+   * `reasoning_content`); it reaches `onEvent` as `reasoning_delta` events and is never part of
+   * the answer or the history.
+   */
+  onReasoning?: (text: string) => void;
 }
 
 /** Any model: an object whose `complete` answers one request. */
@@ -204,6 +210,7 @@ export type AgentEvent =
   | { type: 'step_start'; step: number }
   | { type: 'model_text'; text: string }
   | { type: 'text_delta'; text: string }
+  | { type: 'reasoning_delta'; text: string }
   | { type: 'tool_start'; id: string; name: string; args: Record<string, unknown> }
   | {
       type: 'tool_end';

@@ -4,10 +4,11 @@
 
 mod support;
 
-use agentwire::driver::{McpClient, MockGithubTransport};
+use agentwire::driver::{McpClient, MockGithubTransport, ModelBackend, ModelStream};
 use agentwire::mcp::CallOptions;
-use agentwire::model::{ChatMessage, MockModel};
+use agentwire::model::{ChatMessage, MockModel, ModelRequest, ModelResponse};
 use agentwire::policy::Policy;
+use futures::future::LocalBoxFuture;
 use serde_json::{json, Value};
 use std::rc::Rc;
 use support::host::{Host, Observer, RecordingModel};
@@ -287,4 +288,48 @@ fn a_prompt_nothing_fits_gets_the_capabilities_and_no_tool_call() {
         assert_eq!(model.requests.borrow().len(), 1);
         assert_eq!(host.history().len(), 2);
     }
+}
+
+/// A model that streams reasoning, then text, before answering.
+struct Thinking;
+
+impl ModelBackend for Thinking {
+    fn complete<'a>(
+        &'a self,
+        _request: ModelRequest,
+        on_stream: &'a dyn Fn(ModelStream<'_>),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        Box::pin(async move {
+            on_stream(ModelStream::Reasoning("The user says hi; "));
+            on_stream(ModelStream::Reasoning("greet back."));
+            on_stream(ModelStream::Text("Hello"));
+            on_stream(ModelStream::Text("!"));
+            Ok(ModelResponse {
+                text: Some("Hello!".into()),
+                tool_calls: Vec::new(),
+            })
+        })
+    }
+}
+
+#[test]
+fn streamed_reasoning_and_text_reach_the_observer_and_only_the_text_is_kept() {
+    let mut host = Host::with_policy(Policy::default(), Rc::new(Thinking));
+    let observer = Observer::default();
+    assert_eq!(host.run("hi", &observer).as_deref(), Ok("Hello!"));
+    assert_eq!(
+        *observer.streamed.borrow(),
+        [
+            "reasoning: The user says hi; ",
+            "reasoning: greet back.",
+            "text: Hello",
+            "text: !"
+        ]
+    );
+    // The reasoning is shown, never remembered: the history holds the answer alone.
+    let history = host.history();
+    assert!(
+        matches!(history.last(), Some(ChatMessage::Assistant { content: Some(c), .. }) if c == "Hello!")
+    );
+    assert!(!format!("{history:?}").contains("greet back"));
 }

@@ -167,9 +167,15 @@ export class Agent {
   }
 
   #modelFunction(model) {
-    return modelFunction(model, (text) => {
-      if (typeof text === 'string') this.#textSink?.({ type: 'text_delta', text });
-    });
+    return modelFunction(
+      model,
+      (text) => {
+        if (typeof text === 'string') this.#textSink?.({ type: 'text_delta', text });
+      },
+      (text) => {
+        if (typeof text === 'string') this.#textSink?.({ type: 'reasoning_delta', text });
+      },
+    );
   }
 
   #live(where) {

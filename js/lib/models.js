@@ -57,16 +57,16 @@ export function checkModel(where, model) {
 /**
  * What the wasm side calls: `(requestJson) => Promise<responseJson>`. The mock model goes
  * straight to the mocks module (JSON text both ways, the user's object is not involved);
- * `onText` receives streamed text.
+ * `onText` receives streamed text, `onReasoning` streamed reasoning.
  */
-export function modelFunction(model, onText) {
+export function modelFunction(model, onText, onReasoning) {
   if (isMockModel(model)) return mockComplete;
   return async (requestJson) => {
     await null; // out of the wasm call: the model may call the agent back
     const request = JSON.parse(requestJson);
     let response;
     try {
-      response = await model.complete(request, { onText });
+      response = await model.complete(request, { onText, onReasoning });
     } catch (error) {
       throw new Error(`the model failed: ${messageOf(error)}`);
     }
@@ -135,7 +135,7 @@ export function openaiCompatible(options) {
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
 
   return {
-    async complete(request, { onText } = {}) {
+    async complete(request, { onText, onReasoning } = {}) {
       const glue = wasm('openaiCompatible().complete');
       const body = glue.encodeOpenAiRequest(JSON.stringify(request), codecOptions);
       // Resolves to a 2xx response (after retries) or throws what the server said.
@@ -144,12 +144,12 @@ export function openaiCompatible(options) {
         const bytes = new Uint8Array(await response.arrayBuffer());
         return JSON.parse(glue.decodeOpenAiResponse(bytes));
       }
-      return readStream(glue, response.body, onText);
+      return readStream(glue, response.body, onText, onReasoning);
     },
   };
 }
 
-async function readStream(glue, body, onText) {
+async function readStream(glue, body, onText, onReasoning) {
   const decoder = new glue.OpenAiStream();
   const reader = body.getReader();
   try {
@@ -158,6 +158,7 @@ async function readStream(glue, body, onText) {
       if (done) break;
       for (const delta of JSON.parse(decoder.push(value))) {
         if (delta.type === 'text' && onText) onText(delta.text);
+        else if (delta.type === 'reasoning' && onReasoning) onReasoning(delta.text);
       }
     }
     return JSON.parse(decoder.finish());

@@ -41,6 +41,10 @@ pub struct Terminal {
     streamed: Cell<bool>,
     /// The last model text shown, so the final answer is not printed a second time.
     last_text: RefCell<String>,
+    /// A line of streamed reasoning is open (it ends before anything else is printed).
+    reasoning_open: Cell<bool>,
+    /// Whether stdout is a terminal (reasoning is then shown dimmed).
+    color: bool,
 }
 
 fn plural(n: u32, noun: &str) -> String {
@@ -67,6 +71,16 @@ impl Terminal {
             audit: audit.map(RefCell::new),
             streamed: Cell::new(false),
             last_text: RefCell::new(String::new()),
+            reasoning_open: Cell::new(false),
+            color: std::io::stdout().is_terminal(),
+        }
+    }
+
+    /// Ends an open line of reasoning, so what follows starts on a line of its own.
+    fn end_reasoning(&self, out: &mut impl Write) {
+        if self.reasoning_open.replace(false) {
+            let reset = if self.color { "\x1b[0m" } else { "" };
+            let _ = writeln!(out, "{reset}");
         }
     }
 
@@ -87,6 +101,7 @@ impl Terminal {
 
     fn print_human(&self, event: &UiEvent) {
         let mut out = std::io::stdout().lock();
+        self.end_reasoning(&mut out);
         let _ = match event {
             UiEvent::StepStart { step } => {
                 self.streamed.set(false);
@@ -148,9 +163,25 @@ impl RunObserver for Terminal {
         if self.format == Format::Human {
             self.streamed.set(true);
             let mut out = std::io::stdout().lock();
+            self.end_reasoning(&mut out);
             let _ = write!(out, "{text}");
             let _ = out.flush();
         }
+    }
+
+    fn on_reasoning_delta(&self, text: &str) {
+        if self.format != Format::Human {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        if !self.reasoning_open.replace(true) {
+            // Dimmed on a terminal, labelled everywhere: it is not part of the answer.
+            let dim = if self.color { "\x1b[2m" } else { "" };
+            let _ = write!(out, "{dim}thinking: ");
+        }
+        // One line: the model's own line breaks would interleave badly with the steps.
+        let _ = write!(out, "{}", text.replace('\n', " "));
+        let _ = out.flush();
     }
 
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {

@@ -3,7 +3,7 @@
 #[path = "fixtures/openai/replay.rs"]
 mod replay;
 
-use agentwire::driver::ModelBackend;
+use agentwire::driver::{ModelBackend, ModelStream};
 use agentwire::model::openai::DecodeError;
 use agentwire::model::{ModelRequest, ModelResponse, ToolCall, ToolDefinition};
 use agentwire_host::model::{ApiKey, ModelError, ModelSettings, OpenAiBackend, RetryPolicy};
@@ -29,20 +29,31 @@ fn request(prompt: &str) -> ModelRequest {
 /// What one completion produced.
 struct Outcome {
     result: Result<ModelResponse, ModelError>,
+    /// Streamed answer text, piece by piece.
     deltas: Vec<String>,
+    /// Streamed reasoning, piece by piece.
+    reasoning: Vec<String>,
     elapsed: Duration,
 }
 
 async fn complete(settings: ModelSettings, prompt: &str) -> Outcome {
     let backend = OpenAiBackend::new(settings).expect("backend");
     let deltas = RefCell::new(Vec::new());
-    let on_text = |text: &str| deltas.borrow_mut().push(text.to_owned());
+    let reasoning = RefCell::new(Vec::new());
+    let on_stream = |piece: ModelStream<'_>| match piece {
+        ModelStream::Text(text) => deltas.borrow_mut().push(text.to_owned()),
+        ModelStream::Reasoning(text) => reasoning.borrow_mut().push(text.to_owned()),
+        _ => {}
+    };
     let started = Instant::now();
-    let result = backend.complete_detailed(&request(prompt), &on_text).await;
+    let result = backend
+        .complete_detailed(&request(prompt), &on_stream)
+        .await;
     Outcome {
         result,
         elapsed: started.elapsed(),
         deltas: deltas.into_inner(),
+        reasoning: reasoning.into_inner(),
     }
 }
 
@@ -56,7 +67,7 @@ async fn a_plain_answer_without_streaming() {
         Some("Paris is the capital of France.")
     );
     assert!(answer.tool_calls.is_empty());
-    // The whole text still reaches on_text, once, so a CLI can always print from there.
+    // The whole text still reaches on_stream, once, so a CLI can always print from there.
     assert_eq!(out.deltas, ["Paris is the capital of France."]);
 
     let requests = server.requests().await;
@@ -124,6 +135,15 @@ async fn a_server_that_ignores_stream_is_still_understood() {
         Some("Paris is the capital of France.")
     );
     assert_eq!(out.deltas, ["Paris is the capital of France."]);
+}
+
+#[tokio::test]
+async fn streamed_reasoning_is_reported_apart_from_the_answer() {
+    let server = ReplayServer::start().await;
+    let out = complete(server.settings(true), "先想一想：17 乘 3 是多少？").await;
+    assert_eq!(out.reasoning, ["17 乘 3，", "等于 51。"]);
+    assert_eq!(out.deltas, ["17 × 3 = 51。"]);
+    assert_eq!(out.result.unwrap().text.as_deref(), Some("17 × 3 = 51。"));
 }
 
 #[tokio::test]

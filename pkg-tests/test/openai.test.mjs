@@ -107,6 +107,23 @@ test('plain JSON answers (stream: false) and streamed text answers', T, async ()
   assert.match(streamed.answer, /你好/);
 });
 
+test('streamed reasoning arrives as reasoning_delta events, apart from the answer and the history', T, async () => {
+  await server.reset();
+  const agent = await createAgent({ model: model() });
+  const log = eventLog();
+  try {
+    const answer = await agent.run('先想一想：17 乘 3 是多少？', { onEvent: log.onEvent });
+    assert.equal(answer, '17 × 3 = 51。');
+    assert.deepEqual(log.of('reasoning_delta').map((e) => e.text), ['17 乘 3，', '等于 51。']);
+    assert.equal(log.of('text_delta').map((e) => e.text).join(''), answer);
+    // Reasoning comes first, and is shown only: the history keeps the answer alone.
+    assert.ok(log.types().indexOf('reasoning_delta') < log.types().indexOf('text_delta'));
+    assert.ok(!JSON.stringify(agent.history()).includes('等于 51'));
+  } finally {
+    agent.close();
+  }
+});
+
 test('HTTP 401: the error names the status and the server, never shows the key, is not retried', T, async () => {
   const { error } = await run('Use the wrong key.');
   assert.match(error, /the model server at http:\/\/127\.0\.0\.1:\d+\/v1 rejected the API key: Incorrect API key provided: \[API key\]\. .*\(HTTP 401\); check the apiKey$/);

@@ -7,14 +7,26 @@ use crate::model::{ModelRequest, ModelResponse};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
+/// What a model streams before its turn is complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelStream<'s> {
+    /// A piece of the answer text.
+    Text(&'s str),
+    /// A piece of the model's visible reasoning (`reasoning_content`), for models that send it
+    /// (DeepSeek, Qwen, ...). Never part of the answer or the history.
+    Reasoning(&'s str),
+}
+
 /// A model: the mock model, an OpenAI-compatible endpoint, a JS object, ...
 pub trait ModelBackend {
-    /// Completes one request. `on_text` receives text as it streams in (backends that do not
-    /// stream may call it once or never); the returned response is authoritative.
+    /// Completes one request. `on_stream` receives text (and reasoning) as it streams in
+    /// (backends that do not stream may call it once or never); the returned response is
+    /// authoritative.
     fn complete<'a>(
         &'a self,
         request: ModelRequest,
-        on_text: &'a dyn Fn(&str),
+        on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>>;
 }
 
@@ -41,6 +53,8 @@ pub trait RunObserver {
     fn on_event(&self, event: &UiEvent);
     /// Text streaming from the model before its turn is complete.
     fn on_text_delta(&self, _text: &str) {}
+    /// Reasoning streaming from the model (for models that show it), before its text.
+    fn on_reasoning_delta(&self, _text: &str) {}
     /// A tool call needs the user's approval.
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval>;
     /// An audit record (one per tool call).
@@ -53,7 +67,7 @@ impl ModelBackend for crate::model::MockModel {
     fn complete<'a>(
         &'a self,
         request: ModelRequest,
-        _on_text: &'a dyn Fn(&str),
+        _on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
         let response = crate::model::MockModel::complete(self, &request);
         Box::pin(async move { Ok(response) })

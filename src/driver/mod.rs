@@ -11,7 +11,7 @@ mod in_process;
 mod runtime;
 mod traits;
 
-pub use backends::{LocalTools, ModelBackend, NoLocalTools, RunObserver};
+pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient};
 pub use in_process::MockGithubTransport;
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};

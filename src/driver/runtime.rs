@@ -3,7 +3,7 @@
 //! Native and wasm hosts share this: they connect servers, pick a model and render events; the
 //! runtime drives the sans-IO [`Agent`] through every step of every run.
 
-use super::backends::{LocalTools, ModelBackend, RunObserver};
+use super::backends::{LocalTools, ModelBackend, ModelStream, RunObserver};
 use super::client::McpClient;
 use super::traits::Clock;
 use crate::agent::{
@@ -312,8 +312,11 @@ impl<C: Clock> Runtime<C> {
             match action {
                 Some(Action::CallModel(request)) => {
                     let model = Rc::clone(&self.model.borrow());
-                    let on_text = |text: &str| observer.on_text_delta(text);
-                    let response = model.complete(request, &on_text).await;
+                    let on_stream = |piece: ModelStream<'_>| match piece {
+                        ModelStream::Text(text) => observer.on_text_delta(text),
+                        ModelStream::Reasoning(text) => observer.on_reasoning_delta(text),
+                    };
+                    let response = model.complete(request, &on_stream).await;
                     let now = self.clock.now();
                     ignore_stale(self.agent.borrow_mut().handle_model_response(now, response));
                 }

@@ -9,7 +9,7 @@ use super::js::{call1, expect_string, settle};
 use crate::agent::{Approval, ApprovalRequest, UiEvent};
 use crate::audit::AuditRecord;
 use crate::content::ToolOutput;
-use crate::driver::{LocalTools, ModelBackend, RunObserver};
+use crate::driver::{LocalTools, ModelBackend, ModelStream, RunObserver};
 use crate::model::{ModelRequest, ModelResponse};
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Reflect};
@@ -34,9 +34,10 @@ impl ModelBackend for JsModel {
     fn complete<'a>(
         &'a self,
         request: ModelRequest,
-        _on_text: &'a dyn Fn(&str),
+        _on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
-        // Streamed text goes from the JS model straight to the run's event callback, in JS.
+        // Streamed text and reasoning go from the JS model straight to the run's event
+        // callback, in JS.
         Box::pin(async move {
             let body = JsValue::from_str(&request.to_value().to_string());
             let returned = call1(&self.complete, &body)?;

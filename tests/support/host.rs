@@ -6,7 +6,7 @@ use super::stepper::Stepper;
 use agentwire::agent::{Agent, AgentConfig, Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::driver::{
-    McpClient, ModelBackend, NoLocalTools, RunError, RunObserver, Runtime, Transport,
+    McpClient, ModelBackend, ModelStream, NoLocalTools, RunError, RunObserver, Runtime, Transport,
 };
 use agentwire::mcp::SessionConfig;
 use agentwire::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
@@ -101,6 +101,8 @@ pub struct Observer {
     pub audits: RefCell<Vec<AuditRecord>>,
     /// Every notice from the runtime.
     pub notices: RefCell<Vec<String>>,
+    /// What the model streamed, as `"text: …"` and `"reasoning: …"`, in order.
+    pub streamed: RefCell<Vec<String>>,
     /// Every approval request, in order.
     pub asked: RefCell<Vec<ApprovalRequest>>,
     /// Answers to give, in order; an unscripted question is answered `No`.
@@ -175,6 +177,16 @@ impl RunObserver for Observer {
     fn on_notice(&self, message: &str) {
         self.notices.borrow_mut().push(message.to_owned());
     }
+
+    fn on_text_delta(&self, text: &str) {
+        self.streamed.borrow_mut().push(format!("text: {text}"));
+    }
+
+    fn on_reasoning_delta(&self, text: &str) {
+        self.streamed
+            .borrow_mut()
+            .push(format!("reasoning: {text}"));
+    }
 }
 
 /// A model that answers from a script and records every request it gets.
@@ -222,7 +234,7 @@ impl ModelBackend for ScriptedModel {
     fn complete<'a>(
         &'a self,
         request: ModelRequest,
-        _on_text: &'a dyn Fn(&str),
+        _on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
         self.requests.borrow_mut().push(request);
         let next = self.script.borrow_mut().pop_front();
@@ -253,10 +265,10 @@ impl<M: ModelBackend> ModelBackend for RecordingModel<M> {
     fn complete<'a>(
         &'a self,
         request: ModelRequest,
-        on_text: &'a dyn Fn(&str),
+        on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
         self.requests.borrow_mut().push(request.clone());
-        self.inner.complete(request, on_text)
+        self.inner.complete(request, on_stream)
     }
 }
 

@@ -1,5 +1,6 @@
 // The live timeline: one entry per UI event of the core (step, tool call, model text, notice,
-// error, end of run). Tool calls are one entry each, updated in place from start to end.
+// error, end of run). Tool calls are one entry each, updated in place from start to end; so is
+// the model's streamed reasoning ("thinking"), for models that send it.
 import { byId, h, prettyJson, stickToBottom } from './dom.js';
 
 const DECISION_LABEL = { yes: 'approved', always: 'approved (always)', no: 'declined' };
@@ -22,6 +23,7 @@ export function createTimeline({ riskOf, redact }) {
   const calls = new Map(); // call id -> { li, state badge, ... } of the current run
   let runNumber = 0;
   let runStart = 0;
+  let thinking = null; // the text of the reasoning entry being streamed, if any
 
   const add = (li) => {
     stickToBottom(list, () => {
@@ -99,7 +101,16 @@ export function createTimeline({ riskOf, redact }) {
 
     /** Shows one event of the core. */
     event(e) {
+      // Reasoning pieces grow one entry until anything else happens.
+      if (e.type !== 'reasoning_delta') thinking = null;
       switch (e.type) {
+        case 'reasoning_delta':
+          if (!thinking) {
+            thinking = h('span', { class: 'thinking-text' });
+            add(h('li', { class: 'ev thinking' }, h('span', { class: 'who' }, 'thinking'), thinking));
+          }
+          stickToBottom(list, () => thinking.append(redact(e.text)));
+          break;
         case 'step_start':
           add(h('li', { class: 'ev step' }, `Step ${e.step}`));
           break;

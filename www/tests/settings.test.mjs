@@ -48,6 +48,7 @@ async function startEndpoint() {
       // Server-sent events, in small pieces, as real endpoints stream.
       res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
       const send = (delta, finish = null) => res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      if (reply.reasoning) for (const piece of reply.reasoning.match(/.{1,7}/gsu)) send({ reasoning_content: piece });
       if (reply.text) for (const piece of reply.text.match(/.{1,7}/gsu)) send({ content: piece });
       if (toolCalls) {
         const [c] = toolCalls;
@@ -152,6 +153,25 @@ describe('settings: an OpenAI-compatible endpoint', () => {
 
       await assertKeyNotLeaked(page, consoleLines);
       assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'not remembered unless asked');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a model's streamed reasoning is one 'thinking' entry in the timeline, never in the answer", async () => {
+    const { context, page, errors } = await openPage(browser, url);
+    try {
+      const reasoning = 'The user greets me. A short friendly reply will do.';
+      endpoint.setScript(() => ({ reasoning, text: 'Hello there!' }));
+      await configure(page);
+      await page.locator('#prompt').fill('hi');
+      await page.locator('#prompt').press('Enter');
+      await waitForRunEnd(page, 1);
+      assert.equal(await lastAnswer(page), 'Hello there!');
+      const thinking = page.locator('#timeline .ev.thinking');
+      assert.equal(await thinking.count(), 1, 'the pieces grow one entry');
+      assert.equal(await thinking.locator('.thinking-text').innerText(), reasoning);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

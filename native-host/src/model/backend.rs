@@ -3,7 +3,7 @@
 use super::error::{error_chain, ModelError};
 use super::retry::{is_retryable, parse_retry_after, NextStep};
 use super::settings::ModelSettings;
-use agentwire::driver::ModelBackend;
+use agentwire::driver::{ModelBackend, ModelStream};
 use agentwire::model::openai::{
     decode_response, encode_request, ChatCompletionStream, DecodeError, OpenAiOptions, StreamDelta,
 };
@@ -23,8 +23,8 @@ const MAX_ERROR_CHARS: usize = 500;
 /// A model behind an OpenAI-compatible `/chat/completions` endpoint (OpenAI, DashScope, vLLM,
 /// Ollama, ...).
 ///
-/// Streams by default: text reaches `on_text` as it is generated and tool-call arguments are
-/// assembled from their fragments. 429 and 5xx are retried with bounded backoff (honouring
+/// Streams by default: text (and reasoning) reach `on_stream` as they are generated and
+/// tool-call arguments are assembled from their fragments. 429 and 5xx are retried with bounded backoff (honouring
 /// `Retry-After`); the timeout bounds the wait for the response and then each silence within
 /// it, so a long answer that keeps streaming is never cut off.
 pub struct OpenAiBackend {
@@ -81,12 +81,13 @@ impl OpenAiBackend {
         &self.settings
     }
 
-    /// Completes `request`, reporting text to `on_text` as it arrives (all of it, exactly once:
-    /// in pieces when streamed, whole when the server did not stream), with a typed error.
+    /// Completes `request`, reporting text to `on_stream` as it arrives (all of it, exactly
+    /// once: in pieces when streamed, whole when the server did not stream), and the model's
+    /// visible reasoning when it streams some, with a typed error.
     pub async fn complete_detailed(
         &self,
         request: &ModelRequest,
-        on_text: &dyn Fn(&str),
+        on_stream: &dyn Fn(ModelStream<'_>),
     ) -> Result<ModelResponse, ModelError> {
         let options = OpenAiOptions {
             stream: self.settings.stream,
@@ -98,7 +99,7 @@ impl OpenAiBackend {
             let response = self.send(body.clone()).await?;
             let status = response.status().as_u16();
             if response.status().is_success() {
-                return self.read_answer(response, on_text).await;
+                return self.read_answer(response, on_stream).await;
             }
             let retry_after = retry_after(response.headers());
             let message = self.error_message(response).await;
@@ -154,7 +155,7 @@ impl OpenAiBackend {
     async fn read_answer(
         &self,
         response: reqwest::Response,
-        on_text: &dyn Fn(&str),
+        on_stream: &dyn Fn(ModelStream<'_>),
     ) -> Result<ModelResponse, ModelError> {
         let mut chunks = response.bytes_stream();
         let mut stream = ChatCompletionStream::new();
@@ -179,9 +180,13 @@ impl OpenAiBackend {
                 continue;
             }
             for delta in stream.push(&chunk)? {
-                if let StreamDelta::Text(text) = delta {
-                    streamed_text = true;
-                    on_text(&text);
+                match delta {
+                    StreamDelta::Text(text) => {
+                        streamed_text = true;
+                        on_stream(ModelStream::Text(&text));
+                    }
+                    StreamDelta::Reasoning(text) => on_stream(ModelStream::Reasoning(&text)),
+                    _ => {}
                 }
             }
         }
@@ -192,7 +197,7 @@ impl OpenAiBackend {
         };
         if !streamed_text {
             if let Some(text) = answer.text.as_deref().filter(|t| !t.is_empty()) {
-                on_text(text);
+                on_stream(ModelStream::Text(text));
             }
         }
         Ok(answer)
@@ -266,10 +271,10 @@ impl ModelBackend for OpenAiBackend {
     fn complete<'a>(
         &'a self,
         request: ModelRequest,
-        on_text: &'a dyn Fn(&str),
+        on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
         Box::pin(async move {
-            self.complete_detailed(&request, on_text)
+            self.complete_detailed(&request, on_stream)
                 .await
                 .map_err(|e| e.to_string())
         })

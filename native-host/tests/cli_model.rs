@@ -1,0 +1,32 @@
+//! The CLI with a real (replayed) OpenAI-compatible model: what a terminal shows.
+
+mod common;
+#[path = "fixtures/openai/replay.rs"]
+mod replay;
+
+use common::Project;
+use replay::{ReplayServer, TEST_KEY};
+
+#[tokio::test]
+async fn streamed_reasoning_is_shown_as_a_thinking_line_before_the_answer() {
+    let server = ReplayServer::start().await;
+    let base_url = server.base_url.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        Project::new().run_with_env(
+            &["run", "先想一想：17 乘 3 是多少？"],
+            &[("OPENAI_API_KEY", TEST_KEY), ("OPENAI_BASE_URL", &base_url)],
+        )
+    })
+    .await
+    .expect("the CLI ran");
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    // Not a terminal: labelled, undimmed, on a line of its own, then the streamed answer.
+    assert!(
+        out.stdout
+            .contains("── step 1\nthinking: 17 乘 3，等于 51。\n17 × 3 = 51。\n"),
+        "stdout: {}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains('\x1b'), "no colour codes off a terminal");
+    assert_eq!(out.stdout.matches("17 × 3 = 51。").count(), 1, "the answer is printed once");
+}
