@@ -27,6 +27,13 @@ async fn streamed_reasoning_is_shown_as_a_thinking_line_before_the_answer() {
         "stdout: {}",
         out.stdout
     );
-    assert!(!out.stdout.contains('\x1b'), "no colour codes off a terminal");
-    assert_eq!(out.stdout.matches("17 × 3 = 51。").count(), 1, "the answer is printed once");
+    assert!(
+        !out.stdout.contains('\x1b'),
+        "no colour codes off a terminal"
+    );
+    assert_eq!(
+        out.stdout.matches("17 × 3 = 51。").count(),
+        1,
+        "the answer is printed once"
+    );
 }
