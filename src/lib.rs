@@ -20,6 +20,7 @@ pub mod policy;
 pub mod registry;
 pub mod rpc;
 pub mod time;
+mod vec_map;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
