@@ -12,6 +12,7 @@ pub mod content;
 pub mod driver;
 pub mod fallback;
 pub mod framing;
+mod json;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod mock_github;

@@ -79,7 +79,7 @@ impl StreamAccumulator {
             return Ok(Vec::new());
         }
         let chunk: Value =
-            serde_json::from_str(data).map_err(|e| DecodeError::not_json(&e, data.as_bytes()))?;
+            crate::json::parse_str(data).map_err(|e| DecodeError::not_json(&e, data.as_bytes()))?;
         self.push_chunk(&chunk)
     }
 
@@ -307,7 +307,7 @@ impl ChatCompletionStream {
             self.raw = Vec::new();
         }
         if event.event == "error" {
-            let body = serde_json::from_str::<Value>(&event.data).ok();
+            let body = crate::json::parse_str(&event.data).ok();
             return Err(body
                 .and_then(|v| DecodeError::from_api_body(&v))
                 .unwrap_or_else(|| DecodeError::Api {
