@@ -145,7 +145,7 @@ impl McpConfig {
         text: &str,
         lookup: &dyn Fn(&str) -> Option<String>,
     ) -> Result<McpConfig, ConfigError> {
-        let root: Value = serde_json::from_str(text).map_err(|e| syntax_error(file, &e))?;
+        let root = crate::json::parse_str(text).map_err(|e| syntax_error(file, &e))?;
         let top_err = |message: String| ConfigError {
             file: file.to_owned(),
             server: None,

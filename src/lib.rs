@@ -12,6 +12,7 @@ pub mod content;
 pub mod driver;
 pub mod fallback;
 pub mod framing;
+mod json;
 pub mod jsonrpc;
 pub mod mcp;
 pub mod mock_github;
@@ -20,6 +21,7 @@ pub mod policy;
 pub mod registry;
 pub mod rpc;
 pub mod time;
+mod vec_map;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -11,8 +11,8 @@ use crate::audit::{AuditRecord, Outcome};
 use crate::content::ToolOutput;
 use crate::policy::Decision;
 use crate::time::Instant;
+use crate::vec_map::VecMap;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 #[derive(Debug)]
 struct DirectCall {
@@ -26,7 +26,7 @@ struct DirectCall {
 #[derive(Debug, Default)]
 pub(super) struct DirectCalls {
     issued: u64,
-    running: BTreeMap<String, DirectCall>,
+    running: VecMap<String, DirectCall>,
 }
 
 impl Agent {

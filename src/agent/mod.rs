@@ -21,8 +21,9 @@ use crate::model::{ChatMessage, ModelRequest, ModelResponse};
 use crate::policy::Policy;
 use crate::registry::Registry;
 use crate::time::Instant;
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use turn::{Phase, Turn};
 
 /// Outputs waiting for the host.
@@ -39,7 +40,7 @@ struct Run {
     steps: u32,
     phase: Phase,
     /// How often each (tool, arguments) pair was called in this run.
-    seen_calls: BTreeMap<String, u32>,
+    seen_calls: VecMap<String, u32>,
     /// Tool-output characters the run may still feed the model.
     budget_left: usize,
 }
@@ -75,7 +76,7 @@ pub struct Agent {
     config: AgentConfig,
     history: Vec<ChatMessage>,
     /// Call ids used in this conversation, so every id in the history is unique.
-    used_ids: BTreeSet<String>,
+    used_ids: VecSet<String>,
     run: Option<Run>,
     out: Outbox,
     direct: direct::DirectCalls,
@@ -89,7 +90,7 @@ impl Agent {
             policy,
             config,
             history: Vec::new(),
-            used_ids: BTreeSet::new(),
+            used_ids: VecSet::new(),
             run: None,
             out: Outbox::default(),
             direct: direct::DirectCalls::default(),
@@ -157,7 +158,7 @@ impl Agent {
         self.run = Some(Run {
             steps: 0,
             phase: Phase::AwaitingModel,
-            seen_calls: BTreeMap::new(),
+            seen_calls: VecMap::new(),
             budget_left: self.config.output_budget_chars,
         });
         self.request_model(now);
@@ -213,7 +214,7 @@ impl Agent {
         let mut stuck = None;
         for call in &calls {
             let key = format!("{}\u{0}{}", call.name, canonical_json(&call.arguments));
-            let count = run.seen_calls.entry(key).or_insert(0);
+            let count = run.seen_calls.get_or_insert_with(key, || 0);
             *count += 1;
             if limit > 0 && *count >= limit && stuck.is_none() {
                 stuck = Some(call.name.clone());
@@ -321,7 +322,7 @@ fn canonical_json(value: &Value) -> String {
 }
 
 /// `id`, or `id_2`, `id_3`... (or `call_…` for an empty id): unique within the conversation.
-fn unique_id(used: &mut BTreeSet<String>, id: &str) -> String {
+fn unique_id(used: &mut VecSet<String>, id: &str) -> String {
     let base = if id.is_empty() { "call" } else { id };
     let mut candidate = base.to_owned();
     let mut n = 1;

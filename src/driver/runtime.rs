@@ -14,12 +14,13 @@ use crate::content::ToolOutput;
 use crate::mcp::{CallOptions, RequestError, SessionEvent};
 use crate::registry::ToolSource;
 use crate::time::whole_millis;
+use crate::vec_map::VecMap;
 use futures::channel::mpsc;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::rc::Rc;
 
@@ -89,7 +90,7 @@ pub struct DirectCallOutput {
 /// it on a local executor.
 pub struct Runtime<C: Clock> {
     agent: RefCell<Agent>,
-    servers: RefCell<BTreeMap<String, Server>>,
+    servers: RefCell<VecMap<String, Server>>,
     model: RefCell<Rc<dyn ModelBackend>>,
     local_tools: Rc<dyn LocalTools>,
     clock: C,
@@ -105,7 +106,7 @@ impl<C: Clock> Runtime<C> {
     ) -> Self {
         Runtime {
             agent: RefCell::new(agent),
-            servers: RefCell::new(BTreeMap::new()),
+            servers: RefCell::new(VecMap::new()),
             model: RefCell::new(model),
             local_tools,
             clock,

@@ -3,7 +3,6 @@
 use super::error::{excerpt, DecodeError};
 use super::LineDecoder;
 use crate::jsonrpc::{Message, MessageError};
-use serde_json::Value;
 
 impl LineDecoder {
     /// The next line parsed as a JSON-RPC message, or why it could not be (with a quote of the
@@ -26,9 +25,10 @@ impl LineDecoder {
 /// Parses one frame as a message; the error quotes the line.
 ///
 /// Does what [`Message::parse`] does, but from `&str`: the decoder has already checked the
-/// line's UTF-8, and parsing from a `str` lets serde_json skip checking it a second time.
+/// line's UTF-8, and (natively) parsing from a `str` lets serde_json skip checking it a second
+/// time (see `crate::json::parse_str`).
 pub fn parse_line(line: &str) -> Result<Message, DecodeError> {
-    serde_json::from_str::<Value>(line)
+    crate::json::parse_str(line)
         .map_err(|e| MessageError::InvalidJson(e.to_string()))
         .and_then(Message::from_value)
         .map_err(|error| DecodeError::Message {

@@ -99,7 +99,7 @@ impl ToolCall {
         let arguments = match value.get("arguments") {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(Value::String(s)) if s.trim().is_empty() => Value::Object(Map::new()),
-            Some(Value::String(s)) => serde_json::from_str(s)
+            Some(Value::String(s)) => crate::json::parse_str(s)
                 .map_err(|e| format!("tool call {name:?}: arguments are not valid JSON: {e}"))?,
             Some(other) => other.clone(),
         };

@@ -19,8 +19,8 @@ pub use risk::{infer_risk, risk_from_annotations, risk_from_name, Risk, RiskOver
 pub use truncate::{char_prefix, truncate_output};
 
 use crate::model::ToolDefinition;
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Duration;
 
@@ -224,13 +224,11 @@ impl std::error::Error for RegistryError {}
 pub struct Registry {
     tools: Vec<ToolSpec>,
     /// Servers whose tools were loaded (even if the list was empty).
-    // A set (not a map to `()`): it shares its code with the other `BTreeSet<String>`s, which
-    // keeps the wasm module smaller.
-    loaded_servers: BTreeSet<String>,
-    server_errors: BTreeMap<String, String>,
+    loaded_servers: VecSet<String>,
+    server_errors: VecMap<String, String>,
     overrides: RiskOverrides,
     default_limits: ToolLimits,
-    server_limits: BTreeMap<String, ToolLimits>,
+    server_limits: VecMap<String, ToolLimits>,
 }
 
 impl Registry {

@@ -8,8 +8,8 @@
 //! 3. the name, then the first sentence of the description (see [`risk_from_name`]);
 //! 4. nothing known: `write`, so the default policy asks.
 
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -74,10 +74,10 @@ impl FromStr for Risk {
 /// The user's risk settings for MCP tools: explicit risks per tool or server, and trusted servers.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RiskOverrides {
-    tools: BTreeMap<(String, String), Risk>,
-    servers: BTreeMap<String, Risk>,
-    builtins: BTreeMap<String, Risk>,
-    trusted: BTreeSet<String>,
+    tools: VecMap<(String, String), Risk>,
+    servers: VecMap<String, Risk>,
+    builtins: VecMap<String, Risk>,
+    trusted: VecSet<String>,
 }
 
 impl RiskOverrides {

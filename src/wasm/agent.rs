@@ -26,7 +26,7 @@ pub struct WasmAgent {
 }
 
 fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
-    match serde_json::from_str(text) {
+    match crate::json::parse_str(text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(JsError::new(&format!("{what} must be a JSON object"))),
         Err(e) => Err(JsError::new(&format!("{what} is not JSON: {e}"))),
@@ -343,7 +343,7 @@ impl WasmAgent {
     #[wasm_bindgen(js_name = callTool)]
     pub fn call_tool(&self, name: String, args_json: &str, emit: Function) -> Promise {
         let runtime = Rc::clone(&self.runtime);
-        let arguments = serde_json::from_str::<Value>(args_json);
+        let arguments = crate::json::parse_str(args_json);
         future_to_promise(async move {
             let arguments =
                 arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;

@@ -42,7 +42,7 @@ impl ModelBackend for JsModel {
             let body = JsValue::from_str(&request.to_value().to_string());
             let returned = call1(&self.complete, &body)?;
             let text = expect_string(settle(returned).await?, "the model")?;
-            let value: Value = serde_json::from_str(&text)
+            let value = crate::json::parse_str(&text)
                 .map_err(|e| format!("the model's response is not JSON: {e}"))?;
             ModelResponse::from_value(&value)
         })
@@ -117,7 +117,7 @@ impl LocalTools for JsTools {
                 Ok(text) => text,
                 Err(error) => return ToolOutput::error(format!("tool {name} failed: {error}")),
             };
-            serde_json::from_str::<Value>(&text)
+            crate::json::parse_str(&text)
                 .map_err(|e| e.to_string())
                 .and_then(|v| ToolOutput::from_mcp_result(&v))
                 .unwrap_or_else(|e| ToolOutput::error(format!("tool {name} returned {e}")))

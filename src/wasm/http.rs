@@ -16,7 +16,7 @@ fn at(now: f64) -> Instant {
 
 /// `[[name, value], ...]` as pairs; anything else reads as no headers (the JS layer checks).
 fn pairs(json: &str) -> Vec<(String, String)> {
-    let list = serde_json::from_str(json).unwrap_or(Value::Null);
+    let list = crate::json::parse_str(json).unwrap_or(Value::Null);
     let list = list.as_array().map_or(&[][..], Vec::as_slice);
     list.iter()
         .filter_map(|pair| Some((pair[0].as_str()?.to_owned(), pair[1].as_str()?.to_owned())))

@@ -93,5 +93,5 @@ fn tool_from_value(value: &Value) -> Result<ToolDefinition, String> {
 }
 
 pub(crate) fn parse_json(text: &str, what: &str) -> Result<Value, JsError> {
-    serde_json::from_str(text).map_err(|e| JsError::new(&format!("{what} is not JSON: {e}")))
+    crate::json::parse_str(text).map_err(|e| JsError::new(&format!("{what} is not JSON: {e}")))
 }

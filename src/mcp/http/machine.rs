@@ -5,7 +5,8 @@ use super::exchange::{Exchange, Role, Scheduled};
 use super::types::{HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, HttpRequestId};
 use crate::jsonrpc::{Id, Message};
 use crate::time::Instant;
-use std::collections::{BTreeMap, VecDeque};
+use crate::vec_map::VecMap;
+use std::collections::VecDeque;
 
 /// Headers the protocol sets itself; a user header of the same name is dropped.
 const PROTOCOL_HEADERS: [&str; 5] = [
@@ -73,7 +74,7 @@ pub struct StreamableHttp {
     pub(crate) listening: bool,
     /// Whether the server answered anything yet: before that, an unreachable server is fatal.
     pub(crate) reached: bool,
-    pub(crate) exchanges: BTreeMap<HttpRequestId, Exchange>,
+    pub(crate) exchanges: VecMap<HttpRequestId, Exchange>,
     pub(crate) scheduled: Vec<Scheduled>,
     requests: VecDeque<HttpRequest>,
     aborts: VecDeque<HttpRequestId>,
@@ -104,7 +105,7 @@ impl StreamableHttp {
             held: VecDeque::new(),
             listening: false,
             reached: false,
-            exchanges: BTreeMap::new(),
+            exchanges: VecMap::new(),
             scheduled: Vec::new(),
             requests: VecDeque::new(),
             aborts: VecDeque::new(),

@@ -63,7 +63,7 @@ fn one_result(name: &str, content: &str, is_error: bool, args: &Value, lang: Lan
             Lang::Zh => format!("工具 `{name}` 调用失败：“{error}”"),
         };
     }
-    let json = serde_json::from_str::<Value>(content.trim()).ok();
+    let json = crate::json::parse_str(content.trim()).ok();
     let answer = match (Capability::of_tool(name), &json) {
         (Some(Capability::ListIssues), Some(v)) => issues(v, args, lang),
         (Some(Capability::GetIssue), Some(v)) => issue(v, lang),

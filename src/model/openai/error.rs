@@ -130,8 +130,8 @@ pub(crate) fn parse_arguments(tool: &str, raw: &Value) -> Result<Value, DecodeEr
     if text.trim().is_empty() {
         return Ok(Value::Object(Default::default()));
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::String(inner)) => match serde_json::from_str::<Value>(&inner) {
+    match crate::json::parse_str(text) {
+        Ok(Value::String(inner)) => match crate::json::parse_str(&inner) {
             Ok(obj @ Value::Object(_)) => Ok(obj),
             _ => Ok(Value::String(inner)),
         },

@@ -1,7 +1,7 @@
 //! Streamed chat completions: `chat.completion.chunk` deltas → text as it arrives, then a
 //! `ModelResponse`.
 
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 use serde_json::Value;
 
@@ -46,7 +46,7 @@ struct PartialCall {
 #[derive(Debug, Default)]
 pub struct StreamAccumulator {
     text: String,
-    calls: BTreeMap<u64, PartialCall>,
+    calls: VecMap<u64, PartialCall>,
     chunks: usize,
     finish_reason: Option<String>,
     done: bool,
@@ -79,7 +79,7 @@ impl StreamAccumulator {
             return Ok(Vec::new());
         }
         let chunk: Value =
-            serde_json::from_str(data).map_err(|e| DecodeError::not_json(&e, data.as_bytes()))?;
+            crate::json::parse_str(data).map_err(|e| DecodeError::not_json(&e, data.as_bytes()))?;
         self.push_chunk(&chunk)
     }
 
@@ -176,7 +176,7 @@ impl StreamAccumulator {
             .and_then(|f| f.get("name"))
             .and_then(Value::as_str)
             .unwrap_or("");
-        let call = self.calls.entry(index).or_default();
+        let call = self.calls.get_or_insert_with(index, PartialCall::default);
         if call.id.is_empty() {
             call.id = id.to_owned();
         }
@@ -307,7 +307,7 @@ impl ChatCompletionStream {
             self.raw = Vec::new();
         }
         if event.event == "error" {
-            let body = serde_json::from_str::<Value>(&event.data).ok();
+            let body = crate::json::parse_str(&event.data).ok();
             return Err(body
                 .and_then(|v| DecodeError::from_api_body(&v))
                 .unwrap_or_else(|| DecodeError::Api {
