@@ -1,0 +1,125 @@
+// Type-checked (never run) by pkg-tests/run with `tsc --strict` against the installed package:
+// the API as a TypeScript user writes it. Lines marked `@ts-expect-error` must stay errors, so
+// the declarations cannot quietly loosen to `any`.
+import {
+  createAgent,
+  httpTransport,
+  init,
+  initMocks,
+  mockGithub,
+  mockModel,
+  openaiCodec,
+  openaiCompatible,
+  type Agent,
+  type AgentEvent,
+  type ApprovalAnswer,
+  type Model,
+  type ModelResponse,
+  type ServerInfo,
+  type ToolInfo,
+  type Transport,
+} from 'agentwire';
+import { stdioTransport } from 'agentwire/node';
+
+export async function demo(): Promise<string> {
+  await init();
+  await initMocks();
+  const agent: Agent = await createAgent();
+  const answer: string = await agent.run('查看 vercel/ai 的 issues', {
+    onEvent: (event: AgentEvent) => {
+      switch (event.type) {
+        case 'tool_start':
+          console.log(event.name, event.args);
+          break;
+        case 'tool_end':
+          console.log(event.ok, event.duration_ms, event.output.length);
+          break;
+        case 'text_delta':
+        case 'reasoning_delta':
+          console.log(event.text);
+          break;
+        case 'done':
+          console.log(event.answer, event.steps);
+          break;
+      }
+    },
+    onApproval: async (request): Promise<ApprovalAnswer> => (request.risk === 'write' ? 'always' : false),
+  });
+  agent.close();
+  return answer;
+}
+
+export async function realBackends(): Promise<ServerInfo[]> {
+  const model: Model = openaiCompatible({
+    baseURL: 'https://api.openai.com/v1',
+    apiKey: 'sk-…',
+    model: 'gpt-4o-mini',
+    stream: true,
+    retries: 2,
+  });
+  const agent = await createAgent({
+    model,
+    servers: { github: mockGithub() },
+    allow: ['mcp__github__get_*'],
+    deny: ['bash'],
+    onNotice: (message: string) => console.warn(message),
+  });
+  const remote: Transport = httpTransport('https://mcp.example.com/mcp', {
+    headers: { Authorization: 'Bearer token' },
+    onEvent: (event) => console.warn(event.type === 'warning' ? event.message : event.sessionId),
+  });
+  const status: ServerInfo = await agent.connect('remote', remote, { timeoutMs: 10_000 });
+  if (status.status === 'failed') console.warn(status.error);
+  await agent.connect('everything', stdioTransport('npx', ['-y', '@modelcontextprotocol/server-everything'], { env: { DEBUG: '1' } }));
+  agent.setModel(mockModel());
+  return agent.servers();
+}
+
+export async function tools(agent: Agent): Promise<ToolInfo[]> {
+  agent.registerTool<{ city: string }>({
+    name: 'get_weather',
+    description: 'Weather for a city',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    risk: 'network',
+    execute: async ({ city }, { signal }) => {
+      const response = await fetch(`https://example.com/${encodeURIComponent(city)}`, { signal });
+      return response.text();
+    },
+  });
+  const result = await agent.callTool('get_weather', { city: 'Paris' });
+  console.log(result.isError, result.text, result.content[0]?.type);
+  return agent.tools().filter((t) => t.source === 'mcp' && t.server === 'github');
+}
+
+export const scripted: Model = {
+  async complete(request, context): Promise<ModelResponse> {
+    context?.onText?.('thinking about ' + request.messages.length + ' messages');
+    context?.onReasoning?.('…');
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') return { text: last.content };
+    return { toolCalls: [{ id: 'call_1', name: 'mcp__github__list_issues', arguments: { owner: 'vercel', repo: 'ai' } }] };
+  },
+};
+
+export function codec(): ModelResponse {
+  const decoder = openaiCodec.createStreamDecoder();
+  for (const delta of decoder.push('data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n')) {
+    if (delta.type === 'text') console.log(delta.text);
+  }
+  return decoder.finish();
+}
+
+export async function mistakes(agent: Agent): Promise<void> {
+  // @ts-expect-error: not a risk level
+  agent.registerTool({ name: 't', risk: 'dangerous', execute: () => 'x' });
+  // @ts-expect-error: a transport needs send and onMessage
+  await agent.connect('broken', { close() {} });
+  // @ts-expect-error: headers are strings
+  httpTransport('https://example.com/mcp', { headers: { 'x-retries': 3 } });
+  await agent.run('hi', {
+    onEvent: (event) => {
+      // @ts-expect-error: a done event has no text
+      if (event.type === 'done') console.log(event.text);
+    },
+  });
+}
