@@ -58,6 +58,9 @@ pub(crate) struct Exchange {
     pub attempt: u32,
     /// Whether any SSE event arrived on this exchange.
     pub got_event: bool,
+    /// Why an event on this stream (or the stream it resumes) was dropped for its size: the
+    /// answer awaited here is then most likely lost, and resuming cannot bring it back.
+    pub dropped_event: Option<String>,
     /// The message a `POST` carried, kept so it can be sent again in a new session after a
     /// `404` for the old one.
     pub request_body: Option<Vec<u8>>,
@@ -74,6 +77,7 @@ impl Exchange {
             retry: None,
             attempt: 0,
             got_event: false,
+            dropped_event: None,
             request_body: None,
         }
     }

@@ -30,6 +30,10 @@
 //!   answer is kept from the session above, which is initialized already), then
 //!   `notifications/initialized`, then the message that got the `404`; after
 //!   [`MAX_REINITIALIZATIONS`] new sessions the machine gives up and closes;
+//! - a message over `max_message_bytes` is dropped as it arrives: a JSON answer fails its
+//!   request at once; an SSE event is skipped with a warning, and when the stream then ends
+//!   without the awaited answer, that request fails naming the drop (resuming cannot bring it
+//!   back);
 //! - `401`/`403` close it with a message naming the status and the server's
 //!   `WWW-Authenticate` (OAuth is future work); other error statuses fail only the request;
 //! - [`StreamableHttp::close`] sends `DELETE` with the session id.

@@ -112,7 +112,9 @@ impl StreamableHttp {
                 let last_id = decoder.last_event_id().map(str::to_owned);
                 let retry = decoder.reconnection_time();
                 if let Err(error) = pushed {
-                    self.warn(format!("{} on {}", error, self.config.url));
+                    let message = format!("{} on {}", error, self.config.url);
+                    exchange.dropped_event = Some(message.clone());
+                    self.warn(message);
                 }
                 self.take_events(&mut exchange, events, last_id, retry);
                 // A resumed stream has done its job once every response it owed arrived.
@@ -332,6 +334,12 @@ impl StreamableHttp {
             return;
         }
         let cause = error.map_or_else(String::new, |e| format!(" ({e})"));
+        if let (false, Some(dropped)) = (exchange.role == Role::Listen, &exchange.dropped_event) {
+            // The stream ended without the answer after an event too large to keep: that event
+            // was the answer, and a resumption (after its id) would only wait for a timeout.
+            let message = format!("the server's answer was dropped: {dropped}");
+            return self.fail_awaiting(&exchange.awaiting, &message, None);
+        }
         if exchange.role != Role::Listen && exchange.last_event_id.is_none() {
             let message = format!(
                 "the server closed the event stream before answering{cause} and sent no event id to resume from"

@@ -297,6 +297,37 @@ fn an_oversized_json_answer_fails_its_request_and_drops_the_body() {
 }
 
 #[test]
+fn an_oversized_sse_answer_fails_its_request_when_the_stream_ends() {
+    let mut config = HttpConfig::new(URL);
+    config.max_message_bytes = 200;
+    config.listen = false;
+    let mut host = Host::with(config);
+    host.handshake("s");
+    host.send(call(2));
+    let post = host.request();
+    host.sse_head(post.id);
+    // The answer carries an event id, so a resumption could be tried; it would only replay
+    // what follows the dropped event, and the call would wait for its timeout.
+    let big = result(2, &"x".repeat(500)).to_string();
+    host.chunk(post.id, &format!("id: e1\ndata: {big}\n\n"));
+    assert!(
+        matches!(host.events().as_slice(), [HttpEvent::Warning { message }] if message.contains("larger than 200 bytes"))
+    );
+    assert!(host.messages().is_empty());
+    host.end(post.id);
+    let messages = host.messages();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert_eq!(messages[0]["id"], 2);
+    let error = messages[0]["error"]["message"].as_str().unwrap();
+    assert!(
+        error.contains("dropped") && error.contains("larger than 200 bytes"),
+        "{error}"
+    );
+    assert_eq!(host.http.poll_timeout(), None, "no resumption is scheduled");
+    host.no_request();
+}
+
+#[test]
 fn the_get_stream_backs_off_on_network_errors_then_gives_up_with_a_warning() {
     let mut config = HttpConfig::new(URL);
     config.max_reconnects = 3;
