@@ -16,15 +16,18 @@
 //! | "搜索 mcp 相关的仓库", "search repositories about mcp" | `search_repositories` | `query` |
 //! | "计算 2+3*4", "calculate 2+3*4" | `calculator` | `expression` |
 //! | "北京的天气", "weather in Paris" | `get_weather` | `city` |
+//! | "call echo {"message":"hi"}", "调用 get-sum {"a":1,"b":2}" | any offered tool, by its full name or the part after `__` | the JSON object in the message (none: `{}`) |
 //!
 //! It never loops: when the conversation ends in tool results, it always answers with text.
 
 mod answer;
 mod base64;
+mod explicit;
 mod intent;
 mod lang;
 
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
+use explicit::Explicit;
 use intent::Parsed;
 use lang::{find_tool, Lang};
 
@@ -54,17 +57,16 @@ impl MockModel {
         let Some(text) = last_user else {
             return ModelResponse::text(lang::no_fit(tools, lang));
         };
+        match explicit::parse(text, tools) {
+            Some(Explicit::Call(name, arguments)) => return tool_call(request, name, arguments),
+            Some(Explicit::BadArguments(name, error)) => {
+                return ModelResponse::text(lang::bad_arguments(name, &error, lang))
+            }
+            None => {}
+        }
         match intent::parse(text) {
             Parsed::Call(cap, arguments) => match find_tool(tools, cap) {
-                Some(name) => ModelResponse {
-                    text: None,
-                    tool_calls: vec![ToolCall {
-                        // Unique within a conversation, since the history only grows.
-                        id: format!("mock_call_{}", request.messages.len()),
-                        name: name.to_owned(),
-                        arguments,
-                    }],
-                },
+                Some(name) => tool_call(request, name, arguments),
                 None => ModelResponse::text(lang::missing_tool(cap, &arguments, tools, lang)),
             },
             Parsed::Missing(cap, missing) if find_tool(tools, cap).is_some() => {
@@ -72,6 +74,19 @@ impl MockModel {
             }
             Parsed::Missing(..) | Parsed::NoFit => ModelResponse::text(lang::no_fit(tools, lang)),
         }
+    }
+}
+
+/// One call of tool `name`.
+fn tool_call(request: &ModelRequest, name: &str, arguments: serde_json::Value) -> ModelResponse {
+    ModelResponse {
+        text: None,
+        tool_calls: vec![ToolCall {
+            // Unique within a conversation, since the history only grows.
+            id: format!("mock_call_{}", request.messages.len()),
+            name: name.to_owned(),
+            arguments,
+        }],
     }
 }
 

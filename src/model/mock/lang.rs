@@ -156,7 +156,26 @@ pub(super) fn no_fit(tools: &[ToolDefinition], lang: Lang) -> String {
         "I'm the built-in mock model: I follow a few fixed patterns instead of understanding free text, and this message matches none of them.",
         "我是内置的模拟模型，只能识别几种固定的请求，这条消息不在其中。",
     );
-    format!("{intro}\n{}", capabilities(tools, lang))
+    let direct = lang.pick(
+        "Or name any tool yourself: `call <tool> {\"arg\": \"value\"}`.",
+        "也可以直接指定工具：`调用 <工具名> {\"参数\": \"值\"}`。",
+    );
+    if tools.is_empty() {
+        return format!("{intro}\n{}", capabilities(tools, lang));
+    }
+    format!("{intro}\n{}\n{direct}", capabilities(tools, lang))
+}
+
+/// The reply to an explicit call of `name` whose arguments are not one JSON object.
+pub(super) fn bad_arguments(name: &str, error: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!(
+            "I would call `{name}`, but its arguments must be one JSON object, like `call {name} {{\"key\": \"value\"}}` ({error})."
+        ),
+        Lang::Zh => format!(
+            "我会调用 `{name}`，但参数必须是一个 JSON 对象，例如 `调用 {name} {{\"key\": \"value\"}}`（{error}）。"
+        ),
+    }
 }
 
 /// The reply when the request was understood but its tool is missing from the request.

@@ -242,7 +242,7 @@ fn messages_that_fit_nothing_get_the_list_of_what_works() {
         .unwrap();
     assert_eq!(
         zh,
-        "我是内置的模拟模型，只能识别几种固定的请求，这条消息不在其中。\n使用当前可用的工具，我可以：\n- 搜索仓库：“搜索 mcp 相关的仓库”"
+        "我是内置的模拟模型，只能识别几种固定的请求，这条消息不在其中。\n使用当前可用的工具，我可以：\n- 搜索仓库：“搜索 mcp 相关的仓库”\n也可以直接指定工具：`调用 <工具名> {\"参数\": \"值\"}`。"
     );
     // A repository alone is not a request, and everyday "find" is not a repository search.
     for text in ["vercel/ai", "你能帮我找工作吗", "find my keys"] {

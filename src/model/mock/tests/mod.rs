@@ -1,6 +1,7 @@
 //! Mock model tests: intents in both languages, answers read from tool results.
 
 mod answers;
+mod explicit;
 mod intents;
 
 use serde_json::{json, Value};
