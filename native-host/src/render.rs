@@ -5,6 +5,7 @@ use agentwire::audit::AuditRecord;
 use agentwire::driver::RunObserver;
 use agentwire::registry::char_prefix;
 use futures::future::LocalBoxFuture;
+use serde_json::json;
 use std::cell::{Cell, RefCell};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -160,20 +161,24 @@ impl RunObserver for Terminal {
     }
 
     fn on_text_delta(&self, text: &str) {
-        if self.format == Format::Human {
-            self.streamed.set(true);
-            let mut out = std::io::stdout().lock();
-            self.end_reasoning(&mut out);
-            let _ = write!(out, "{text}");
-            let _ = out.flush();
+        let mut out = std::io::stdout().lock();
+        if self.format == Format::Json {
+            // The same shape as the npm package's event, for consumers that stream the answer.
+            let _ = writeln!(out, "{}", json!({"type": "text_delta", "text": text}));
+            return;
         }
+        self.streamed.set(true);
+        self.end_reasoning(&mut out);
+        let _ = write!(out, "{text}");
+        let _ = out.flush();
     }
 
     fn on_reasoning_delta(&self, text: &str) {
-        if self.format != Format::Human {
+        let mut out = std::io::stdout().lock();
+        if self.format == Format::Json {
+            let _ = writeln!(out, "{}", json!({"type": "reasoning_delta", "text": text}));
             return;
         }
-        let mut out = std::io::stdout().lock();
         if !self.reasoning_open.replace(true) {
             // Dimmed on a terminal, labelled everywhere: it is not part of the answer.
             let dim = if self.color { "\x1b[2m" } else { "" };
