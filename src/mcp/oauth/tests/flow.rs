@@ -1,0 +1,411 @@
+use super::harness::*;
+use crate::mcp::oauth::encoding::{base64_standard, base64url, pkce_challenge};
+use crate::mcp::oauth::OAuthClient;
+use serde_json::json;
+
+const PATH_PRM: &str = "https://mcp.example/.well-known/oauth-protected-resource/mcp";
+const ROOT_PRM: &str = "https://mcp.example/.well-known/oauth-protected-resource";
+
+#[test]
+fn default_flow_discovers_registers_authorizes_and_exchanges() {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    let token = script.run(config(), Some("Bearer")).unwrap();
+    assert_eq!(token.access_token, "tok");
+    assert_eq!(token.expires_in, Some(60));
+    assert_eq!(token.client.client_id, "dyn-client");
+    assert_eq!(
+        script.urls(),
+        [
+            PATH_PRM.to_owned(),
+            format!("{AS}/.well-known/oauth-authorization-server"),
+            format!("{AS}/register"),
+            format!("{AS}/token"),
+        ]
+    );
+    let registration: serde_json::Value =
+        serde_json::from_slice(script.requests[2].body.as_ref().unwrap()).unwrap();
+    assert_eq!(registration["redirect_uris"], json!([REDIRECT]));
+    assert_eq!(registration["grant_types"][1], "refresh_token");
+    // PKCE S256 over the host's verifier bytes, state, resource.
+    let verifier = base64url(&[7; 32]);
+    assert_eq!(
+        script.authorize_param("code_challenge"),
+        Some(pkce_challenge(&verifier))
+    );
+    assert_eq!(
+        script.authorize_param("code_challenge_method").unwrap(),
+        "S256"
+    );
+    assert_eq!(script.authorize_param("state"), Some(base64url(&[9; 16])));
+    assert_eq!(script.authorize_param("resource").unwrap(), MCP);
+    assert_eq!(script.authorize_param("scope"), None);
+    let form = script.token_form();
+    assert_eq!(form["grant_type"], "authorization_code");
+    assert_eq!(form["code"], "the-code");
+    assert_eq!(form["code_verifier"], verifier);
+    assert_eq!(form["redirect_uri"], REDIRECT);
+    assert_eq!(form["resource"], MCP);
+    // A secret and no listed methods: client_secret_basic, the RFC 8414 default.
+    let basic = base64_standard(b"dyn-client:dyn-secret");
+    assert_eq!(
+        script
+            .request_to(&format!("{AS}/token"))
+            .header("authorization"),
+        Some(format!("Basic {basic}").as_str())
+    );
+    assert!(!form.contains_key("client_secret"));
+}
+
+#[test]
+fn resource_metadata_from_the_challenge_comes_first() {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    let elsewhere = "https://mcp.example/custom/prm";
+    let prm = script.answers[PATH_PRM].clone();
+    script.answers.insert(elsewhere.into(), prm);
+    let challenge = format!(r#"Bearer resource_metadata="{elsewhere}""#);
+    script.run(config(), Some(&challenge)).unwrap();
+    assert_eq!(script.urls()[0], elsewhere);
+}
+
+#[test]
+fn root_resource_metadata_is_the_last_resort() {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    let prm = script.answers.remove(PATH_PRM).unwrap();
+    script.answers.insert(ROOT_PRM.into(), prm);
+    script.run(config(), None).unwrap();
+    assert_eq!(
+        script.urls()[..2],
+        [PATH_PRM.to_owned(), ROOT_PRM.to_owned()]
+    );
+}
+
+#[test]
+fn path_based_authorization_servers_are_tried_in_order() {
+    for (found_at, position) in [
+        (
+            "https://auth.example/.well-known/oauth-authorization-server/tenant",
+            1,
+        ),
+        (
+            "https://auth.example/.well-known/openid-configuration/tenant",
+            2,
+        ),
+        (
+            "https://auth.example/tenant/.well-known/openid-configuration",
+            3,
+        ),
+    ] {
+        let mut script = Script::new();
+        script.standard(json!({}));
+        let metadata = script
+            .answers
+            .remove(&format!("{AS}/.well-known/oauth-authorization-server"))
+            .unwrap();
+        script.answers.insert(found_at.into(), metadata);
+        script.answer(
+            PATH_PRM,
+            200,
+            json!({"resource": MCP, "authorization_servers": ["https://auth.example/tenant"]}),
+        );
+        script.run(config(), None).unwrap();
+        assert_eq!(script.urls()[position], found_at);
+        assert!(!script
+            .urls()
+            .contains(&format!("{AS}/.well-known/oauth-authorization-server")));
+    }
+}
+
+#[test]
+fn without_resource_metadata_the_mcp_origin_is_the_server_2025_03_26() {
+    let mut script = Script::new();
+    script.answer(
+        "https://mcp.example/.well-known/oauth-authorization-server",
+        200,
+        json!({
+            "authorization_endpoint": "https://mcp.example/oauth/authorize",
+            "token_endpoint": "https://mcp.example/oauth/token",
+            "registration_endpoint": "https://mcp.example/oauth/register",
+        }),
+    );
+    script.answer(
+        "https://mcp.example/oauth/register",
+        201,
+        json!({"client_id": "c"}),
+    );
+    script.answer(
+        "https://mcp.example/oauth/token",
+        200,
+        json!({"access_token": "t"}),
+    );
+    let token = script.run(config(), None).unwrap();
+    assert_eq!(token.access_token, "t");
+    assert!(script.visited[0].starts_with("https://mcp.example/oauth/authorize?"));
+}
+
+#[test]
+fn without_any_metadata_the_default_endpoints_are_used() {
+    let mut script = Script::new();
+    script.answer(
+        "https://mcp.example/register",
+        201,
+        json!({"client_id": "c"}),
+    );
+    script.answer(
+        "https://mcp.example/token",
+        200,
+        json!({"access_token": "t"}),
+    );
+    script.run(config(), None).unwrap();
+    assert!(script.visited[0].starts_with("https://mcp.example/authorize?"));
+    // No secret: the client id goes in the form.
+    assert_eq!(
+        script.form_at("https://mcp.example/token")["client_id"],
+        "c"
+    );
+}
+
+#[test]
+fn pre_registered_clients_skip_registration() {
+    let mut script = Script::new();
+    script.standard(json!({"token_endpoint_auth_methods_supported": ["client_secret_post"]}));
+    let mut config = config();
+    config.client = Some(OAuthClient {
+        client_id: "pre id".into(),
+        client_secret: Some("s&cret".into()),
+        auth_method: None,
+    });
+    script.run(config, None).unwrap();
+    assert!(!script.urls().contains(&format!("{AS}/register")));
+    assert_eq!(script.authorize_param("client_id").unwrap(), "pre id");
+    let form = script.token_form();
+    assert_eq!(form["client_id"], "pre id");
+    assert_eq!(form["client_secret"], "s&cret");
+    assert_eq!(
+        script
+            .request_to(&format!("{AS}/token"))
+            .header("authorization"),
+        None
+    );
+}
+
+#[test]
+fn basic_credentials_are_form_encoded_first() {
+    let mut script = Script::new();
+    script.standard(json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"]}));
+    let mut config = config();
+    config.client = Some(OAuthClient {
+        client_id: "a:b".into(),
+        client_secret: Some("p w".into()),
+        auth_method: None,
+    });
+    script.run(config, None).unwrap();
+    let expected = format!("Basic {}", base64_standard(b"a%3Ab:p%20w"));
+    assert_eq!(
+        script
+            .request_to(&format!("{AS}/token"))
+            .header("authorization"),
+        Some(expected.as_str())
+    );
+}
+
+#[test]
+fn the_registration_answer_decides_the_auth_method() {
+    let mut script = Script::new();
+    script.standard(json!({"token_endpoint_auth_methods_supported": ["none"]}));
+    script.answer(
+        &format!("{AS}/register"),
+        201,
+        json!({"client_id": "pub", "token_endpoint_auth_method": "none"}),
+    );
+    script.run(config(), None).unwrap();
+    let registration: serde_json::Value =
+        serde_json::from_slice(script.requests[2].body.as_ref().unwrap()).unwrap();
+    assert_eq!(registration["token_endpoint_auth_method"], "none");
+    assert_eq!(script.token_form()["client_id"], "pub");
+    assert_eq!(
+        script
+            .request_to(&format!("{AS}/token"))
+            .header("authorization"),
+        None
+    );
+}
+
+#[test]
+fn client_metadata_documents_are_used_only_where_supported() {
+    let cimd = "https://client.example/metadata.json";
+    let mut script = Script::new();
+    script.standard(json!({"client_id_metadata_document_supported": true}));
+    let mut with_cimd = config();
+    with_cimd.client_metadata_url = Some(cimd.into());
+    script.run(with_cimd.clone(), None).unwrap();
+    assert_eq!(script.authorize_param("client_id").unwrap(), cimd);
+    assert!(!script.urls().contains(&format!("{AS}/register")));
+
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.run(with_cimd, None).unwrap();
+    assert_eq!(script.authorize_param("client_id").unwrap(), "dyn-client");
+}
+
+#[test]
+fn scope_comes_from_the_challenge_then_scopes_supported_then_nowhere() {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        PATH_PRM,
+        200,
+        json!({"resource": MCP, "authorization_servers": [AS], "scopes_supported": ["r", "w"]}),
+    );
+    script
+        .run(config(), Some(r#"Bearer scope="mcp:basic""#))
+        .unwrap();
+    assert_eq!(script.authorize_param("scope").unwrap(), "mcp:basic");
+    script.run(config(), Some("Bearer")).unwrap();
+    assert_eq!(script.authorize_param("scope").unwrap(), "r w");
+    let mut overridden = config();
+    overridden.scope = Some("mine".into());
+    script
+        .run(overridden, Some(r#"Bearer scope="mcp:basic""#))
+        .unwrap();
+    assert_eq!(script.authorize_param("scope").unwrap(), "mine");
+}
+
+#[test]
+fn offline_access_is_requested_only_when_the_server_lists_it() {
+    let mut script = Script::new();
+    script.standard(json!({"scopes_supported": ["mcp:basic", "offline_access"]}));
+    script
+        .run(config(), Some(r#"Bearer scope="mcp:basic""#))
+        .unwrap();
+    assert_eq!(
+        script.authorize_param("scope").unwrap(),
+        "mcp:basic offline_access"
+    );
+    let mut script = Script::new();
+    script.standard(json!({"scopes_supported": ["mcp:basic"]}));
+    script
+        .run(config(), Some(r#"Bearer scope="mcp:basic""#))
+        .unwrap();
+    assert_eq!(script.authorize_param("scope").unwrap(), "mcp:basic");
+}
+
+#[test]
+fn failures_name_the_culprit() {
+    // Resource metadata found, but no authorization server metadata anywhere.
+    let mut script = Script::new();
+    script.answer(
+        PATH_PRM,
+        200,
+        json!({"resource": MCP, "authorization_servers": [AS]}),
+    );
+    let error = script.run(config(), None).unwrap_err();
+    assert!(
+        error.contains("no authorization server metadata for https://auth.example"),
+        "{error}"
+    );
+    assert!(
+        error.contains("/.well-known/openid-configuration answered HTTP 404"),
+        "{error}"
+    );
+
+    // Metadata for another resource.
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        PATH_PRM,
+        200,
+        json!({"resource": "https://evil.example/mcp", "authorization_servers": [AS]}),
+    );
+    let error = script.run(config(), None).unwrap_err();
+    assert!(
+        error.contains("names resource \"https://evil.example/mcp\""),
+        "{error}"
+    );
+
+    // Registration refused.
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        &format!("{AS}/register"),
+        400,
+        json!({"error": "invalid_client_metadata", "error_description": "no"}),
+    );
+    let error = script.run(config(), None).unwrap_err();
+    assert!(error.contains("client registration at https://auth.example/register failed: HTTP 400: invalid_client_metadata (no)"), "{error}");
+
+    // No registration endpoint and no client.
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(&format!("{AS}/.well-known/oauth-authorization-server"), 200, json!({
+        "authorization_endpoint": format!("{AS}/authorize"), "token_endpoint": format!("{AS}/token")}));
+    let error = script.run(config(), None).unwrap_err();
+    assert!(
+        error.contains("offers no dynamic client registration"),
+        "{error}"
+    );
+
+    // Token refused; a non-Bearer token.
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        &format!("{AS}/token"),
+        400,
+        json!({"error": "invalid_grant"}),
+    );
+    let error = script.run(config(), None).unwrap_err();
+    assert!(
+        error
+            .contains("token endpoint https://auth.example/token refused: HTTP 400: invalid_grant"),
+        "{error}"
+    );
+    script.answer(
+        &format!("{AS}/token"),
+        200,
+        json!({"access_token": "x", "token_type": "mac"}),
+    );
+    let error = script.run(config(), None).unwrap_err();
+    assert!(error.contains("only Bearer"), "{error}");
+    assert!(
+        !error.contains("\"x\""),
+        "the token must not be echoed: {error}"
+    );
+}
+
+#[test]
+fn redirects_are_checked() {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.redirect = |_| format!("{REDIRECT}?code=c&state=forged");
+    let error = script.run(config(), None).unwrap_err();
+    assert!(error.contains("wrong or no `state`"), "{error}");
+    script.redirect = |_| format!("{REDIRECT}?error=access_denied&error_description=user+said+no");
+    let error = script.run(config(), None).unwrap_err();
+    assert!(
+        error.contains("refused: access_denied (user said no)"),
+        "{error}"
+    );
+    script.redirect = |url| approve(url).replace("code=the-code&", "");
+    let error = script.run(config(), None).unwrap_err();
+    assert!(error.contains("carries no `code`"), "{error}");
+}
+
+#[test]
+fn secrets_and_tokens_stay_out_of_debug_output() {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        &format!("{AS}/token"),
+        200,
+        json!({"access_token": "sekrit-token", "refresh_token": "sekrit-refresh"}),
+    );
+    let token = script.run(config(), None).unwrap();
+    let shown = format!("{token:?}");
+    assert!(
+        !shown.contains("sekrit") && !shown.contains("dyn-secret"),
+        "{shown}"
+    );
+    assert_eq!(token.refresh_token.as_deref(), Some("sekrit-refresh"));
+}

@@ -1,0 +1,3 @@
+mod encoding;
+mod flow;
+mod harness;
