@@ -3,9 +3,11 @@
 
 use crate::clock::TokioClock;
 use crate::http_transport::HttpTransport;
+use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
 use agentwire::config::{ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
+use agentwire::mcp::http::HttpConfig;
 use agentwire::mcp::SessionConfig;
 use futures::future::{join_all, LocalBoxFuture};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -68,8 +70,15 @@ async fn connect_one(
                     .await
                     .map_err(|e| e.to_string())
             }
-            ServerTransport::Http { url, headers } => {
-                let transport = HttpTransport::connect(url, headers.iter().cloned())?;
+            ServerTransport::Http {
+                url,
+                headers,
+                oauth,
+            } => {
+                let mut http = HttpConfig::new(url.as_str());
+                http.headers = headers.clone();
+                let oauth = oauth.then(|| OAuthOptions::new(Authorizer::Browser));
+                let transport = HttpTransport::with_oauth(http, oauth)?;
                 McpClient::connect(config, transport, TokioClock, spawn_local)
                     .await
                     .map_err(|e| e.to_string())
