@@ -100,6 +100,8 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
 fn oauth_options(scenario: &str) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Headless);
     options.client_name = "agentwire-conformance".into();
+    // A machine-to-machine client, configured as such (the JWT variant is not supported).
+    options.client_credentials = scenario == "auth/client-credentials-basic";
     if scenario == "auth/basic-cimd" {
         options.client_metadata_url = Some(CLIENT_METADATA_URL.into());
     }

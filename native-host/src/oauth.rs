@@ -38,6 +38,8 @@ pub struct OAuthOptions {
     pub client_metadata_url: Option<String>,
     /// Scopes to request instead of the server's hints.
     pub scope: Option<String>,
+    /// Use the `client_credentials` grant (needs `client` with a secret; no user step).
+    pub client_credentials: bool,
 }
 
 impl OAuthOptions {
@@ -49,6 +51,7 @@ impl OAuthOptions {
             client: None,
             client_metadata_url: None,
             scope: None,
+            client_credentials: false,
         }
     }
 }
@@ -93,6 +96,7 @@ pub async fn authorize(
     config.client = options.client.clone();
     config.client_metadata_url = options.client_metadata_url.clone();
     config.scope = options.scope.clone();
+    config.client_credentials = options.client_credentials;
     let mut flow = OAuthFlow::new(config, www_authenticate, random);
     let mut step = flow.start();
     loop {

@@ -40,7 +40,9 @@ struct ServerMetadata {
 /// OpenID Connect Discovery, path-aware). Client: the configured one, else a Client ID Metadata
 /// Document URL when the server supports it, else dynamic registration (RFC 7591). Scope: the
 /// configured one, else the challenge's `scope`, else the resource's `scopes_supported`, else
-/// none; `offline_access` is added only when the authorization server lists it.
+/// none; `offline_access` is added only when the authorization server lists it. With
+/// [`OAuthConfig::client_credentials`], the `client_credentials` grant replaces the
+/// authorization step (no user involved).
 ///
 /// The flow is strictly sequential, so its contract is simpler than the transport's: call
 /// [`start`](Self::start), then feed each step's outcome back ([`handle_response`](Self::handle_response)
@@ -293,6 +295,14 @@ impl OAuthFlow {
 
     fn choose_client(&mut self) -> OAuthStep {
         self.scope = self.select_scope();
+        if self.config.client_credentials {
+            return match self.client.as_ref().and_then(|c| c.client_secret.as_ref()) {
+                Some(_) => self.client_credentials_request(),
+                None => self.fail(
+                    "the client_credentials grant needs a configured client id and secret".into(),
+                ),
+            };
+        }
         if self.client.is_some() {
             return self.authorize();
         }
@@ -411,6 +421,29 @@ impl OAuthFlow {
     // ----- token -----
 
     fn token_request(&mut self, code: &str) -> OAuthStep {
+        let grant = vec![
+            ("grant_type".to_owned(), "authorization_code".to_owned()),
+            ("code".to_owned(), code.to_owned()),
+            ("redirect_uri".to_owned(), self.config.redirect_uri.clone()),
+            ("code_verifier".to_owned(), self.verifier.clone()),
+            ("resource".to_owned(), self.resource.clone()),
+        ];
+        self.post_token(grant)
+    }
+
+    fn client_credentials_request(&mut self) -> OAuthStep {
+        let mut grant = vec![
+            ("grant_type".to_owned(), "client_credentials".to_owned()),
+            ("resource".to_owned(), self.resource.clone()),
+        ];
+        if let Some(scope) = &self.scope {
+            grant.push(("scope".to_owned(), scope.clone()));
+        }
+        self.post_token(grant)
+    }
+
+    /// `POST`s `grant` to the token endpoint with the client's authentication.
+    fn post_token(&mut self, mut params: Vec<(String, String)>) -> OAuthStep {
         let client = self.client.clone().unwrap_or(OAuthClient {
             client_id: String::new(),
             client_secret: None,
@@ -425,13 +458,6 @@ impl OAuthFlow {
                 .unwrap_or_else(|| "client_secret_basic".into()),
         };
         let secret = client.client_secret.clone().unwrap_or_default();
-        let mut params = vec![
-            ("grant_type", "authorization_code"),
-            ("code", code),
-            ("redirect_uri", self.config.redirect_uri.as_str()),
-            ("code_verifier", self.verifier.as_str()),
-            ("resource", self.resource.as_str()),
-        ];
         let mut headers = vec![
             (
                 "Content-Type".to_owned(),
@@ -441,6 +467,7 @@ impl OAuthFlow {
         ];
         match method.as_str() {
             "client_secret_basic" => {
+                // RFC 6749 §2.3.1: both parts are form-encoded before base64.
                 let pair = format!(
                     "{}:{}",
                     percent_encode(&client.client_id),
@@ -450,12 +477,16 @@ impl OAuthFlow {
                 headers.push(("Authorization".to_owned(), value));
             }
             "client_secret_post" => {
-                params.push(("client_id", &client.client_id));
-                params.push(("client_secret", &secret));
+                params.push(("client_id".to_owned(), client.client_id.clone()));
+                params.push(("client_secret".to_owned(), secret));
             }
-            _ => params.push(("client_id", &client.client_id)),
+            _ => params.push(("client_id".to_owned(), client.client_id.clone())),
         }
-        let body = form_encode(&params).into_bytes();
+        let pairs: Vec<(&str, &str)> = params
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let body = form_encode(&pairs).into_bytes();
         self.phase = Phase::Token;
         self.current = self.server.token_endpoint.clone();
         let url = self.current.clone();

@@ -48,6 +48,9 @@ pub struct OAuthConfig {
     pub client_metadata_url: Option<String>,
     /// Scopes to request, overriding the server's hints.
     pub scope: Option<String>,
+    /// Use the `client_credentials` grant (machine to machine, no user step) instead of the
+    /// authorization code; needs a [`client`](Self::client) with a secret.
+    pub client_credentials: bool,
 }
 
 impl OAuthConfig {
@@ -60,6 +63,7 @@ impl OAuthConfig {
             client: None,
             client_metadata_url: None,
             scope: None,
+            client_credentials: false,
         }
     }
 }

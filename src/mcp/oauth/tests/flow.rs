@@ -409,3 +409,41 @@ fn secrets_and_tokens_stay_out_of_debug_output() {
     );
     assert_eq!(token.refresh_token.as_deref(), Some("sekrit-refresh"));
 }
+
+#[test]
+fn client_credentials_skip_the_user_and_authenticate_the_client() {
+    let mut script = Script::new();
+    script.standard(json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"]}));
+    let mut config = config();
+    config.client_credentials = true;
+    config.client = Some(OAuthClient {
+        client_id: "m2m".into(),
+        client_secret: Some("s".into()),
+        auth_method: None,
+    });
+    let token = script
+        .run(config.clone(), Some(r#"Bearer scope="mcp:basic""#))
+        .unwrap();
+    assert_eq!(token.access_token, "tok");
+    assert!(script.visited.is_empty(), "no authorization step");
+    assert!(!script.urls().contains(&format!("{AS}/register")));
+    let form = script.token_form();
+    assert_eq!(form["grant_type"], "client_credentials");
+    assert_eq!(form["scope"], "mcp:basic");
+    assert_eq!(form["resource"], MCP);
+    assert!(!form.contains_key("code_verifier"));
+    let basic = format!("Basic {}", base64_standard(b"m2m:s"));
+    assert_eq!(
+        script
+            .request_to(&format!("{AS}/token"))
+            .header("authorization"),
+        Some(basic.as_str())
+    );
+
+    config.client = None;
+    let error = script.run(config, None).unwrap_err();
+    assert!(
+        error.contains("needs a configured client id and secret"),
+        "{error}"
+    );
+}
