@@ -37,8 +37,16 @@ async fn connect_one(
     server: &ServerConfig,
     tails: &Mutex<StderrTails>,
 ) -> Result<McpClient, String> {
+    // A user authorizing in the browser during the handshake needs more than the usual
+    // startup time.
+    let startup_timeout = match server.transport {
+        ServerTransport::Http { oauth: true, .. } => server
+            .startup_timeout
+            .max(crate::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)),
+        _ => server.startup_timeout,
+    };
     let config = SessionConfig {
-        initialize_timeout: server.startup_timeout,
+        initialize_timeout: startup_timeout,
         request_timeout: server.timeout,
         ..SessionConfig::default()
     };
@@ -87,16 +95,11 @@ async fn connect_one(
         }
     };
     // The session has its own initialize timeout; this outer one also covers a spawn that hangs.
-    match tokio::time::timeout(
-        server.startup_timeout + Duration::from_millis(500),
-        handshake,
-    )
-    .await
-    {
+    match tokio::time::timeout(startup_timeout + Duration::from_millis(500), handshake).await {
         Ok(result) => result.map(|(client, _details)| client),
         Err(_) => Err(format!(
             "no answer to initialize within {} ms",
-            server.startup_timeout.as_millis()
+            startup_timeout.as_millis()
         )),
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// How long the browser flow waits for the user to come back.
-const BROWSER_TIMEOUT: Duration = Duration::from_secs(300);
+pub const BROWSER_TIMEOUT: Duration = Duration::from_secs(300);
 /// How long each OAuth HTTP request may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -107,7 +107,7 @@ pub async fn authorize(
             }
             OAuthStep::Authorize { url } => {
                 let redirect = match &listener {
-                    Some(listener) => browser(listener, &url).await?,
+                    Some(listener) => browser(listener, &url, true).await?,
                     None => headless(&client, &url).await?,
                 };
                 flow.handle_redirect(&redirect)
@@ -180,20 +180,27 @@ async fn headless(client: &reqwest::Client, url: &str) -> Result<String, String>
     }
 }
 
-/// Shows the URL, opens a browser if it can, and waits for the redirect to our listener.
-async fn browser(listener: &tokio::net::TcpListener, url: &str) -> Result<String, String> {
+/// Shows the URL, opens a browser if asked (and it can), and waits for the redirect to our
+/// listener.
+async fn browser(
+    listener: &tokio::net::TcpListener,
+    url: &str,
+    open_browser: bool,
+) -> Result<String, String> {
     eprintln!("To authorize agentwire, open this URL in a browser:\n  {url}");
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    // Best effort: without a desktop the printed URL is enough.
-    let _ = std::process::Command::new(opener)
-        .arg(url)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
+    if open_browser {
+        let opener = if cfg!(target_os = "macos") {
+            "open"
+        } else {
+            "xdg-open"
+        };
+        // Best effort: without a desktop the printed URL is enough.
+        let _ = std::process::Command::new(opener)
+            .arg(url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+    }
     let wait = async {
         loop {
             let (mut socket, _) = listener
@@ -230,4 +237,81 @@ async fn browser(listener: &tokio::net::TcpListener, url: &str) -> Result<String
         .map_err(|_| {
             "nobody completed the authorization in the browser within 5 minutes".to_owned()
         })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::net::{TcpListener, TcpStream};
+
+    /// Sends `request` to `addr` and returns the whole answer.
+    async fn ask(addr: std::net::SocketAddr, request: &str) -> String {
+        let mut socket = TcpStream::connect(addr).await.unwrap();
+        socket.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        socket.read_to_string(&mut answer).await.unwrap();
+        answer
+    }
+
+    #[tokio::test]
+    async fn the_browser_redirect_is_caught_on_the_callback_path() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let user = tokio::spawn(async move {
+            let stray = ask(addr, "GET /favicon.ico HTTP/1.1\r\n\r\n").await;
+            assert!(stray.starts_with("HTTP/1.1 404"), "{stray}");
+            ask(
+                addr,
+                "GET /callback?code=c&state=s HTTP/1.1\r\nHost: x\r\n\r\n",
+            )
+            .await
+        });
+        let redirect = browser(&listener, "https://auth.example/authorize?x", false)
+            .await
+            .unwrap();
+        assert_eq!(
+            redirect,
+            format!("http://127.0.0.1:{}/callback?code=c&state=s", addr.port())
+        );
+        assert!(user.await.unwrap().contains("authorization received"));
+    }
+
+    #[tokio::test]
+    async fn headless_authorization_reads_the_location_without_following_it() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            for location in [Some("/callback?code=c&state=s"), None] {
+                let (mut socket, _) = listener.accept().await.unwrap();
+                let mut buffer = vec![0u8; 4096];
+                let _ = socket.read(&mut buffer).await.unwrap();
+                let answer = match location {
+                    Some(l) => format!(
+                        "HTTP/1.1 302 Found\r\nLocation: {l}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    ),
+                    None => "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        .to_owned(),
+                };
+                socket.write_all(answer.as_bytes()).await.unwrap();
+            }
+        });
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let url = format!("http://{addr}/authorize?client_id=x");
+        let redirect = headless(&client, &url).await.unwrap();
+        assert_eq!(redirect, format!("http://{addr}/callback?code=c&state=s"));
+        let error = headless(&client, &url).await.unwrap_err();
+        assert!(
+            error.contains("answered HTTP 200 without a redirect"),
+            "{error}"
+        );
+        assert!(
+            error.contains(&format!("http://{addr}/authorize")),
+            "{error}"
+        );
+        assert!(!error.contains("client_id"), "{error}");
+        server.await.unwrap();
+    }
 }
