@@ -176,8 +176,8 @@ struct Driver {
     tasks: HashMap<HttpRequestId, AbortHandle>,
     close_waiters: Vec<oneshot::Sender<()>>,
     oauth: Option<OAuthOptions>,
-    /// An `AuthorizationRequired` to act on: its `WWW-Authenticate`.
-    auth_needed: Option<Option<String>>,
+    /// An `AuthorizationRequired` to act on: its status and `WWW-Authenticate`.
+    auth_needed: Option<(u16, Option<String>)>,
 }
 
 impl Driver {
@@ -189,8 +189,8 @@ impl Driver {
             if self.machine.is_closed() {
                 break;
             }
-            if let Some(challenge) = self.auth_needed.take() {
-                self.authorize(challenge).await;
+            if let Some((status, challenge)) = self.auth_needed.take() {
+                self.authorize(status, challenge).await;
                 continue;
             }
             let deadline = self.machine.poll_timeout();
@@ -248,10 +248,15 @@ impl Driver {
     /// Runs an OAuth flow and gives the machine its outcome. Other requests wait meanwhile
     /// (their tasks block on the bounded channel), which is what we want: without a token
     /// they would only be refused again.
-    async fn authorize(&mut self, challenge: Option<String>) {
-        let Some(options) = self.oauth.clone() else {
+    async fn authorize(&mut self, status: u16, challenge: Option<String>) {
+        let Some(mut options) = self.oauth.clone() else {
             return;
         };
+        // A 401 means the token expired or was revoked: a refresh may do. A 403 asks for more
+        // scope, which a refresh of the old grant cannot give.
+        if status != 401 {
+            options.refresh_token = None;
+        }
         let url = self.machine.config().url.clone();
         let outcome = crate::oauth::authorize(&options, &url, challenge.as_deref()).await;
         match outcome {
@@ -259,6 +264,9 @@ impl Driver {
                 // The same client serves later rounds (step-up) without registering again.
                 if let Some(oauth) = &mut self.oauth {
                     oauth.client.get_or_insert(token.client.clone());
+                    if token.refresh_token.is_some() {
+                        oauth.refresh_token = token.refresh_token.clone();
+                    }
                 }
                 let _ = self
                     .machine
@@ -286,9 +294,10 @@ impl Driver {
         while let Some(event) = self.machine.poll_event() {
             match event {
                 HttpEvent::AuthorizationRequired {
-                    www_authenticate, ..
+                    status,
+                    www_authenticate,
                 } => {
-                    self.auth_needed = Some(www_authenticate);
+                    self.auth_needed = Some((status, www_authenticate));
                 }
                 HttpEvent::Closed { reason } => {
                     if let Ok(mut closed) = self.closed.lock() {

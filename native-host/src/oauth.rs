@@ -40,6 +40,8 @@ pub struct OAuthOptions {
     pub scope: Option<String>,
     /// Use the `client_credentials` grant (needs `client` with a secret; no user step).
     pub client_credentials: bool,
+    /// A refresh token to try before asking the user (kept by the transport between rounds).
+    pub refresh_token: Option<String>,
 }
 
 impl OAuthOptions {
@@ -52,6 +54,7 @@ impl OAuthOptions {
             client_metadata_url: None,
             scope: None,
             client_credentials: false,
+            refresh_token: None,
         }
     }
 }
@@ -97,6 +100,7 @@ pub async fn authorize(
     config.client_metadata_url = options.client_metadata_url.clone();
     config.scope = options.scope.clone();
     config.client_credentials = options.client_credentials;
+    config.refresh_token = options.refresh_token.clone();
     let mut flow = OAuthFlow::new(config, www_authenticate, random);
     let mut step = flow.start();
     loop {

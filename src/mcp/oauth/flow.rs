@@ -14,6 +14,7 @@ enum Phase {
     ResourceMetadata,
     ServerMetadata,
     Registration,
+    Refreshing,
     Authorizing,
     Token,
     Finished,
@@ -135,6 +136,7 @@ impl OAuthFlow {
             Phase::ResourceMetadata => self.on_resource_metadata(status, json),
             Phase::ServerMetadata => self.on_server_metadata(status, json),
             Phase::Registration => self.on_registration(status, json, body),
+            Phase::Refreshing => self.on_refresh(status, json),
             Phase::Token => self.on_token(status, json, body),
             Phase::Authorizing | Phase::Finished => {
                 OAuthStep::Failed("the OAuth flow expected no HTTP response now".into())
@@ -295,6 +297,18 @@ impl OAuthFlow {
 
     fn choose_client(&mut self) -> OAuthStep {
         self.scope = self.select_scope();
+        if self.client.is_some() {
+            if let Some(refresh_token) = self.config.refresh_token.take() {
+                let grant = vec![
+                    ("grant_type".to_owned(), "refresh_token".to_owned()),
+                    ("refresh_token".to_owned(), refresh_token),
+                    ("resource".to_owned(), self.resource.clone()),
+                ];
+                let step = self.post_token(grant);
+                self.phase = Phase::Refreshing;
+                return step;
+            }
+        }
         if self.config.client_credentials {
             return match self.client.as_ref().and_then(|c| c.client_secret.as_ref()) {
                 Some(_) => self.client_credentials_request(),
@@ -491,6 +505,18 @@ impl OAuthFlow {
         self.current = self.server.token_endpoint.clone();
         let url = self.current.clone();
         self.request(HttpMethod::Post, url, headers, Some(body))
+    }
+
+    /// A refused refresh is no failure: the user authorizes anew.
+    fn on_refresh(&mut self, status: u16, json: Option<Value>) -> OAuthStep {
+        let fresh = json
+            .as_ref()
+            .and_then(|j| j.get("access_token"))
+            .is_some_and(Value::is_string);
+        if status == 200 && fresh {
+            return self.on_token(status, json, &[]);
+        }
+        self.choose_client()
     }
 
     fn on_token(&mut self, status: u16, json: Option<Value>, body: &[u8]) -> OAuthStep {

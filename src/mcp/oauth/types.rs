@@ -31,7 +31,7 @@ impl fmt::Debug for OAuthClient {
 }
 
 /// What the host tells the flow about itself.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct OAuthConfig {
     /// The MCP endpoint that asked for authorization (also the RFC 8707 `resource` unless its
     /// Protected Resource Metadata names another).
@@ -51,6 +51,28 @@ pub struct OAuthConfig {
     /// Use the `client_credentials` grant (machine to machine, no user step) instead of the
     /// authorization code; needs a [`client`](Self::client) with a secret.
     pub client_credentials: bool,
+    /// A refresh token from an earlier flow: tried first (with [`client`](Self::client)); when
+    /// the server refuses it, the flow authorizes anew.
+    pub refresh_token: Option<String>,
+}
+
+impl fmt::Debug for OAuthConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the refresh token (the client redacts its own secret).
+        f.debug_struct("OAuthConfig")
+            .field("resource_url", &self.resource_url)
+            .field("redirect_uri", &self.redirect_uri)
+            .field("client_name", &self.client_name)
+            .field("client", &self.client)
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("scope", &self.scope)
+            .field("client_credentials", &self.client_credentials)
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 impl OAuthConfig {
@@ -64,6 +86,7 @@ impl OAuthConfig {
             client_metadata_url: None,
             scope: None,
             client_credentials: false,
+            refresh_token: None,
         }
     }
 }

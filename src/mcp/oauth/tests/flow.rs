@@ -447,3 +447,49 @@ fn client_credentials_skip_the_user_and_authenticate_the_client() {
         "{error}"
     );
 }
+
+#[test]
+fn a_refresh_token_is_tried_first_and_a_refusal_falls_back_to_authorizing() {
+    let known = OAuthClient {
+        client_id: "pub".into(),
+        client_secret: None,
+        auth_method: Some("none".into()),
+    };
+    let mut config = config();
+    config.client = Some(known);
+    config.refresh_token = Some("old-refresh".into());
+    assert!(!format!("{config:?}").contains("old-refresh"));
+
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        &format!("{AS}/token"),
+        200,
+        json!({"access_token": "renewed"}),
+    );
+    let token = script.run(config.clone(), None).unwrap();
+    assert_eq!(token.access_token, "renewed");
+    assert!(script.visited.is_empty(), "no user step");
+    let form = script.token_form();
+    assert_eq!(form["grant_type"], "refresh_token");
+    assert_eq!(form["refresh_token"], "old-refresh");
+    assert_eq!(form["client_id"], "pub");
+    assert_eq!(form["resource"], MCP);
+
+    // The token endpoint refuses every grant here: refresh, then the authorization code.
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(
+        &format!("{AS}/token"),
+        400,
+        json!({"error": "invalid_grant"}),
+    );
+    let error = script.run(config, None).unwrap_err();
+    assert_eq!(
+        script.visited.len(),
+        1,
+        "the user is asked after the refused refresh"
+    );
+    assert_eq!(script.token_form()["grant_type"], "authorization_code");
+    assert!(error.contains("invalid_grant"), "{error}");
+}
