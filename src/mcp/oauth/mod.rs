@@ -11,8 +11,11 @@
 //! the host as data; the host also supplies the randomness ([`OAuthRandom`]).
 
 mod challenge;
+mod client;
+mod discovery;
 pub mod encoding;
 mod flow;
+mod token;
 mod types;
 mod url;
 

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 
 pub const MCP: &str = "https://mcp.example/mcp";
 pub const AS: &str = "https://auth.example";
+pub const PATH_PRM: &str = "https://mcp.example/.well-known/oauth-protected-resource/mcp";
+pub const ROOT_PRM: &str = "https://mcp.example/.well-known/oauth-protected-resource";
 pub const REDIRECT: &str = "http://127.0.0.1:9/callback";
 
 pub fn random() -> OAuthRandom {
@@ -53,7 +55,7 @@ impl Script {
     /// PRM at the path-based location naming `AS`, AS metadata at the root location.
     pub fn standard(&mut self, server_extra: Value) -> &mut Self {
         self.answer(
-            "https://mcp.example/.well-known/oauth-protected-resource/mcp",
+            PATH_PRM,
             200,
             serde_json::json!({"resource": MCP, "authorization_servers": [AS]}),
         );
