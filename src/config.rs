@@ -22,6 +22,9 @@
 //! `network`) sets the risk of every tool of the server, and `toolRisk` (`{"tool": "read"}`)
 //! overrides it per tool. Both feed the permission gate.
 //!
+//! For `http` servers, `"oauth": true` lets agentwire run the MCP OAuth flow when the server
+//! answers `401` (the user authorizes in a browser).
+//!
 //! `${VAR}` and `${VAR:-default}` are expanded in `command`, `args`, `env` values, `cwd`, `url`
 //! and `headers` values; `$${` stands for a literal `${` (see [`expand_vars`]). Unknown fields are
 //! ignored for forward compatibility, each with a warning in [`McpConfig::warnings`].
@@ -52,7 +55,7 @@ const COMMON_FIELDS: [&str; 6] = [
     "toolRisk",
 ];
 const STDIO_FIELDS: [&str; 4] = ["command", "args", "env", "cwd"];
-const HTTP_FIELDS: [&str; 2] = ["url", "headers"];
+const HTTP_FIELDS: [&str; 3] = ["url", "headers", "oauth"];
 
 /// A parsed `.mcp.json`.
 #[derive(Clone, Debug, PartialEq)]
@@ -103,6 +106,8 @@ pub enum ServerTransport {
         url: String,
         /// Extra request headers, in file order.
         headers: Vec<(String, String)>,
+        /// `"oauth": true`: authorize with OAuth when the server asks (agentwire extension).
+        oauth: bool,
     },
     /// The built-in mock GitHub MCP server.
     Mock,
@@ -384,9 +389,15 @@ impl EntryCtx<'_> {
                 format!("\"url\" must start with http:// or https:// (got {url:?})"),
             ));
         }
+        let oauth = match map.get("oauth") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(self.err(Some("oauth"), "\"oauth\" must be a boolean".into())),
+        };
         Ok(ServerTransport::Http {
             url,
             headers: self.string_map(map, "headers")?,
+            oauth,
         })
     }
 

@@ -14,9 +14,11 @@
 use agentwire::driver::McpClient;
 use agentwire::jsonrpc::ErrorObject;
 use agentwire::mcp::http::HttpConfig;
+use agentwire::mcp::oauth::OAuthClient;
 use agentwire::mcp::{CallOptions, SessionConfig, SessionEvent};
 use agentwire_host::clock::TokioClock;
 use agentwire_host::http_transport::HttpTransport;
+use agentwire_host::oauth::{Authorizer, OAuthOptions};
 use futures::StreamExt;
 use serde_json::{json, Map, Value};
 use std::process::ExitCode;
@@ -58,7 +60,7 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
     // so an early standalone GET stream would race the resumption it measures. The scenario is
     // about resuming a request's stream; the standalone stream is exercised by the others.
     http.listen = scenario != "sse-retry";
-    let transport = HttpTransport::with_config(http)?;
+    let transport = HttpTransport::with_oauth(http, Some(oauth_options(scenario)))?;
     let finished = transport.finished();
     if let Some(mut events) = transport.take_events() {
         tokio::task::spawn_local(async move {
@@ -92,6 +94,35 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
     outcome
 }
 
+/// The client-side OAuth setup: headless authorization (the suite's authorization servers
+/// approve at once), a metadata document URL the suite recognises, and the pre-registered
+/// client the suite hands over in `MCP_CONFORMANCE_CONTEXT` (`client_id`, `client_secret`).
+fn oauth_options(scenario: &str) -> OAuthOptions {
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.client_name = "agentwire-conformance".into();
+    // A machine-to-machine client, configured as such (the JWT variant is not supported).
+    options.client_credentials = scenario == "auth/client-credentials-basic";
+    if scenario == "auth/basic-cimd" {
+        options.client_metadata_url = Some(CLIENT_METADATA_URL.into());
+    }
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").unwrap_or_default();
+    let context: Value = serde_json::from_str(&context).unwrap_or_default();
+    if let Some(client_id) = context.get("client_id").and_then(Value::as_str) {
+        options.client = Some(OAuthClient {
+            client_id: client_id.into(),
+            client_secret: context
+                .get("client_secret")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            auth_method: None,
+        });
+    }
+    options
+}
+
+/// The Client ID Metadata Document URL the suite's `auth/basic-cimd` expects.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
 /// What each scenario checks for, beyond the handshake.
 async fn exercise(client: &McpClient, scenario: &str) -> Result<(), String> {
     let tools = client
@@ -107,6 +138,11 @@ async fn exercise(client: &McpClient, scenario: &str) -> Result<(), String> {
         "tools_call" => ("add_numbers", json!({"a": 5, "b": 3})),
         "elicitation-sep1034-client-defaults" => ("test_client_elicitation_defaults", json!({})),
         "sse-retry" => ("test_reconnection", json!({})),
+        // The step-up scenarios ask for more scope on `tools/call`.
+        auth if auth.starts_with("auth/") => match names.first() {
+            Some(first) => (*first, json!({})),
+            None => return Ok(()),
+        },
         _ => return Ok(()),
     };
     let output = client

@@ -3,9 +3,11 @@
 
 use crate::clock::TokioClock;
 use crate::http_transport::HttpTransport;
+use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
 use agentwire::config::{ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
+use agentwire::mcp::http::HttpConfig;
 use agentwire::mcp::SessionConfig;
 use futures::future::{join_all, LocalBoxFuture};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -35,8 +37,16 @@ async fn connect_one(
     server: &ServerConfig,
     tails: &Mutex<StderrTails>,
 ) -> Result<McpClient, String> {
+    // A user authorizing in the browser during the handshake needs more than the usual
+    // startup time.
+    let startup_timeout = match server.transport {
+        ServerTransport::Http { oauth: true, .. } => server
+            .startup_timeout
+            .max(crate::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)),
+        _ => server.startup_timeout,
+    };
     let config = SessionConfig {
-        initialize_timeout: server.startup_timeout,
+        initialize_timeout: startup_timeout,
         request_timeout: server.timeout,
         ..SessionConfig::default()
     };
@@ -68,8 +78,15 @@ async fn connect_one(
                     .await
                     .map_err(|e| e.to_string())
             }
-            ServerTransport::Http { url, headers } => {
-                let transport = HttpTransport::connect(url, headers.iter().cloned())?;
+            ServerTransport::Http {
+                url,
+                headers,
+                oauth,
+            } => {
+                let mut http = HttpConfig::new(url.as_str());
+                http.headers = headers.clone();
+                let oauth = oauth.then(|| OAuthOptions::new(Authorizer::Browser));
+                let transport = HttpTransport::with_oauth(http, oauth)?;
                 McpClient::connect(config, transport, TokioClock, spawn_local)
                     .await
                     .map_err(|e| e.to_string())
@@ -78,16 +95,11 @@ async fn connect_one(
         }
     };
     // The session has its own initialize timeout; this outer one also covers a spawn that hangs.
-    match tokio::time::timeout(
-        server.startup_timeout + Duration::from_millis(500),
-        handshake,
-    )
-    .await
-    {
+    match tokio::time::timeout(startup_timeout + Duration::from_millis(500), handshake).await {
         Ok(result) => result.map(|(client, _details)| client),
         Err(_) => Err(format!(
             "no answer to initialize within {} ms",
-            server.startup_timeout.as_millis()
+            startup_timeout.as_millis()
         )),
     }
 }

@@ -7,6 +7,7 @@
 //! are `Send`, so this works on any tokio runtime, inside a `LocalSet` or not.
 
 use crate::clock::TokioClock;
+use crate::oauth::OAuthOptions;
 use agentwire::driver::{Clock, Transport};
 use agentwire::mcp::http::{
     HttpConfig, HttpEvent, HttpMethod, HttpRequest, HttpRequestId, StreamableHttp,
@@ -66,6 +67,17 @@ impl HttpTransport {
 
     /// Like [`connect`](Self::connect), with every knob of the machine.
     pub fn with_config(config: HttpConfig) -> Result<HttpTransport, String> {
+        Self::with_oauth(config, None)
+    }
+
+    /// Like [`with_config`](Self::with_config); with `oauth`, a `401`/`403` starts an OAuth
+    /// authorization ([`crate::oauth::authorize`]) and the refused messages are re-sent with
+    /// the token, instead of closing.
+    pub fn with_oauth(
+        mut config: HttpConfig,
+        oauth: Option<OAuthOptions>,
+    ) -> Result<HttpTransport, String> {
+        config.oauth = oauth.is_some();
         validate(&config)?;
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
@@ -86,6 +98,8 @@ impl HttpTransport {
             closed: Arc::clone(&closed),
             tasks: HashMap::new(),
             close_waiters: Vec::new(),
+            oauth,
+            auth_needed: None,
         };
         tokio::spawn(driver.run(commands_rx));
         Ok(HttpTransport {
@@ -161,6 +175,9 @@ struct Driver {
     closed: Arc<StdMutex<Option<String>>>,
     tasks: HashMap<HttpRequestId, AbortHandle>,
     close_waiters: Vec<oneshot::Sender<()>>,
+    oauth: Option<OAuthOptions>,
+    /// An `AuthorizationRequired` to act on: its status and `WWW-Authenticate`.
+    auth_needed: Option<(u16, Option<String>)>,
 }
 
 impl Driver {
@@ -171,6 +188,10 @@ impl Driver {
             self.drain(&io_tx);
             if self.machine.is_closed() {
                 break;
+            }
+            if let Some((status, challenge)) = self.auth_needed.take() {
+                self.authorize(status, challenge).await;
+                continue;
             }
             let deadline = self.machine.poll_timeout();
             let timer = async {
@@ -224,6 +245,37 @@ impl Driver {
         // Dropping the senders ends `recv` and wakes every `close`.
     }
 
+    /// Runs an OAuth flow and gives the machine its outcome. Other requests wait meanwhile
+    /// (their tasks block on the bounded channel), which is what we want: without a token
+    /// they would only be refused again.
+    async fn authorize(&mut self, status: u16, challenge: Option<String>) {
+        let Some(mut options) = self.oauth.clone() else {
+            return;
+        };
+        // A 401 means the token expired or was revoked: a refresh may do. A 403 asks for more
+        // scope, which a refresh of the old grant cannot give.
+        if status != 401 {
+            options.refresh_token = None;
+        }
+        let url = self.machine.config().url.clone();
+        let outcome = crate::oauth::authorize(&options, &url, challenge.as_deref()).await;
+        match outcome {
+            Ok(token) => {
+                // The same client serves later rounds (step-up) without registering again.
+                if let Some(oauth) = &mut self.oauth {
+                    oauth.client.get_or_insert(token.client.clone());
+                    if token.refresh_token.is_some() {
+                        oauth.refresh_token = token.refresh_token.clone();
+                    }
+                }
+                let _ = self
+                    .machine
+                    .set_access_token(TokioClock::instant(), token.access_token);
+            }
+            Err(error) => self.machine.authorization_failed(error),
+        }
+    }
+
     /// Moves everything the machine produced to where it goes.
     fn drain(&mut self, io: &mpsc::Sender<(HttpRequestId, Io)>) {
         while let Some(id) = self.machine.poll_abort() {
@@ -241,6 +293,12 @@ impl Driver {
         }
         while let Some(event) = self.machine.poll_event() {
             match event {
+                HttpEvent::AuthorizationRequired {
+                    status,
+                    www_authenticate,
+                } => {
+                    self.auth_needed = Some((status, www_authenticate));
+                }
                 HttpEvent::Closed { reason } => {
                     if let Ok(mut closed) = self.closed.lock() {
                         *closed = Some(reason);

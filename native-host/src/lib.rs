@@ -17,6 +17,7 @@ pub mod connect;
 pub mod http_transport;
 pub mod local_tools;
 pub mod model;
+pub mod oauth;
 pub mod render;
 pub mod repl;
 pub mod servers;

@@ -60,6 +60,7 @@ fn claude_style_file_parses_in_file_order() {
         ServerTransport::Http {
             url: "https://example.test/mcp".into(),
             headers: vec![("Authorization".into(), "Bearer ghp_123".into())],
+            oauth: false,
         }
     );
 
@@ -341,4 +342,19 @@ fn variables_are_not_expanded_in_names_or_unlisted_fields() {
     let cfg =
         parse(r#"{"mcpServers": {"s": {"type": "mock", "toolRisk": {"${T}": "read"}}}}"#).unwrap();
     assert_eq!(cfg.servers[0].risk_of("${T}"), Some("read"));
+}
+
+#[test]
+fn http_servers_opt_in_to_oauth() {
+    let cfg =
+        parse(r#"{"mcpServers": {"r": {"type": "http", "url": "https://h/mcp", "oauth": true}}}"#)
+            .unwrap();
+    assert!(matches!(
+        cfg.servers[0].transport,
+        ServerTransport::Http { oauth: true, .. }
+    ));
+    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+    let text =
+        err(r#"{"mcpServers": {"r": {"type": "http", "url": "https://h/mcp", "oauth": "yes"}}}"#);
+    assert!(text.contains("\"oauth\" must be a boolean"), "{text}");
 }

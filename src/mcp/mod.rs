@@ -3,6 +3,7 @@
 mod events;
 pub mod http;
 mod incoming;
+pub mod oauth;
 mod session;
 
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};

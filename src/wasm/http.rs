@@ -117,6 +117,13 @@ impl HttpMachine {
                     ("session_expired", "sessionId", session_id)
                 }
                 HttpEvent::Closed { reason } => ("closed", "reason", reason),
+                // The JS layer does not turn OAuth on (`HttpConfig::oauth`), so this cannot
+                // happen yet; say so rather than drop it.
+                HttpEvent::AuthorizationRequired { status, .. } => (
+                    "warning",
+                    "message",
+                    format!("the server asks for OAuth authorization (HTTP {status})"),
+                ),
             };
             let mut o = Map::new();
             o.insert("type".into(), kind.into());

@@ -77,7 +77,7 @@ pub struct StreamableHttp {
     pub(crate) exchanges: VecMap<HttpRequestId, Exchange>,
     pub(crate) scheduled: Vec<Scheduled>,
     requests: VecDeque<HttpRequest>,
-    aborts: VecDeque<HttpRequestId>,
+    pub(crate) aborts: VecDeque<HttpRequestId>,
     pub(crate) messages: VecDeque<Vec<u8>>,
     pub(crate) events: VecDeque<HttpEvent>,
     /// The client's `initialize` request, replayed to start a new session after a `404`.
@@ -86,6 +86,8 @@ pub struct StreamableHttp {
     replay_id: Option<Id>,
     /// New sessions started after `404`s.
     reinitializations: u32,
+    /// OAuth state: the bearer token, messages held while authorizing, attempts.
+    pub(crate) auth: super::auth::AuthState,
 }
 
 /// How many times a machine starts a new session after `404`s before it gives up.
@@ -114,6 +116,7 @@ impl StreamableHttp {
             initialize_body: None,
             replay_id: None,
             reinitializations: 0,
+            auth: super::auth::AuthState::default(),
         }
     }
 
@@ -240,7 +243,12 @@ impl StreamableHttp {
     // ----- internals -----
 
     /// Queues the `POST` of one message, or holds it while `initialize` awaits its answer.
-    fn post(&mut self, body: Vec<u8>) {
+    pub(crate) fn post(&mut self, body: Vec<u8>) {
+        if self.auth_pending() {
+            // Sent without a token it would only be refused again.
+            self.hold_for_authorization(body);
+            return;
+        }
         if self.gate.is_some() {
             self.held.push_back(body);
             return;
@@ -325,6 +333,11 @@ impl StreamableHttp {
         }
         if let Some(event_id) = last_event_id {
             add("Last-Event-ID", event_id);
+        }
+        if let Some(token) = &self.auth.access_token {
+            // The token replaces any `Authorization` the user configured.
+            headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
+            headers.push(("Authorization".into(), format!("Bearer {token}")));
         }
         headers
     }

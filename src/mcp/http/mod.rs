@@ -35,15 +35,20 @@
 //!   without the awaited answer, that request fails naming the drop (resuming cannot bring it
 //!   back);
 //! - `401`/`403` close it with a message naming the status and the server's
-//!   `WWW-Authenticate` (OAuth is future work); other error statuses fail only the request;
+//!   `WWW-Authenticate`, unless [`HttpConfig::oauth`] is on: then the refused `POST`s are held,
+//!   [`HttpEvent::AuthorizationRequired`] goes up, and [`StreamableHttp::set_access_token`]
+//!   re-sends them with `Authorization: Bearer` (at most [`MAX_AUTHORIZATIONS`] rounds in a row
+//!   without a success); other error statuses fail only the request;
 //! - [`StreamableHttp::close`] sends `DELETE` with the session id.
 
+mod auth;
 mod exchange;
 mod machine;
 mod messages;
 mod responses;
 mod types;
 
+pub use auth::MAX_AUTHORIZATIONS;
 pub use machine::{StreamableHttp, MAX_REINITIALIZATIONS};
 pub use types::{
     find_header, HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, HttpRequestId,

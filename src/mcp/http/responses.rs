@@ -34,6 +34,12 @@ impl StreamableHttp {
         self.reached = true;
         let role = exchange.role;
         let success = (200..300).contains(&status);
+        if self.authorization_refused(id, status, headers) {
+            return;
+        }
+        let Some(exchange) = self.exchanges.get_mut(&id) else {
+            return;
+        };
         let content_type = find_header(headers, "content-type")
             .unwrap_or("")
             .trim()

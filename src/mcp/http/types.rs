@@ -83,6 +83,19 @@ pub enum HttpEvent {
         /// The session id the server no longer knows.
         session_id: String,
     },
+    /// The server refused a message for lack of (enough) authorization, and
+    /// [`HttpConfig::oauth`] is on: the message is held. The host authorizes (see
+    /// [`crate::mcp::oauth`]) and calls
+    /// [`set_access_token`](super::StreamableHttp::set_access_token), which re-sends every
+    /// held message, or [`authorization_failed`](super::StreamableHttp::authorization_failed).
+    /// Emitted once per authorization round, however many messages were refused.
+    AuthorizationRequired {
+        /// `401` (no or bad token) or `403` (a step-up: more scope needed).
+        status: u16,
+        /// The server's `WWW-Authenticate` value, if any (feed it to
+        /// [`OAuthFlow::new`](crate::mcp::oauth::OAuthFlow::new)).
+        www_authenticate: Option<String>,
+    },
     /// The machine stopped: no more requests or messages. Always the last event, emitted once.
     Closed {
         /// Why: closed by the client, authentication refused, session expired, server
@@ -130,6 +143,9 @@ pub struct HttpConfig {
     pub max_message_bytes: usize,
     /// How long `close` waits for the server to answer the `DELETE`.
     pub close_timeout: Duration,
+    /// Hand `401`/`403` answers to `POST`s up as [`HttpEvent::AuthorizationRequired`] (the
+    /// host runs OAuth and calls `set_access_token`) instead of closing. Off by default.
+    pub oauth: bool,
 }
 
 impl HttpConfig {
@@ -144,6 +160,7 @@ impl HttpConfig {
             max_reconnects: 5,
             max_message_bytes: crate::framing::DEFAULT_MAX_FRAME_LEN,
             close_timeout: Duration::from_secs(2),
+            oauth: false,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Tests of the Streamable HTTP machine against scripted HTTP responses, with simulated time.
 
+mod auth;
 mod basics;
 mod errors;
 mod pair;

@@ -1,0 +1,321 @@
+//! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
+//! (or a headless stand-in) through the authorization step.
+
+use agentwire::mcp::http::{HttpMethod, HttpRequest};
+use agentwire::mcp::oauth::{
+    OAuthClient, OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken,
+};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// How long the browser flow waits for the user to come back.
+pub const BROWSER_TIMEOUT: Duration = Duration::from_secs(300);
+/// How long each OAuth HTTP request may take.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How the authorization step reaches the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Authorizer {
+    /// For tests and automation: `GET` the authorization URL without following redirects and
+    /// take its `Location` as the redirect (works with servers that approve at once).
+    Headless,
+    /// Print the URL to stderr, try to open a browser, and catch the redirect on
+    /// `http://127.0.0.1:<random port>/callback`.
+    Browser,
+}
+
+/// OAuth settings for an HTTP MCP server.
+#[derive(Clone, Debug)]
+pub struct OAuthOptions {
+    /// How the user authorizes.
+    pub authorizer: Authorizer,
+    /// `client_name` for dynamic registration.
+    pub client_name: String,
+    /// A pre-registered client.
+    pub client: Option<OAuthClient>,
+    /// A Client ID Metadata Document URL to use as the client id where supported.
+    pub client_metadata_url: Option<String>,
+    /// Scopes to request instead of the server's hints.
+    pub scope: Option<String>,
+    /// Use the `client_credentials` grant (needs `client` with a secret; no user step).
+    pub client_credentials: bool,
+    /// A refresh token to try before asking the user (kept by the transport between rounds).
+    pub refresh_token: Option<String>,
+}
+
+impl OAuthOptions {
+    /// Dynamic registration as `agentwire`, with `authorizer`.
+    pub fn new(authorizer: Authorizer) -> Self {
+        OAuthOptions {
+            authorizer,
+            client_name: "agentwire".into(),
+            client: None,
+            client_metadata_url: None,
+            scope: None,
+            client_credentials: false,
+            refresh_token: None,
+        }
+    }
+}
+
+/// Runs one authorization for the MCP server at `resource_url` that answered with the
+/// challenge `www_authenticate`. Returns the token or an error naming what failed.
+pub async fn authorize(
+    options: &OAuthOptions,
+    resource_url: &str,
+    www_authenticate: Option<&str>,
+) -> Result<OAuthToken, String> {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(REQUEST_TIMEOUT)
+        .build()
+        .map_err(|e| format!("could not set up an HTTP client for OAuth: {e}"))?;
+    let mut random = OAuthRandom {
+        verifier: [0; 32],
+        state: [0; 16],
+    };
+    getrandom::fill(&mut random.verifier)
+        .and_then(|_| getrandom::fill(&mut random.state))
+        .map_err(|e| format!("no randomness for OAuth: {e}"))?;
+    // The browser flow needs its listener before the redirect URI exists.
+    let listener = match options.authorizer {
+        Authorizer::Browser => Some(
+            tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .map_err(|e| format!("could not listen for the OAuth redirect: {e}"))?,
+        ),
+        Authorizer::Headless => None,
+    };
+    let redirect_uri = match &listener {
+        Some(listener) => {
+            let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+            format!("http://127.0.0.1:{port}/callback")
+        }
+        None => "http://localhost:3000/callback".to_owned(),
+    };
+    let mut config = OAuthConfig::new(resource_url, redirect_uri);
+    config.client_name = options.client_name.clone();
+    config.client = options.client.clone();
+    config.client_metadata_url = options.client_metadata_url.clone();
+    config.scope = options.scope.clone();
+    config.client_credentials = options.client_credentials;
+    config.refresh_token = options.refresh_token.clone();
+    let mut flow = OAuthFlow::new(config, www_authenticate, random);
+    let mut step = flow.start();
+    loop {
+        step = match step {
+            OAuthStep::Request(request) => {
+                let (status, headers, body) = perform(&client, request).await?;
+                flow.handle_response(status, &headers, &body)
+            }
+            OAuthStep::Authorize { url } => {
+                let redirect = match &listener {
+                    Some(listener) => browser(listener, &url, true).await?,
+                    None => headless(&client, &url).await?,
+                };
+                flow.handle_redirect(&redirect)
+            }
+            OAuthStep::Done(token) => return Ok(token),
+            OAuthStep::Failed(message) => return Err(message),
+            other => return Err(format!("unexpected OAuth step {other:?}")),
+        };
+    }
+}
+
+async fn perform(
+    client: &reqwest::Client,
+    request: HttpRequest,
+) -> Result<(u16, Vec<(String, String)>, Vec<u8>), String> {
+    let method = match request.method {
+        HttpMethod::Post => reqwest::Method::POST,
+        _ => reqwest::Method::GET,
+    };
+    let mut builder = client.request(method, &request.url);
+    for (name, value) in &request.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    if let Some(body) = request.body {
+        builder = builder.body(body);
+    }
+    let response = builder
+        .send()
+        .await
+        .map_err(|e| format!("OAuth request to {} failed: {e}", request.url))?;
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
+            (n.as_str().to_owned(), value)
+        })
+        .collect();
+    let body = response
+        .bytes()
+        .await
+        .map_err(|e| format!("OAuth response from {} broke off: {e}", request.url))?;
+    Ok((status, headers, body.to_vec()))
+}
+
+/// `GET`s the authorization URL and returns where it redirects.
+async fn headless(client: &reqwest::Client, url: &str) -> Result<String, String> {
+    let response = client
+        .get(url)
+        .send()
+        .await
+        .map_err(|e| format!("the authorization endpoint failed: {e}"))?;
+    let status = response.status().as_u16();
+    let location = response
+        .headers()
+        .get("location")
+        .and_then(|l| l.to_str().ok())
+        .map(str::to_owned);
+    let endpoint = url.split('?').next().unwrap_or(url);
+    match location {
+        Some(location) if (300..400).contains(&status) => reqwest::Url::parse(url)
+            .and_then(|base| base.join(&location))
+            .map(|u| u.to_string())
+            .map_err(|e| format!("bad redirect from {endpoint}: {e}")),
+        _ => Err(format!(
+            "the authorization endpoint {endpoint} answered HTTP {status} without a redirect; \
+             it needs a user in a browser"
+        )),
+    }
+}
+
+/// Shows the URL, opens a browser if asked (and it can), and waits for the redirect to our
+/// listener.
+async fn browser(
+    listener: &tokio::net::TcpListener,
+    url: &str,
+    open_browser: bool,
+) -> Result<String, String> {
+    eprintln!("To authorize agentwire, open this URL in a browser:\n  {url}");
+    if open_browser {
+        let opener = if cfg!(target_os = "macos") {
+            "open"
+        } else {
+            "xdg-open"
+        };
+        // Best effort: without a desktop the printed URL is enough.
+        let _ = std::process::Command::new(opener)
+            .arg(url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+    }
+    let wait = async {
+        loop {
+            let (mut socket, _) = listener
+                .accept()
+                .await
+                .map_err(|e| format!("waiting for the OAuth redirect failed: {e}"))?;
+            let mut buffer = vec![0u8; 8192];
+            let read = socket.read(&mut buffer).await.unwrap_or(0);
+            let head = String::from_utf8_lossy(&buffer[..read]).into_owned();
+            let target = head
+                .lines()
+                .next()
+                .and_then(|line| line.split_whitespace().nth(1))
+                .unwrap_or("")
+                .to_owned();
+            if !target.starts_with("/callback") {
+                let _ = socket
+                    .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                    .await;
+                continue;
+            }
+            let page = "agentwire: authorization received, you may close this tab.";
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = socket.write_all(reply.as_bytes()).await;
+            let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+            return Ok(format!("http://127.0.0.1:{port}{target}"));
+        }
+    };
+    tokio::time::timeout(BROWSER_TIMEOUT, wait)
+        .await
+        .map_err(|_| {
+            "nobody completed the authorization in the browser within 5 minutes".to_owned()
+        })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::net::{TcpListener, TcpStream};
+
+    /// Sends `request` to `addr` and returns the whole answer.
+    async fn ask(addr: std::net::SocketAddr, request: &str) -> String {
+        let mut socket = TcpStream::connect(addr).await.unwrap();
+        socket.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        socket.read_to_string(&mut answer).await.unwrap();
+        answer
+    }
+
+    #[tokio::test]
+    async fn the_browser_redirect_is_caught_on_the_callback_path() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let user = tokio::spawn(async move {
+            let stray = ask(addr, "GET /favicon.ico HTTP/1.1\r\n\r\n").await;
+            assert!(stray.starts_with("HTTP/1.1 404"), "{stray}");
+            ask(
+                addr,
+                "GET /callback?code=c&state=s HTTP/1.1\r\nHost: x\r\n\r\n",
+            )
+            .await
+        });
+        let redirect = browser(&listener, "https://auth.example/authorize?x", false)
+            .await
+            .unwrap();
+        assert_eq!(
+            redirect,
+            format!("http://127.0.0.1:{}/callback?code=c&state=s", addr.port())
+        );
+        assert!(user.await.unwrap().contains("authorization received"));
+    }
+
+    #[tokio::test]
+    async fn headless_authorization_reads_the_location_without_following_it() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            for location in [Some("/callback?code=c&state=s"), None] {
+                let (mut socket, _) = listener.accept().await.unwrap();
+                let mut buffer = vec![0u8; 4096];
+                let _ = socket.read(&mut buffer).await.unwrap();
+                let answer = match location {
+                    Some(l) => format!(
+                        "HTTP/1.1 302 Found\r\nLocation: {l}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    ),
+                    None => "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        .to_owned(),
+                };
+                socket.write_all(answer.as_bytes()).await.unwrap();
+            }
+        });
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let url = format!("http://{addr}/authorize?client_id=x");
+        let redirect = headless(&client, &url).await.unwrap();
+        assert_eq!(redirect, format!("http://{addr}/callback?code=c&state=s"));
+        let error = headless(&client, &url).await.unwrap_err();
+        assert!(
+            error.contains("answered HTTP 200 without a redirect"),
+            "{error}"
+        );
+        assert!(
+            error.contains(&format!("http://{addr}/authorize")),
+            "{error}"
+        );
+        assert!(!error.contains("client_id"), "{error}");
+        server.await.unwrap();
+    }
+}

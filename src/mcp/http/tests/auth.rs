@@ -1,0 +1,150 @@
+//! OAuth mode: 401/403 are handed up, messages held and re-sent with the bearer token.
+
+use super::*;
+use crate::mcp::http::MAX_AUTHORIZATIONS;
+
+fn oauth_host() -> Host {
+    let mut config = HttpConfig::new(URL);
+    config.oauth = true;
+    config.headers = vec![("Authorization".into(), "Bearer stale".into())];
+    Host::with(config)
+}
+
+const CHALLENGE: &str = r#"Bearer resource_metadata="http://127.0.0.1:9/prm", scope="a""#;
+
+#[test]
+fn a_401_on_initialize_is_handed_up_and_everything_is_resent_with_the_token() {
+    let mut host = oauth_host();
+    host.send(initialize(1));
+    let init = host.request();
+    host.head(init.id, 401, &[("WWW-Authenticate", CHALLENGE)]);
+    assert_eq!(host.aborts(), [init.id]);
+    assert_eq!(
+        host.events(),
+        [HttpEvent::AuthorizationRequired {
+            status: 401,
+            www_authenticate: Some(CHALLENGE.into()),
+        }]
+    );
+    // Messages sent while authorizing wait, and no second event is raised.
+    host.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    host.no_request();
+    assert!(host.events().is_empty());
+    assert!(!host.http.is_closed());
+
+    host.http.set_access_token(host.now, "fresh").unwrap();
+    assert!(host.http.has_access_token());
+    let init = host.request();
+    assert_eq!(init.header("authorization"), Some("Bearer fresh"));
+    let sent: Value = serde_json::from_slice(init.body.as_ref().unwrap()).unwrap();
+    assert_eq!(sent["method"], "initialize");
+    // The initialize gates again: the notification follows its answer, with the session id.
+    host.no_request();
+    host.json(
+        init.id,
+        &[("Mcp-Session-Id", "s")],
+        &init_result(1, "2025-11-25").to_string(),
+    );
+    assert_eq!(host.messages().len(), 1);
+    let initialized = host.request();
+    assert_eq!(initialized.header("authorization"), Some("Bearer fresh"));
+    assert_eq!(initialized.header("mcp-session-id"), Some("s"));
+    assert_eq!(
+        initialized
+            .headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+            .count(),
+        1,
+        "the token replaces the configured Authorization header"
+    );
+}
+
+#[test]
+fn a_403_step_up_resends_the_request_and_the_rounds_are_limited() {
+    let mut host = oauth_host();
+    host.handshake("s");
+    let _get = host.request();
+    host.send(call(3));
+    for round in 0..MAX_AUTHORIZATIONS {
+        let post = host.request();
+        host.head(
+            post.id,
+            403,
+            &[("WWW-Authenticate", "Bearer error=\"insufficient_scope\"")],
+        );
+        let events = host.events();
+        assert!(
+            matches!(
+                events[..],
+                [HttpEvent::AuthorizationRequired { status: 403, .. }]
+            ),
+            "round {round}: {events:?}"
+        );
+        host.http
+            .set_access_token(host.now, format!("token-{round}"))
+            .unwrap();
+    }
+    let post = host.request();
+    let sent: Value = serde_json::from_slice(post.body.as_ref().unwrap()).unwrap();
+    assert_eq!(sent["id"], 3, "the refused call itself is re-sent");
+    host.head(
+        post.id,
+        403,
+        &[("WWW-Authenticate", "Bearer error=\"insufficient_scope\"")],
+    );
+    let events = host.events();
+    let Some(HttpEvent::Closed { reason }) = events.last() else {
+        panic!("expected Closed, got {events:?}");
+    };
+    assert!(
+        reason.contains("after 3 authorizations in a row"),
+        "{reason}"
+    );
+    assert!(reason.contains("insufficient_scope"), "{reason}");
+}
+
+#[test]
+fn a_success_resets_the_rounds_and_a_failed_authorization_closes() {
+    let mut host = oauth_host();
+    host.handshake("s");
+    let _get = host.request();
+    for id in 3..3 + u64::from(MAX_AUTHORIZATIONS) + 1 {
+        host.send(call(id));
+        let post = host.request();
+        host.head(post.id, 401, &[]);
+        assert!(matches!(
+            host.events()[..],
+            [HttpEvent::AuthorizationRequired {
+                status: 401,
+                www_authenticate: None
+            }]
+        ));
+        host.http.set_access_token(host.now, "t").unwrap();
+        let post = host.request();
+        host.json(post.id, &[], &result(id, "ok").to_string());
+        assert_eq!(host.messages()[0]["id"], id);
+    }
+    host.send(call(99));
+    let post = host.request();
+    host.head(post.id, 401, &[]);
+    host.events();
+    host.http.authorization_failed("the user gave up");
+    let reason = host.http.closed_reason().unwrap().to_owned();
+    assert_eq!(reason, "authorization failed: the user gave up");
+    assert!(host.http.set_access_token(host.now, "late").is_err());
+}
+
+#[test]
+fn without_oauth_a_401_still_closes() {
+    let mut host = Host::new();
+    host.send(initialize(1));
+    let init = host.request();
+    host.head(init.id, 401, &[("WWW-Authenticate", CHALLENGE)]);
+    host.end(init.id);
+    let events = host.events();
+    assert!(
+        matches!(events[..], [HttpEvent::Closed { .. }]),
+        "{events:?}"
+    );
+}

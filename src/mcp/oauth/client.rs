@@ -1,0 +1,154 @@
+//! The client (configured, metadata document, or dynamically registered), the scope, and the
+//! authorization request.
+
+use super::encoding::{form_encode, pkce_challenge};
+use super::flow::{OAuthFlow, Phase};
+use super::token::describe_answer;
+use super::types::{OAuthClient, OAuthStep};
+use super::url::with_query;
+use crate::mcp::http::HttpMethod;
+use serde_json::{json, Value};
+
+impl OAuthFlow {
+    pub(super) fn choose_client(&mut self) -> OAuthStep {
+        self.scope = self.select_scope();
+        if self.client.is_some() {
+            if let Some(refresh_token) = self.config.refresh_token.take() {
+                let grant = vec![
+                    ("grant_type".to_owned(), "refresh_token".to_owned()),
+                    ("refresh_token".to_owned(), refresh_token),
+                    ("resource".to_owned(), self.resource.clone()),
+                ];
+                let step = self.post_token(grant);
+                self.phase = Phase::Refreshing;
+                return step;
+            }
+        }
+        if self.config.client_credentials {
+            return match self.client.as_ref().and_then(|c| c.client_secret.as_ref()) {
+                Some(_) => self.client_credentials_request(),
+                None => self.fail(
+                    "the client_credentials grant needs a configured client id and secret".into(),
+                ),
+            };
+        }
+        if self.client.is_some() {
+            return self.authorize();
+        }
+        if let Some(url) = self.config.client_metadata_url.clone() {
+            if self.server.cimd_supported {
+                self.client = Some(OAuthClient {
+                    client_id: url,
+                    client_secret: None,
+                    auth_method: Some("none".into()),
+                });
+                return self.authorize();
+            }
+        }
+        let Some(endpoint) = self.server.registration_endpoint.clone() else {
+            return self.fail(format!(
+                "the authorization server {} offers no dynamic client registration{}: configure a client id",
+                self.issuer,
+                if self.config.client_metadata_url.is_some() { " nor client metadata documents" } else { "" }
+            ));
+        };
+        let mut metadata = json!({
+            "client_name": self.config.client_name,
+            "redirect_uris": [self.config.redirect_uri],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+        });
+        if let Some(method) = self.preferred_method(true) {
+            metadata["token_endpoint_auth_method"] = json!(method);
+        }
+        if let Some(scope) = &self.scope {
+            metadata["scope"] = json!(scope);
+        }
+        self.phase = Phase::Registration;
+        self.current = endpoint.clone();
+        let headers = vec![
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+            ("Accept".to_owned(), "application/json".to_owned()),
+        ];
+        let body = serde_json::to_vec(&metadata).unwrap_or_default();
+        self.request(HttpMethod::Post, endpoint, headers, Some(body))
+    }
+
+    pub(super) fn on_registration(
+        &mut self,
+        status: u16,
+        json: Option<Value>,
+        body: &[u8],
+    ) -> OAuthStep {
+        let json = json.unwrap_or_default();
+        let text = |name: &str| json.get(name).and_then(Value::as_str).map(str::to_owned);
+        match text("client_id") {
+            Some(client_id) if (200..300).contains(&status) => {
+                self.client = Some(OAuthClient {
+                    client_id,
+                    client_secret: text("client_secret"),
+                    auth_method: text("token_endpoint_auth_method"),
+                });
+                self.authorize()
+            }
+            _ => self.fail(format!(
+                "client registration at {} failed: {}",
+                self.current,
+                describe_answer(status, body)
+            )),
+        }
+    }
+
+    /// The token endpoint authentication method: ours by preference among the server's.
+    pub(super) fn preferred_method(&self, for_registration: bool) -> Option<String> {
+        let preference = ["client_secret_basic", "client_secret_post", "none"];
+        match &self.server.auth_methods {
+            Some(methods) => preference
+                .iter()
+                .find(|p| methods.iter().any(|m| m == *p))
+                .map(|p| (*p).to_owned()),
+            // RFC 8414: the default is client_secret_basic.
+            None if for_registration => None,
+            None => Some("client_secret_basic".into()),
+        }
+    }
+
+    // ----- authorization -----
+
+    fn select_scope(&self) -> Option<String> {
+        let mut scope = self
+            .config
+            .scope
+            .clone()
+            .or_else(|| self.challenge.scope.clone())
+            .or_else(|| self.resource_scopes.as_ref().map(|s| s.join(" ")))
+            .filter(|s| !s.trim().is_empty())?;
+        let offered = self.server.scopes_supported.iter().flatten();
+        if offered.clone().any(|s| s == "offline_access")
+            && !scope.split(' ').any(|s| s == "offline_access")
+        {
+            scope.push_str(" offline_access");
+        }
+        Some(scope)
+    }
+
+    fn authorize(&mut self) -> OAuthStep {
+        let client_id = self.client.as_ref().map(|c| c.client_id.clone());
+        let challenge = pkce_challenge(&self.verifier);
+        let mut params = vec![
+            ("response_type", "code"),
+            ("client_id", client_id.as_deref().unwrap_or_default()),
+            ("redirect_uri", self.config.redirect_uri.as_str()),
+            ("state", self.state.as_str()),
+            ("code_challenge", challenge.as_str()),
+            ("code_challenge_method", "S256"),
+            ("resource", self.resource.as_str()),
+        ];
+        if let Some(scope) = &self.scope {
+            params.push(("scope", scope));
+        }
+        let url = with_query(&self.server.authorization_endpoint, &form_encode(&params));
+        self.phase = Phase::Authorizing;
+        OAuthStep::Authorize { url }
+    }
+}

@@ -1,0 +1,157 @@
+//! A scripted authorization server: URL -> answer, and a user who approves at once.
+
+use crate::mcp::http::{HttpMethod, HttpRequest};
+use crate::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken, SplitUrl};
+use serde_json::Value;
+use std::collections::HashMap;
+
+pub const MCP: &str = "https://mcp.example/mcp";
+pub const AS: &str = "https://auth.example";
+pub const PATH_PRM: &str = "https://mcp.example/.well-known/oauth-protected-resource/mcp";
+pub const ROOT_PRM: &str = "https://mcp.example/.well-known/oauth-protected-resource";
+pub const REDIRECT: &str = "http://127.0.0.1:9/callback";
+
+pub fn random() -> OAuthRandom {
+    OAuthRandom {
+        verifier: [7; 32],
+        state: [9; 16],
+    }
+}
+
+pub struct Script {
+    pub answers: HashMap<String, (u16, Vec<u8>)>,
+    /// Every request made, in order.
+    pub requests: Vec<HttpRequest>,
+    /// The authorization URLs visited.
+    pub visited: Vec<String>,
+    /// Rewrites the redirect (to test refusals, bad state, ...).
+    pub redirect: fn(&str) -> String,
+}
+
+/// Approves at once: redirects with `code=the-code` and the request's `state`.
+pub fn approve(url: &str) -> String {
+    let state = SplitUrl::parse(url)
+        .and_then(|u| u.query_param("state"))
+        .unwrap_or_default();
+    format!("{REDIRECT}?code=the-code&state={state}")
+}
+
+impl Script {
+    pub fn new() -> Self {
+        Script {
+            answers: HashMap::new(),
+            requests: Vec::new(),
+            visited: Vec::new(),
+            redirect: approve,
+        }
+    }
+
+    pub fn answer(&mut self, url: &str, status: u16, body: Value) -> &mut Self {
+        self.answers
+            .insert(url.to_owned(), (status, body.to_string().into_bytes()));
+        self
+    }
+
+    /// PRM at the path-based location naming `AS`, AS metadata at the root location.
+    pub fn standard(&mut self, server_extra: Value) -> &mut Self {
+        self.answer(
+            PATH_PRM,
+            200,
+            serde_json::json!({"resource": MCP, "authorization_servers": [AS]}),
+        );
+        let mut metadata = serde_json::json!({
+            "issuer": AS,
+            "authorization_endpoint": format!("{AS}/authorize"),
+            "token_endpoint": format!("{AS}/token"),
+            "registration_endpoint": format!("{AS}/register"),
+        });
+        for (k, v) in server_extra.as_object().into_iter().flatten() {
+            metadata[k] = v.clone();
+        }
+        self.answer(
+            &format!("{AS}/.well-known/oauth-authorization-server"),
+            200,
+            metadata,
+        );
+        self.answer(
+            &format!("{AS}/register"),
+            201,
+            serde_json::json!({"client_id": "dyn-client", "client_secret": "dyn-secret"}),
+        );
+        self.answer(
+            &format!("{AS}/token"),
+            200,
+            serde_json::json!({"access_token": "tok", "token_type": "Bearer", "expires_in": 60}),
+        )
+    }
+
+    /// Runs a whole flow; unknown URLs answer 404.
+    pub fn run(
+        &mut self,
+        config: OAuthConfig,
+        challenge: Option<&str>,
+    ) -> Result<OAuthToken, String> {
+        let mut flow = OAuthFlow::new(config, challenge, random());
+        let mut step = flow.start();
+        for _ in 0..50 {
+            step = match step {
+                OAuthStep::Request(request) => {
+                    let (status, body) = self
+                        .answers
+                        .get(&request.url)
+                        .cloned()
+                        .unwrap_or((404, b"Not Found".to_vec()));
+                    self.requests.push(request);
+                    flow.handle_response(status, &[], &body)
+                }
+                OAuthStep::Authorize { url } => {
+                    let redirect = (self.redirect)(&url);
+                    self.visited.push(url);
+                    flow.handle_redirect(&redirect)
+                }
+                OAuthStep::Done(token) => return Ok(token),
+                OAuthStep::Failed(message) => return Err(message),
+            };
+        }
+        panic!("the flow did not finish");
+    }
+
+    pub fn urls(&self) -> Vec<String> {
+        self.requests.iter().map(|r| r.url.clone()).collect()
+    }
+
+    /// The request to `url` (the last one).
+    pub fn request_to(&self, url: &str) -> &HttpRequest {
+        self.requests
+            .iter()
+            .rev()
+            .find(|r| r.url == url)
+            .expect(url)
+    }
+
+    /// The form fields of the token request.
+    pub fn token_form(&self) -> HashMap<String, String> {
+        self.form_at(&format!("{AS}/token"))
+    }
+
+    /// The form fields of the request to `url`.
+    pub fn form_at(&self, url: &str) -> HashMap<String, String> {
+        let request = self.request_to(url);
+        assert_eq!(request.method, HttpMethod::Post);
+        let body = String::from_utf8(request.body.clone().unwrap()).unwrap();
+        let url = SplitUrl::parse(&format!("http://x/?{body}")).unwrap();
+        body.split('&')
+            .map(|pair| pair.split('=').next().unwrap().to_owned())
+            .map(|k| (k.clone(), url.query_param(&k).unwrap()))
+            .collect()
+    }
+
+    /// A query parameter of the (last) authorization URL.
+    pub fn authorize_param(&self, name: &str) -> Option<String> {
+        SplitUrl::parse(self.visited.last()?)?.query_param(name)
+    }
+}
+
+pub fn config() -> OAuthConfig {
+    OAuthConfig::new(MCP, REDIRECT)
+}

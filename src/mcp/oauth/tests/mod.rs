@@ -1,0 +1,4 @@
+mod encoding;
+mod flow;
+mod grants;
+mod harness;

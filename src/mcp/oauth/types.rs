@@ -1,0 +1,151 @@
+//! The data the OAuth flow takes and gives: configuration, randomness, steps, the token.
+
+use crate::mcp::http::HttpRequest;
+use std::fmt;
+
+/// A client known to the authorization server: pre-registered, registered earlier, or a
+/// Client ID Metadata Document URL.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OAuthClient {
+    /// The `client_id`.
+    pub client_id: String,
+    /// The `client_secret`, for confidential clients.
+    pub client_secret: Option<String>,
+    /// How to authenticate at the token endpoint (`none`, `client_secret_post`,
+    /// `client_secret_basic`); `None` lets the flow choose from the server's metadata.
+    pub auth_method: Option<String>,
+}
+
+impl fmt::Debug for OAuthClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the secret.
+        f.debug_struct("OAuthClient")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("auth_method", &self.auth_method)
+            .finish()
+    }
+}
+
+/// What the host tells the flow about itself.
+#[derive(Clone)]
+pub struct OAuthConfig {
+    /// The MCP endpoint that asked for authorization (also the RFC 8707 `resource` unless its
+    /// Protected Resource Metadata names another).
+    pub resource_url: String,
+    /// Where the authorization server sends the browser back, such as
+    /// `http://127.0.0.1:8123/callback`.
+    pub redirect_uri: String,
+    /// `client_name` for dynamic client registration.
+    pub client_name: String,
+    /// A pre-registered client (or one registered by an earlier flow); skips registration.
+    pub client: Option<OAuthClient>,
+    /// An `https` URL of this client's metadata document, used as the `client_id` when the
+    /// server supports Client ID Metadata Documents.
+    pub client_metadata_url: Option<String>,
+    /// Scopes to request, overriding the server's hints.
+    pub scope: Option<String>,
+    /// Use the `client_credentials` grant (machine to machine, no user step) instead of the
+    /// authorization code; needs a [`client`](Self::client) with a secret.
+    pub client_credentials: bool,
+    /// A refresh token from an earlier flow: tried first (with [`client`](Self::client)); when
+    /// the server refuses it, the flow authorizes anew.
+    pub refresh_token: Option<String>,
+}
+
+impl fmt::Debug for OAuthConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the refresh token (the client redacts its own secret).
+        f.debug_struct("OAuthConfig")
+            .field("resource_url", &self.resource_url)
+            .field("redirect_uri", &self.redirect_uri)
+            .field("client_name", &self.client_name)
+            .field("client", &self.client)
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("scope", &self.scope)
+            .field("client_credentials", &self.client_credentials)
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
+}
+
+impl OAuthConfig {
+    /// A configuration with no client, no metadata document and no scope override.
+    pub fn new(resource_url: impl Into<String>, redirect_uri: impl Into<String>) -> Self {
+        OAuthConfig {
+            resource_url: resource_url.into(),
+            redirect_uri: redirect_uri.into(),
+            client_name: "agentwire".into(),
+            client: None,
+            client_metadata_url: None,
+            scope: None,
+            client_credentials: false,
+            refresh_token: None,
+        }
+    }
+}
+
+/// Randomness the host supplies (the core has none): PKCE verifier and `state` bytes.
+#[derive(Clone)]
+pub struct OAuthRandom {
+    /// Becomes the PKCE `code_verifier` (base64url, 43 characters).
+    pub verifier: [u8; 32],
+    /// Becomes the `state` parameter.
+    pub state: [u8; 16],
+}
+
+/// What the host should do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OAuthStep {
+    /// Perform this request (without following redirects) and report the whole response with
+    /// [`OAuthFlow::handle_response`](super::OAuthFlow::handle_response).
+    Request(HttpRequest),
+    /// Send the user (or a headless agent) to `url`; report where the authorization server
+    /// redirected to with [`OAuthFlow::handle_redirect`](super::OAuthFlow::handle_redirect).
+    Authorize {
+        /// The authorization request URL.
+        url: String,
+    },
+    /// The flow finished.
+    Done(OAuthToken),
+    /// The flow failed; the message names the URL or endpoint at fault.
+    Failed(String),
+}
+
+/// The outcome of a successful flow.
+#[derive(Clone, PartialEq, Eq)]
+pub struct OAuthToken {
+    /// The bearer token for the MCP server.
+    pub access_token: String,
+    /// A refresh token, when the server issued one.
+    pub refresh_token: Option<String>,
+    /// Lifetime in seconds, when the server said.
+    pub expires_in: Option<u64>,
+    /// The granted scope (as the server reported it, else as requested).
+    pub scope: Option<String>,
+    /// The client the token was issued to, for reuse by a later flow (step-up).
+    pub client: OAuthClient,
+}
+
+impl fmt::Debug for OAuthToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print tokens.
+        f.debug_struct("OAuthToken")
+            .field("access_token", &"<redacted>")
+            .field(
+                "refresh_token",
+                &self.refresh_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field("expires_in", &self.expires_in)
+            .field("scope", &self.scope)
+            .field("client", &self.client)
+            .finish()
+    }
+}
