@@ -23,17 +23,21 @@
 //! overrides it per tool. Both feed the permission gate.
 //!
 //! For `http` servers, `"oauth": true` lets agentwire run the MCP OAuth flow when the server
-//! answers `401` (the user authorizes in a browser).
+//! answers `401` (the user authorizes in a browser); an object instead sets a pre-registered
+//! client (`clientId`, `clientSecret`), the `scope`, or the `clientCredentials` grant (see
+//! [`OAuthSettings`]).
 //!
 //! `${VAR}` and `${VAR:-default}` are expanded in `command`, `args`, `env` values, `cwd`, `url`
 //! and `headers` values; `$${` stands for a literal `${` (see [`expand_vars`]). Unknown fields are
 //! ignored for forward compatibility, each with a warning in [`McpConfig::warnings`].
 
 mod expand;
+mod oauth;
 #[cfg(test)]
 mod tests;
 
 pub use expand::{expand_vars, ExpandError};
+pub use oauth::OAuthSettings;
 
 use serde_json::{Map, Value};
 use std::fmt;
@@ -106,8 +110,9 @@ pub enum ServerTransport {
         url: String,
         /// Extra request headers, in file order.
         headers: Vec<(String, String)>,
-        /// `"oauth": true`: authorize with OAuth when the server asks (agentwire extension).
-        oauth: bool,
+        /// `"oauth"`: authorize with OAuth when the server asks (agentwire extension); `None`
+        /// when off.
+        oauth: Option<OAuthSettings>,
     },
     /// The built-in mock GitHub MCP server.
     Mock,
@@ -375,7 +380,7 @@ impl EntryCtx<'_> {
         )
     }
 
-    fn http(&self, map: &Map<String, Value>) -> Result<ServerTransport, ConfigError> {
+    fn http(&mut self, map: &Map<String, Value>) -> Result<ServerTransport, ConfigError> {
         let url = match map.get("url") {
             Some(Value::String(s)) => self.expand("url", s)?,
             Some(_) => return Err(self.err(Some("url"), "\"url\" must be a string".into())),
@@ -389,11 +394,7 @@ impl EntryCtx<'_> {
                 format!("\"url\" must start with http:// or https:// (got {url:?})"),
             ));
         }
-        let oauth = match map.get("oauth") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(self.err(Some("oauth"), "\"oauth\" must be a boolean".into())),
-        };
+        let oauth = self.oauth(map)?;
         Ok(ServerTransport::Http {
             url,
             headers: self.string_map(map, "headers")?,

@@ -5,9 +5,10 @@ use crate::clock::TokioClock;
 use crate::http_transport::HttpTransport;
 use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
-use agentwire::config::{ServerConfig, ServerTransport};
+use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
 use agentwire::mcp::http::HttpConfig;
+use agentwire::mcp::oauth::OAuthClient;
 use agentwire::mcp::SessionConfig;
 use futures::future::{join_all, LocalBoxFuture};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -39,8 +40,11 @@ async fn connect_one(
 ) -> Result<McpClient, String> {
     // A user authorizing in the browser during the handshake needs more than the usual
     // startup time.
-    let startup_timeout = match server.transport {
-        ServerTransport::Http { oauth: true, .. } => server
+    let startup_timeout = match &server.transport {
+        ServerTransport::Http {
+            oauth: Some(settings),
+            ..
+        } if !settings.client_credentials => server
             .startup_timeout
             .max(crate::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)),
         _ => server.startup_timeout,
@@ -85,7 +89,7 @@ async fn connect_one(
             } => {
                 let mut http = HttpConfig::new(url.as_str());
                 http.headers = headers.clone();
-                let oauth = oauth.then(|| OAuthOptions::new(Authorizer::Browser));
+                let oauth = oauth.as_ref().map(oauth_options);
                 let transport = HttpTransport::with_oauth(http, oauth)?;
                 McpClient::connect(config, transport, TokioClock, spawn_local)
                     .await
@@ -182,4 +186,18 @@ pub fn describe(outcome: &ConnectOutcome) -> String {
             outcome.name, outcome.name
         ),
     }
+}
+
+/// The native OAuth options for a server's `oauth` settings: the browser flow, with the
+/// configured client, scope and grant.
+fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
+    let mut options = OAuthOptions::new(Authorizer::Browser);
+    options.client = settings.client_id.clone().map(|client_id| OAuthClient {
+        client_id,
+        client_secret: settings.client_secret.clone(),
+        auth_method: None,
+    });
+    options.scope = settings.scope.clone();
+    options.client_credentials = settings.client_credentials;
+    options
 }

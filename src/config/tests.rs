@@ -4,6 +4,7 @@ fn env(name: &str) -> Option<String> {
     match name {
         "GITHUB_TOKEN" => Some("ghp_123".into()),
         "HOME" => Some("/home/ada".into()),
+        "GH_SECRET" => Some("s3cret".into()),
         _ => None,
     }
 }
@@ -60,7 +61,7 @@ fn claude_style_file_parses_in_file_order() {
         ServerTransport::Http {
             url: "https://example.test/mcp".into(),
             headers: vec![("Authorization".into(), "Bearer ghp_123".into())],
-            oauth: false,
+            oauth: None,
         }
     );
 
@@ -346,15 +347,81 @@ fn variables_are_not_expanded_in_names_or_unlisted_fields() {
 
 #[test]
 fn http_servers_opt_in_to_oauth() {
-    let cfg =
+    let on =
         parse(r#"{"mcpServers": {"r": {"type": "http", "url": "https://h/mcp", "oauth": true}}}"#)
             .unwrap();
     assert!(matches!(
-        cfg.servers[0].transport,
-        ServerTransport::Http { oauth: true, .. }
+        &on.servers[0].transport,
+        ServerTransport::Http { oauth: Some(s), .. } if *s == OAuthSettings::default()
     ));
-    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+    let off =
+        parse(r#"{"mcpServers": {"r": {"type": "http", "url": "https://h/mcp", "oauth": false}}}"#)
+            .unwrap();
+    assert!(matches!(
+        off.servers[0].transport,
+        ServerTransport::Http { oauth: None, .. }
+    ));
     let text =
         err(r#"{"mcpServers": {"r": {"type": "http", "url": "https://h/mcp", "oauth": "yes"}}}"#);
-    assert!(text.contains("\"oauth\" must be a boolean"), "{text}");
+    assert!(
+        text.contains("\"oauth\" must be true, false or an object"),
+        "{text}"
+    );
+}
+
+#[test]
+fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environment() {
+    let config = parse(
+        r#"{"mcpServers": {"gh": {"type": "http", "url": "https://h/mcp", "oauth": {
+            "clientId": "Iv1.abc", "clientSecret": "${GH_SECRET}", "scope": "repo read:org",
+            "colour": "blue"}}}}"#,
+    )
+    .unwrap();
+    let ServerTransport::Http {
+        oauth: Some(settings),
+        ..
+    } = &config.servers[0].transport
+    else {
+        panic!("{:?}", config.servers[0].transport);
+    };
+    assert_eq!(settings.client_id.as_deref(), Some("Iv1.abc"));
+    assert_eq!(settings.client_secret.as_deref(), Some("s3cret"));
+    assert_eq!(settings.scope.as_deref(), Some("repo read:org"));
+    assert!(!settings.client_credentials);
+    assert!(
+        !format!("{settings:?}").contains("s3cret"),
+        "Debug hides the secret"
+    );
+    assert!(
+        config.warnings.iter().any(|w| w.contains("oauth.colour")),
+        "{:?}",
+        config.warnings
+    );
+
+    for (oauth, field, message) in [
+        (
+            r#"{"clientSecret": "x"}"#,
+            "oauth.clientSecret",
+            "needs \"oauth.clientId\"",
+        ),
+        (
+            r#"{"clientId": "a", "clientCredentials": true}"#,
+            "oauth.clientCredentials",
+            "needs",
+        ),
+        (r#"{"clientId": 7}"#, "oauth.clientId", "must be a string"),
+        (
+            r#"{"clientCredentials": "yes"}"#,
+            "oauth.clientCredentials",
+            "must be a boolean",
+        ),
+    ] {
+        let text = err(&format!(
+            r#"{{"mcpServers": {{"r": {{"type": "http", "url": "https://h/mcp", "oauth": {oauth}}}}}}}"#
+        ));
+        assert!(
+            text.contains(field) && text.contains(message),
+            "{oauth}: {text}"
+        );
+    }
 }

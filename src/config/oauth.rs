@@ -1,0 +1,103 @@
+//! The `oauth` field of an `http` server (agentwire extension): `true`, or an object for
+//! servers that need more than dynamic registration, such as a pre-registered client.
+
+use super::EntryCtx;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// Fields of an `"oauth": {...}` object.
+const OAUTH_FIELDS: [&str; 4] = ["clientId", "clientSecret", "scope", "clientCredentials"];
+
+/// How agentwire authorizes with an `http` server that answers `401` (MCP authorization).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct OAuthSettings {
+    /// A pre-registered client id, for authorization servers without dynamic registration.
+    pub client_id: Option<String>,
+    /// Its secret, for a confidential client (write it as `${VAR}`, not in the file).
+    pub client_secret: Option<String>,
+    /// Scopes to request instead of the server's hints (space-separated).
+    pub scope: Option<String>,
+    /// Use the `client_credentials` grant (machine to machine, no browser): needs `clientId`
+    /// and `clientSecret`.
+    pub client_credentials: bool,
+}
+
+impl fmt::Debug for OAuthSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the secret.
+        f.debug_struct("OAuthSettings")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("scope", &self.scope)
+            .field("client_credentials", &self.client_credentials)
+            .finish()
+    }
+}
+
+impl EntryCtx<'_> {
+    /// Reads `oauth`: absent, `null` or `false` (off), `true` (defaults), or an object.
+    pub(super) fn oauth(
+        &mut self,
+        map: &Map<String, Value>,
+    ) -> Result<Option<OAuthSettings>, super::ConfigError> {
+        let object = match map.get("oauth") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => return Ok(None),
+            Some(Value::Bool(true)) => return Ok(Some(OAuthSettings::default())),
+            Some(Value::Object(object)) => object,
+            Some(_) => {
+                return Err(self.err(
+                    Some("oauth"),
+                    "\"oauth\" must be true, false or an object".into(),
+                ))
+            }
+        };
+        for key in object.keys() {
+            if !OAUTH_FIELDS.contains(&key.as_str()) {
+                self.warn(format!(
+                    "unknown field \"oauth.{key}\" ignored (known: {})",
+                    OAUTH_FIELDS.join(", ")
+                ));
+            }
+        }
+        let text = |ctx: &Self, key: &str| -> Result<Option<String>, super::ConfigError> {
+            let field = format!("oauth.{key}");
+            match object.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => ctx.expand(&field, s).map(Some),
+                Some(_) => Err(ctx.err(Some(&field), format!("\"{field}\" must be a string"))),
+            }
+        };
+        let settings = OAuthSettings {
+            client_id: text(self, "clientId")?,
+            client_secret: text(self, "clientSecret")?,
+            scope: text(self, "scope")?,
+            client_credentials: match object.get("clientCredentials") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => {
+                    return Err(self.err(
+                        Some("oauth.clientCredentials"),
+                        "\"oauth.clientCredentials\" must be a boolean".into(),
+                    ))
+                }
+            },
+        };
+        if settings.client_secret.is_some() && settings.client_id.is_none() {
+            return Err(self.err(
+                Some("oauth.clientSecret"),
+                "\"oauth.clientSecret\" needs \"oauth.clientId\"".into(),
+            ));
+        }
+        if settings.client_credentials && settings.client_secret.is_none() {
+            return Err(self.err(
+                Some("oauth.clientCredentials"),
+                "\"oauth.clientCredentials\" needs \"oauth.clientId\" and \"oauth.clientSecret\""
+                    .into(),
+            ));
+        }
+        Ok(Some(settings))
+    }
+}
