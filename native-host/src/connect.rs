@@ -201,3 +201,28 @@ fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
     options.client_credentials = settings.client_credentials;
     options
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn oauth_settings_become_the_flows_client_scope_and_grant() {
+        let defaults = oauth_options(&OAuthSettings::default());
+        assert!(defaults.client.is_none(), "dynamic registration by default");
+        assert!(matches!(defaults.authorizer, Authorizer::Browser));
+        let settings = OAuthSettings {
+            client_id: Some("Iv1.abc".into()),
+            client_secret: Some("s3cret".into()),
+            scope: Some("repo".into()),
+            client_credentials: true,
+        };
+        let options = oauth_options(&settings);
+        let client = options.client.expect("the pre-registered client");
+        assert_eq!(client.client_id, "Iv1.abc");
+        assert_eq!(client.client_secret.as_deref(), Some("s3cret"));
+        assert_eq!(client.auth_method, None, "chosen from the server's metadata");
+        assert_eq!(options.scope.as_deref(), Some("repo"));
+        assert!(options.client_credentials);
+    }
+}
