@@ -221,7 +221,10 @@ mod tests {
         let client = options.client.expect("the pre-registered client");
         assert_eq!(client.client_id, "Iv1.abc");
         assert_eq!(client.client_secret.as_deref(), Some("s3cret"));
-        assert_eq!(client.auth_method, None, "chosen from the server's metadata");
+        assert_eq!(
+            client.auth_method, None,
+            "chosen from the server's metadata"
+        );
         assert_eq!(options.scope.as_deref(), Some("repo"));
         assert!(options.client_credentials);
     }
