@@ -99,16 +99,16 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
 /// client the suite hands over in `MCP_CONFORMANCE_CONTEXT` (`client_id`, `client_secret`).
 fn oauth_options(scenario: &str) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Headless);
-    options.client_name = "agentwire-conformance".into();
+    options.config.client_name = "agentwire-conformance".into();
     // A machine-to-machine client, configured as such (the JWT variant is not supported).
-    options.client_credentials = scenario == "auth/client-credentials-basic";
+    options.config.client_credentials = scenario == "auth/client-credentials-basic";
     if scenario == "auth/basic-cimd" {
-        options.client_metadata_url = Some(CLIENT_METADATA_URL.into());
+        options.config.client_metadata_url = Some(CLIENT_METADATA_URL.into());
     }
     let context = std::env::var("MCP_CONFORMANCE_CONTEXT").unwrap_or_default();
     let context: Value = serde_json::from_str(&context).unwrap_or_default();
     if let Some(client_id) = context.get("client_id").and_then(Value::as_str) {
-        options.client = Some(OAuthClient {
+        options.config.client = Some(OAuthClient {
             client_id: client_id.into(),
             client_secret: context
                 .get("client_secret")

@@ -192,13 +192,13 @@ pub fn describe(outcome: &ConnectOutcome) -> String {
 /// configured client, scope and grant.
 fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Browser);
-    options.client = settings.client_id.clone().map(|client_id| OAuthClient {
+    options.config.client = settings.client_id.clone().map(|client_id| OAuthClient {
         client_id,
         client_secret: settings.client_secret.clone(),
         auth_method: None,
     });
-    options.scope = settings.scope.clone();
-    options.client_credentials = settings.client_credentials;
+    options.config.scope = settings.scope.clone();
+    options.config.client_credentials = settings.client_credentials;
     options
 }
 
@@ -209,7 +209,10 @@ mod tests {
     #[test]
     fn oauth_settings_become_the_flows_client_scope_and_grant() {
         let defaults = oauth_options(&OAuthSettings::default());
-        assert!(defaults.client.is_none(), "dynamic registration by default");
+        assert!(
+            defaults.config.client.is_none(),
+            "dynamic registration by default"
+        );
         assert!(matches!(defaults.authorizer, Authorizer::Browser));
         let settings = OAuthSettings {
             client_id: Some("Iv1.abc".into()),
@@ -218,14 +221,14 @@ mod tests {
             client_credentials: true,
         };
         let options = oauth_options(&settings);
-        let client = options.client.expect("the pre-registered client");
+        let client = options.config.client.expect("the pre-registered client");
         assert_eq!(client.client_id, "Iv1.abc");
         assert_eq!(client.client_secret.as_deref(), Some("s3cret"));
         assert_eq!(
             client.auth_method, None,
             "chosen from the server's metadata"
         );
-        assert_eq!(options.scope.as_deref(), Some("repo"));
-        assert!(options.client_credentials);
+        assert_eq!(options.config.scope.as_deref(), Some("repo"));
+        assert!(options.config.client_credentials);
     }
 }

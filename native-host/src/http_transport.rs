@@ -255,7 +255,7 @@ impl Driver {
         // A 401 means the token expired or was revoked: a refresh may do. A 403 asks for more
         // scope, which a refresh of the old grant cannot give.
         if status != 401 {
-            options.refresh_token = None;
+            options.config.refresh_token = None;
         }
         let url = self.machine.config().url.clone();
         let outcome = crate::oauth::authorize(&options, &url, challenge.as_deref()).await;
@@ -263,9 +263,9 @@ impl Driver {
             Ok(token) => {
                 // The same client serves later rounds (step-up) without registering again.
                 if let Some(oauth) = &mut self.oauth {
-                    oauth.client.get_or_insert(token.client.clone());
+                    oauth.config.client.get_or_insert(token.client.clone());
                     if token.refresh_token.is_some() {
-                        oauth.refresh_token = token.refresh_token.clone();
+                        oauth.config.refresh_token = token.refresh_token.clone();
                     }
                 }
                 let _ = self

@@ -2,9 +2,7 @@
 //! (or a headless stand-in) through the authorization step.
 
 use agentwire::mcp::http::{HttpMethod, HttpRequest};
-use agentwire::mcp::oauth::{
-    OAuthClient, OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken,
-};
+use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -30,18 +28,10 @@ pub enum Authorizer {
 pub struct OAuthOptions {
     /// How the user authorizes.
     pub authorizer: Authorizer,
-    /// `client_name` for dynamic registration.
-    pub client_name: String,
-    /// A pre-registered client.
-    pub client: Option<OAuthClient>,
-    /// A Client ID Metadata Document URL to use as the client id where supported.
-    pub client_metadata_url: Option<String>,
-    /// Scopes to request instead of the server's hints.
-    pub scope: Option<String>,
-    /// Use the `client_credentials` grant (needs `client` with a secret; no user step).
-    pub client_credentials: bool,
-    /// A refresh token to try before asking the user (kept by the transport between rounds).
-    pub refresh_token: Option<String>,
+    /// The flow's settings (client name, pre-registered client, metadata document URL, scope,
+    /// grant, refresh token). Its `resource_url` and `redirect_uri` are filled in by each
+    /// authorization: the server that asked, and where this host catches the redirect.
+    pub config: OAuthConfig,
 }
 
 impl OAuthOptions {
@@ -49,12 +39,7 @@ impl OAuthOptions {
     pub fn new(authorizer: Authorizer) -> Self {
         OAuthOptions {
             authorizer,
-            client_name: "agentwire".into(),
-            client: None,
-            client_metadata_url: None,
-            scope: None,
-            client_credentials: false,
-            refresh_token: None,
+            config: OAuthConfig::new("", ""),
         }
     }
 }
@@ -94,13 +79,11 @@ pub async fn authorize(
         }
         None => "http://localhost:3000/callback".to_owned(),
     };
-    let mut config = OAuthConfig::new(resource_url, redirect_uri);
-    config.client_name = options.client_name.clone();
-    config.client = options.client.clone();
-    config.client_metadata_url = options.client_metadata_url.clone();
-    config.scope = options.scope.clone();
-    config.client_credentials = options.client_credentials;
-    config.refresh_token = options.refresh_token.clone();
+    let config = OAuthConfig {
+        resource_url: resource_url.to_owned(),
+        redirect_uri,
+        ..options.config.clone()
+    };
     let mut flow = OAuthFlow::new(config, www_authenticate, random);
     let mut step = flow.start();
     loop {
