@@ -5,6 +5,7 @@ use crate::clock::TokioClock;
 use crate::http_transport::HttpTransport;
 use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
+use crate::token_store::TokenStore;
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
 use agentwire::mcp::http::HttpConfig;
@@ -199,6 +200,9 @@ fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
     });
     options.config.scope = settings.scope.clone();
     options.config.client_credentials = settings.client_credentials;
+    if settings.store_tokens {
+        options.store = TokenStore::default_location();
+    }
     options
 }
 
@@ -214,13 +218,23 @@ mod tests {
             "dynamic registration by default"
         );
         assert!(matches!(defaults.authorizer, Authorizer::Browser));
+        assert_eq!(
+            defaults.store,
+            TokenStore::default_location(),
+            "tokens are kept between runs by default"
+        );
         let settings = OAuthSettings {
             client_id: Some("Iv1.abc".into()),
             client_secret: Some("s3cret".into()),
             scope: Some("repo".into()),
             client_credentials: true,
+            store_tokens: false,
         };
         let options = oauth_options(&settings);
+        assert_eq!(
+            options.store, None,
+            "\"storeTokens\": false keeps tokens in memory"
+        );
         let client = options.config.client.expect("the pre-registered client");
         assert_eq!(client.client_id, "Iv1.abc");
         assert_eq!(client.client_secret.as_deref(), Some("s3cret"));

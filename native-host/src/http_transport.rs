@@ -73,12 +73,16 @@ impl HttpTransport {
     /// Like [`with_config`](Self::with_config); with `oauth`, a `401`/`403` starts an OAuth
     /// authorization ([`crate::oauth::authorize`]) and the refused messages are re-sent with
     /// the token, instead of closing.
+    ///
+    /// With a token store in `oauth`, a token kept by an earlier run is sent from the first
+    /// request (or refreshed when it has expired), and every new token is kept.
     pub fn with_oauth(
         mut config: HttpConfig,
-        oauth: Option<OAuthOptions>,
+        mut oauth: Option<OAuthOptions>,
     ) -> Result<HttpTransport, String> {
         config.oauth = oauth.is_some();
         validate(&config)?;
+        let stored_token = oauth.as_mut().and_then(|o| o.restore(&config.url));
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .build()
@@ -89,9 +93,14 @@ impl HttpTransport {
         let closed = Arc::new(StdMutex::new(None));
         let url = config.url.clone();
         let (stopped_tx, stopped) = watch::channel(());
+        let mut machine = StreamableHttp::new(config);
+        if let Some(token) = stored_token {
+            // Nothing is closed yet, so this cannot fail.
+            let _ = machine.set_access_token(TokioClock::instant(), token);
+        }
         let driver = Driver {
             _stopped: stopped_tx,
-            machine: StreamableHttp::new(config),
+            machine,
             client,
             messages: messages_tx,
             events: events_tx,
@@ -260,13 +269,16 @@ impl Driver {
         let url = self.machine.config().url.clone();
         let outcome = crate::oauth::authorize(&options, &url, challenge.as_deref()).await;
         match outcome {
-            Ok(token) => {
+            Ok(mut token) => {
                 // The same client serves later rounds (step-up) without registering again.
                 if let Some(oauth) = &mut self.oauth {
                     oauth.config.client.get_or_insert(token.client.clone());
-                    if token.refresh_token.is_some() {
-                        oauth.config.refresh_token = token.refresh_token.clone();
+                    match &token.refresh_token {
+                        Some(fresh) => oauth.config.refresh_token = Some(fresh.clone()),
+                        // A refresh may leave the old refresh token in force: keep it.
+                        None => token.refresh_token.clone_from(&oauth.config.refresh_token),
                     }
+                    oauth.remember(&url, &token);
                 }
                 let _ = self
                     .machine

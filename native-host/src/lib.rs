@@ -22,4 +22,5 @@ pub mod render;
 pub mod repl;
 pub mod servers;
 pub mod stdio;
+pub mod token_store;
 pub mod tools;

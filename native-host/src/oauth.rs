@@ -1,6 +1,7 @@
 //! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
 //! (or a headless stand-in) through the authorization step.
 
+use crate::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::mcp::http::{HttpMethod, HttpRequest};
 use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
 use std::time::Duration;
@@ -32,6 +33,8 @@ pub struct OAuthOptions {
     /// grant, refresh token). Its `resource_url` and `redirect_uri` are filled in by each
     /// authorization: the server that asked, and where this host catches the redirect.
     pub config: OAuthConfig,
+    /// Where tokens are kept between runs; `None` keeps them in memory only.
+    pub store: Option<TokenStore>,
 }
 
 impl OAuthOptions {
@@ -40,6 +43,34 @@ impl OAuthOptions {
         OAuthOptions {
             authorizer,
             config: OAuthConfig::new("", ""),
+            store: None,
+        }
+    }
+
+    /// Takes what `store` holds for the server at `url`: its client and refresh token, for
+    /// the flow to try first, and the access token when it is still fresh, for the caller to
+    /// send from the start. Entries of another client than the configured one are ignored
+    /// (their refresh token would be refused).
+    pub fn restore(&mut self, url: &str) -> Option<String> {
+        let stored = self.store.as_ref()?.load(url)?;
+        if let Some(client) = &self.config.client {
+            if client.client_id != stored.client.client_id {
+                return None;
+            }
+        }
+        self.config.client.get_or_insert(stored.client.clone());
+        self.config.refresh_token.clone_from(&stored.refresh_token);
+        stored.is_fresh(unix_now()).then_some(stored.access_token)
+    }
+
+    /// Keeps `token` for the server at `url` in the store, if there is one. A store that
+    /// cannot be written costs only the convenience: the error goes to stderr.
+    pub fn remember(&self, url: &str, token: &OAuthToken) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        if let Err(error) = store.save(url, &StoredToken::from_token(token, unix_now())) {
+            eprintln!("warning: the OAuth token for {url} is not kept for the next run: {error}");
         }
     }
 }

@@ -6,10 +6,16 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// Fields of an `"oauth": {...}` object.
-const OAUTH_FIELDS: [&str; 4] = ["clientId", "clientSecret", "scope", "clientCredentials"];
+const OAUTH_FIELDS: [&str; 5] = [
+    "clientId",
+    "clientSecret",
+    "scope",
+    "clientCredentials",
+    "storeTokens",
+];
 
 /// How agentwire authorizes with an `http` server that answers `401` (MCP authorization).
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct OAuthSettings {
     /// A pre-registered client id, for authorization servers without dynamic registration.
     pub client_id: Option<String>,
@@ -20,6 +26,21 @@ pub struct OAuthSettings {
     /// Use the `client_credentials` grant (machine to machine, no browser): needs `clientId`
     /// and `clientSecret`.
     pub client_credentials: bool,
+    /// Keep tokens between runs (the host's token store); `"storeTokens": false` keeps them
+    /// in memory only, so every run authorizes anew.
+    pub store_tokens: bool,
+}
+
+impl Default for OAuthSettings {
+    fn default() -> Self {
+        OAuthSettings {
+            client_id: None,
+            client_secret: None,
+            scope: None,
+            client_credentials: false,
+            store_tokens: true,
+        }
+    }
 }
 
 impl fmt::Debug for OAuthSettings {
@@ -33,6 +54,7 @@ impl fmt::Debug for OAuthSettings {
             )
             .field("scope", &self.scope)
             .field("client_credentials", &self.client_credentials)
+            .field("store_tokens", &self.store_tokens)
             .finish()
     }
 }
@@ -70,20 +92,22 @@ impl EntryCtx<'_> {
                 Some(_) => Err(ctx.err(Some(&field), format!("\"{field}\" must be a string"))),
             }
         };
+        let flag = |ctx: &Self, key: &str, default: bool| -> Result<bool, super::ConfigError> {
+            match object.get(key) {
+                None | Some(Value::Null) => Ok(default),
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(_) => {
+                    let field = format!("oauth.{key}");
+                    Err(ctx.err(Some(&field), format!("\"{field}\" must be a boolean")))
+                }
+            }
+        };
         let settings = OAuthSettings {
             client_id: text(self, "clientId")?,
             client_secret: text(self, "clientSecret")?,
             scope: text(self, "scope")?,
-            client_credentials: match object.get("clientCredentials") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
-                Some(_) => {
-                    return Err(self.err(
-                        Some("oauth.clientCredentials"),
-                        "\"oauth.clientCredentials\" must be a boolean".into(),
-                    ))
-                }
-            },
+            client_credentials: flag(self, "clientCredentials", false)?,
+            store_tokens: flag(self, "storeTokens", true)?,
         };
         if settings.client_secret.is_some() && settings.client_id.is_none() {
             return Err(self.err(

@@ -389,6 +389,10 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
     assert_eq!(settings.scope.as_deref(), Some("repo read:org"));
     assert!(!settings.client_credentials);
     assert!(
+        settings.store_tokens,
+        "tokens are kept between runs by default"
+    );
+    assert!(
         !format!("{settings:?}").contains("s3cret"),
         "Debug hides the secret"
     );
@@ -397,6 +401,14 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
         "{:?}",
         config.warnings
     );
+    let memory_only = parse(
+        r#"{"mcpServers": {"r": {"type": "http", "url": "https://h/mcp", "oauth": {"storeTokens": false}}}}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        &memory_only.servers[0].transport,
+        ServerTransport::Http { oauth: Some(s), .. } if !s.store_tokens
+    ));
 
     for (oauth, field, message) in [
         (
@@ -413,6 +425,11 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
         (
             r#"{"clientCredentials": "yes"}"#,
             "oauth.clientCredentials",
+            "must be a boolean",
+        ),
+        (
+            r#"{"storeTokens": 0}"#,
+            "oauth.storeTokens",
             "must be a boolean",
         ),
     ] {

@@ -1,0 +1,222 @@
+//! OAuth tokens kept between runs: a server behind OAuth (`fixtures/oauth-server.mjs`, its own
+//! authorization server included) is authorized once; later connections reuse the stored token,
+//! refresh it when the server stops accepting it (keeping a refresh token the refresh answer
+//! left out), and a store that cannot be written costs only the convenience.
+
+mod common;
+
+use agentwire::driver::McpClient;
+use agentwire::mcp::http::HttpConfig;
+use agentwire::mcp::CallOptions;
+use agentwire::mcp::SessionConfig;
+use agentwire_host::clock::TokioClock;
+use agentwire_host::http_transport::HttpTransport;
+use agentwire_host::oauth::{Authorizer, OAuthOptions};
+use agentwire_host::token_store::{StoredToken, TokenStore, FILE_NAME};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// The fixture server process; killed on drop.
+struct OAuthServer {
+    child: Child,
+    url: String,
+}
+
+impl OAuthServer {
+    fn start() -> Self {
+        let mut child = Command::new("node")
+            .arg(common::fixture("oauth-server.mjs"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the OAuth fixture server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("its stdout"))
+            .read_line(&mut line)
+            .expect("its address");
+        let hello: Value = serde_json::from_str(&line).expect("a JSON line with the address");
+        let url = hello["url"].as_str().expect("the url").to_owned();
+        OAuthServer { child, url }
+    }
+
+    fn admin(&self, method: reqwest::Method, path: &str) -> Value {
+        let url = self.url.replace("/mcp", path);
+        block_on(async move {
+            let response = reqwest::Client::new()
+                .request(method, url)
+                .send()
+                .await
+                .expect("the fixture answers");
+            response.json().await.expect("JSON")
+        })
+    }
+
+    fn stats(&self) -> Value {
+        self.admin(reqwest::Method::GET, "/stats")
+    }
+
+    /// Every access token issued so far stops working; refresh tokens still do.
+    fn revoke_access_tokens(&self) {
+        self.admin(reqwest::Method::POST, "/revoke");
+    }
+}
+
+impl Drop for OAuthServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    tokio::task::LocalSet::new().block_on(&runtime, future)
+}
+
+fn spawn_local(future: futures::future::LocalBoxFuture<'static, ()>) {
+    tokio::task::spawn_local(future);
+}
+
+/// One "run": connect with OAuth and `store`, call `whoami`, close. Returns the tool's text
+/// (which names the access token the server saw).
+fn run_once(url: &str, store: &TokenStore) -> String {
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.store = Some(store.clone());
+    let url = url.to_owned();
+    block_on(async move {
+        let transport =
+            HttpTransport::with_oauth(HttpConfig::new(url.as_str()), Some(options)).unwrap();
+        let finished = transport.finished();
+        let session = SessionConfig {
+            initialize_timeout: Duration::from_secs(20),
+            ..SessionConfig::default()
+        };
+        let (client, _) = McpClient::connect(session, transport, TokioClock, spawn_local)
+            .await
+            .expect("the handshake, authorized");
+        let output = client
+            .call_tool("whoami", json!({}), CallOptions::default())
+            .await
+            .expect("whoami");
+        client.close("run finished");
+        let _ = tokio::time::timeout(Duration::from_secs(5), finished).await;
+        output.to_model_text()
+    })
+}
+
+fn count(stats: &Value, key: &str) -> u64 {
+    stats[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} in {stats}"))
+}
+
+#[test]
+fn one_authorization_serves_later_runs_and_refreshes_keep_the_refresh_token() {
+    let server = OAuthServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let store = TokenStore::at(dir.path().join(FILE_NAME));
+
+    // First run: nothing stored, so the whole flow runs once and its token is kept.
+    assert_eq!(run_once(&server.url, &store), "called with at-1");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "registrations"), 1, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 1, "{stats}");
+    assert_eq!(count(&stats, "codeGrants"), 1, "{stats}");
+    let stored = store.load(&server.url).expect("the token was kept");
+    assert_eq!(stored.access_token, "at-1");
+    assert_eq!(stored.refresh_token.as_deref(), Some("rt-1"));
+    assert_eq!(stored.client.client_id, "client-1");
+    let refused_after_first = count(&stats, "refused");
+
+    // Second run: the stored token goes out with the first request; no 401, no new flow.
+    assert_eq!(run_once(&server.url, &store), "called with at-1");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "authorizations"), 1, "{stats}");
+    assert_eq!(count(&stats, "registrations"), 1, "{stats}");
+    assert_eq!(count(&stats, "refused"), refused_after_first, "{stats}");
+
+    // The server stops accepting it: one 401, a refresh grant with the stored refresh token
+    // and client, no user step. The refresh answer has no refresh token: the old one is kept.
+    server.revoke_access_tokens();
+    assert_eq!(run_once(&server.url, &store), "called with at-2");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "refreshGrants"), 1, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 1, "{stats}");
+    assert_eq!(count(&stats, "registrations"), 1, "{stats}");
+    let stored = store.load(&server.url).expect("still kept");
+    assert_eq!(stored.access_token, "at-2");
+    assert_eq!(stored.refresh_token.as_deref(), Some("rt-1"));
+
+    // So it can refresh again next time.
+    server.revoke_access_tokens();
+    assert_eq!(run_once(&server.url, &store), "called with at-3");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "refreshGrants"), 2, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 1, "{stats}");
+}
+
+#[test]
+fn an_expired_stored_token_is_not_sent_and_is_refreshed() {
+    let server = OAuthServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let store = TokenStore::at(dir.path().join(FILE_NAME));
+    assert_eq!(run_once(&server.url, &store), "called with at-1");
+    let mut stored = store.load(&server.url).unwrap();
+    stored.expires_at = Some(1);
+    store.save(&server.url, &stored).unwrap();
+    let refused_before = count(&server.stats(), "refused");
+
+    assert_eq!(run_once(&server.url, &store), "called with at-2");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "refreshGrants"), 1, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 1, "{stats}");
+    // The expired token was never sent: the one refusal is the request that carried none.
+    assert_eq!(count(&stats, "refused"), refused_before + 1, "{stats}");
+}
+
+#[test]
+fn an_unwritable_store_only_costs_the_next_runs_a_new_authorization() {
+    let server = OAuthServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    std::fs::write(&path, "not a token store").unwrap();
+    let store = TokenStore::at(&path);
+
+    assert_eq!(run_once(&server.url, &store), "called with at-1");
+    assert_eq!(run_once(&server.url, &store), "called with at-2");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "authorizations"), 2, "{stats}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "not a token store",
+        "the file is left as it was"
+    );
+
+    // A stored entry of another client than the configured one is not used.
+    let other = TokenStore::at(dir.path().join("other.json"));
+    let foreign = StoredToken {
+        access_token: "at-1".into(),
+        expires_at: None,
+        refresh_token: Some("rt-1".into()),
+        client: agentwire::mcp::oauth::OAuthClient {
+            client_id: "someone-else".into(),
+            client_secret: None,
+            auth_method: None,
+        },
+    };
+    other.save(&server.url, &foreign).unwrap();
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.store = Some(other);
+    options.config.client = Some(agentwire::mcp::oauth::OAuthClient {
+        client_id: "client-9".into(),
+        client_secret: None,
+        auth_method: None,
+    });
+    assert_eq!(options.restore(&server.url), None);
+    assert!(options.config.refresh_token.is_none());
+}
