@@ -1,26 +1,17 @@
 //! `HttpTransport` against canned HTTP answers from a tiny loopback server: what a user sees
 //! when the server is down, refuses credentials, or is configured wrongly.
 
+mod common;
+
 use agentwire::driver::McpClient;
 use agentwire::mcp::SessionConfig;
 use agentwire_host::clock::TokioClock;
 use agentwire_host::http_transport::HttpTransport;
+use common::lib_host::{block_on, spawn_local};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc;
 use std::thread;
-
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    tokio::task::LocalSet::new().block_on(&runtime, future)
-}
-
-fn spawn_local(future: futures::future::LocalBoxFuture<'static, ()>) {
-    tokio::task::spawn_local(future);
-}
 
 /// Reads one request (head and `Content-Length` body) and returns its text.
 fn read_request(stream: &mut TcpStream) -> String {

@@ -4,10 +4,13 @@
 //! Needs the npm package: run `scripts/npm-fixtures` first (installs into
 //! `target/npm-fixtures`, or `$AGENTWIRE_NPM_CACHE`). Node is `$AGENTWIRE_NODE` or `node`.
 
+mod common;
+
 use agentwire::driver::McpClient;
 use agentwire::mcp::{CallOptions, SessionConfig, SessionEvent};
 use agentwire_host::clock::TokioClock;
 use agentwire_host::http_transport::HttpTransport;
+use common::lib_host::{block_on, spawn_local};
 use futures::{FutureExt, StreamExt};
 use serde_json::{json, Value};
 use std::io::Read;
@@ -91,18 +94,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    tokio::task::LocalSet::new().block_on(&runtime, future)
-}
-
-fn spawn_local(future: futures::future::LocalBoxFuture<'static, ()>) {
-    tokio::task::spawn_local(future);
 }
 
 #[test]

@@ -13,6 +13,7 @@ use agentwire_host::clock::TokioClock;
 use agentwire_host::http_transport::HttpTransport;
 use agentwire_host::oauth::{Authorizer, OAuthOptions};
 use agentwire_host::token_store::{StoredToken, TokenStore, FILE_NAME};
+use common::lib_host::{block_on, spawn_local};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -68,18 +69,6 @@ impl Drop for OAuthServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    tokio::task::LocalSet::new().block_on(&runtime, future)
-}
-
-fn spawn_local(future: futures::future::LocalBoxFuture<'static, ()>) {
-    tokio::task::spawn_local(future);
 }
 
 /// One "run": connect with OAuth and `store`, call `whoami`, close. Returns the tool's text

@@ -32,7 +32,18 @@ pub fn local<F: Future>(future: F) -> F::Output {
     output
 }
 
-fn spawn_local(future: LocalBoxFuture<'static, ()>) {
+/// Runs `future` on a fresh current-thread runtime inside a `LocalSet` and returns at once
+/// when it completes (what is still running in the background is dropped).
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    tokio::task::LocalSet::new().block_on(&runtime, future)
+}
+
+/// The spawner [`McpClient::connect`] takes: a task on the current `LocalSet`.
+pub fn spawn_local(future: LocalBoxFuture<'static, ()>) {
     tokio::task::spawn_local(future);
 }
 
