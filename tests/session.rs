@@ -558,6 +558,39 @@ fn an_answer_over_the_frame_limit_fails_its_request_at_once() {
 }
 
 #[test]
+fn a_server_request_over_the_frame_limit_fails_none_of_ours_with_the_same_id() {
+    let mut pair = Pair::ready_with(SessionConfig {
+        max_frame_len: 4096,
+        ..SessionConfig::default()
+    });
+    let id = pair
+        .client
+        .call_tool(pair.now, "t", json!({}), opts())
+        .unwrap();
+    pair.drain();
+    let req = pair.recv();
+    // The server's own numbering may hit the id of a request of ours: that is no answer.
+    let sampling = json!({"jsonrpc": "2.0", "id": req["id"], "method": "sampling/createMessage",
+        "params": {"messages": [{"role": "user", "content": {"type": "text",
+            "text": "x".repeat(100_000)}}], "maxTokens": 10}});
+    pair.client
+        .handle_bytes(pair.now, format!("{sampling}\n").as_bytes());
+    pair.drain();
+    assert!(
+        matches!(pair.event(), SessionEvent::ProtocolError { message } if message.contains("4096")),
+        "the drop is reported"
+    );
+    pair.reply(&req, text_result("the answer"));
+    match pair.event() {
+        SessionEvent::ToolResult { request, result } => {
+            assert_eq!(request, id);
+            assert_eq!(result.unwrap().to_model_text(), "the answer");
+        }
+        other => panic!("expected the call to succeed, got {other:?}"),
+    }
+}
+
+#[test]
 fn execution_errors_are_results_and_bad_results_are_errors() {
     let mut pair = Pair::ready();
     pair.client

@@ -6,7 +6,7 @@ use super::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::content::ToolOutput;
 use crate::framing::FrameError;
 use crate::jsonrpc::{codes, ErrorObject, Id, MessageError, Notification, Request, Response};
-use crate::rpc::sniff_id;
+use crate::rpc::sniff_response_id;
 use crate::time::Instant;
 use serde_json::{json, Value};
 
@@ -35,7 +35,7 @@ impl ClientSession {
             return self.handle_frame_error(message);
         };
         self.handle_frame_error(message.clone());
-        if let Some(wire_id) = sniff_id(&edges).and_then(|id| id.as_u64()) {
+        if let Some(wire_id) = sniff_response_id(&edges).and_then(|id| id.as_u64()) {
             self.fail_unreadable(
                 wire_id,
                 format!("the server's response was dropped: {message}"),

@@ -10,7 +10,7 @@ pub use openai::{
     decode_response, decode_response_value, encode_request, ChatCompletionStream, DecodeError,
     OpenAiOptions, StreamAccumulator, StreamDelta,
 };
-pub use sse::{SseDecoder, SseError, SseEvent};
+pub use sse::{DroppedEvent, SseDecoder, SseError, SseEvent};
 pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};
 
 /// At most `max_chars` characters of `text`, with `…` appended when something was cut.

@@ -5,4 +5,4 @@ mod pending;
 mod sniff;
 
 pub use pending::{Deadlines, Pending, PendingTable};
-pub use sniff::sniff_id;
+pub use sniff::{sniff_id, sniff_response_id};

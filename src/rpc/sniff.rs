@@ -4,7 +4,8 @@
 //! Peers put the `id` either before the payload (`{"jsonrpc":"2.0","id":7,"result":…`) or after
 //! it (`{"result":…,"jsonrpc":"2.0","id":7}`, as the TypeScript SDK does). So the head is read
 //! forwards and the tail backwards, member by member, and only members that lie wholly inside
-//! the kept bytes count: a cut never produces a wrong id, only none.
+//! the kept bytes count: a cut never produces a wrong id, only none. [`sniff_response_id`]
+//! also demands to see that the message is a response, not a request from the peer.
 
 use crate::framing::LineEdges;
 use crate::jsonrpc::Id;
@@ -15,6 +16,20 @@ const MEMBERS: usize = 6;
 /// The top-level `id` of the object whose edges these are, when either edge shows it whole.
 pub fn sniff_id(edges: &LineEdges) -> Option<Id> {
     id_from_head(&edges.head).or_else(|| id_from_tail(&edges.tail))
+}
+
+/// The `id` of a *response* whose edges these are: as [`sniff_id`], but only when the edges
+/// also show a top-level `result` or `error` member and no `method`.
+///
+/// Use this to decide which of our requests a dropped message answered: a server *request*
+/// (say `sampling/createMessage` with a huge prompt) carries an id from the server's own
+/// numbering, which may equal one of ours.
+pub fn sniff_response_id(edges: &LineEdges) -> Option<Id> {
+    let mut members = head_members(&edges.head);
+    members.extend(tail_members(&edges.tail));
+    let has = |key: &[u8]| members.iter().any(|m| m.key == key);
+    let response = (has(b"\"result\"") || has(b"\"error\"")) && !has(b"\"method\"");
+    response.then(|| sniff_id(edges)).flatten()
 }
 
 /// Parses an id from the raw JSON text of a scalar (a number or a string).
@@ -35,31 +50,55 @@ fn is_bare(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')
 }
 
-/// Reads `{"k": v, …` forwards; returns the `id` member if it comes before anything cut off.
-fn id_from_head(bytes: &[u8]) -> Option<Id> {
+/// A top-level member an edge shows: its raw key (quotes included) and, when it is wholly
+/// inside the kept bytes, its raw value.
+struct Member<'a> {
+    key: &'a [u8],
+    value: Option<&'a [u8]>,
+}
+
+/// Reads `{"k": v, …` forwards: the members before anything cut off, the last of them possibly
+/// with its value cut (then `value` is `None`).
+fn head_members(bytes: &[u8]) -> Vec<Member<'_>> {
+    let mut members = Vec::new();
     let mut at = skip_ws(bytes, 0);
-    (bytes.get(at) == Some(&b'{')).then_some(())?;
+    if bytes.get(at) != Some(&b'{') {
+        return members;
+    }
     at += 1;
     for _ in 0..MEMBERS {
         at = skip_ws(bytes, at);
-        let key_end = string_end(bytes, at)?;
+        let Some(key_end) = string_end(bytes, at) else {
+            break;
+        };
         let key = &bytes[at..key_end];
         at = skip_ws(bytes, key_end);
-        (bytes.get(at) == Some(&b':')).then_some(())?;
-        at = skip_ws(bytes, at + 1);
-        let value_end = value_end(bytes, at)?;
-        if key == b"\"id\"" {
-            // A scalar cut by the edge would read as a shorter one: demand what follows it.
-            let next = skip_ws(bytes, value_end);
-            return matches!(bytes.get(next), Some(b',' | b'}'))
-                .then(|| id_of(&bytes[at..value_end]))
-                .flatten();
+        if bytes.get(at) != Some(&b':') {
+            break;
         }
-        at = skip_ws(bytes, value_end);
-        (bytes.get(at) == Some(&b',')).then_some(())?;
-        at += 1;
+        at = skip_ws(bytes, at + 1);
+        // A scalar cut by the edge would read as a shorter one: demand what follows it.
+        let value_end = value_end(bytes, at);
+        let next = value_end.map(|end| skip_ws(bytes, end));
+        let follower = next.and_then(|next| bytes.get(next));
+        let value = match (value_end, follower) {
+            (Some(end), Some(b',' | b'}')) => Some(&bytes[at..end]),
+            _ => None,
+        };
+        members.push(Member { key, value });
+        match (value, follower) {
+            (Some(_), Some(b',')) => at = next.unwrap_or(at) + 1,
+            _ => break,
+        }
     }
-    None
+    members
+}
+
+fn id_from_head(bytes: &[u8]) -> Option<Id> {
+    let id = head_members(bytes)
+        .into_iter()
+        .find(|m| m.key == b"\"id\"")?;
+    id_of(id.value?)
 }
 
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
@@ -118,31 +157,58 @@ fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// Reads `…, "k": v}` backwards; returns the `id` member if it comes after anything cut off.
-/// Only scalar members are stepped over: a nested value ends the search.
-fn id_from_tail(bytes: &[u8]) -> Option<Id> {
+/// Reads `…, "k": v}` backwards: the members after anything cut off, each with its value.
+/// Only scalar members are stepped over: a nested value ends the walk.
+fn tail_members(bytes: &[u8]) -> Vec<Member<'_>> {
+    let mut members = Vec::new();
     let mut end = skip_ws_back(bytes, bytes.len());
-    (end > 0 && bytes[end - 1] == b'}').then_some(())?;
+    if !(end > 0 && bytes[end - 1] == b'}') {
+        return members;
+    }
     end -= 1;
     for _ in 0..MEMBERS {
         end = skip_ws_back(bytes, end);
-        let value_start = scalar_start_back(bytes, end)?;
+        let Some(value_start) = scalar_start_back(bytes, end) else {
+            break;
+        };
         let value = &bytes[value_start..end];
         end = skip_ws_back(bytes, value_start);
-        (end > 0 && bytes[end - 1] == b':').then_some(())?;
+        if !(end > 0 && bytes[end - 1] == b':') {
+            break;
+        }
         end = skip_ws_back(bytes, end - 1);
-        let key_start = string_start_back(bytes, end)?;
+        let Some(key_start) = string_start_back(bytes, end) else {
+            break;
+        };
         let key = &bytes[key_start..end];
         end = skip_ws_back(bytes, key_start);
         // A member follows `,` or `{`; anything else means the key was cut by the edge.
-        let before = (end > 0).then(|| bytes[end - 1])?;
-        if key == b"\"id\"" && matches!(before, b',' | b'{') {
-            return id_of(value);
+        match (end > 0).then(|| bytes[end - 1]) {
+            Some(b',') => {
+                members.push(Member {
+                    key,
+                    value: Some(value),
+                });
+                end -= 1;
+            }
+            Some(b'{') => {
+                members.push(Member {
+                    key,
+                    value: Some(value),
+                });
+                break;
+            }
+            _ => break,
         }
-        (before == b',').then_some(())?;
-        end -= 1;
     }
-    None
+    members
+}
+
+fn id_from_tail(bytes: &[u8]) -> Option<Id> {
+    let id = tail_members(bytes)
+        .into_iter()
+        .find(|m| m.key == b"\"id\"")?;
+    id_of(id.value?)
 }
 
 fn skip_ws_back(bytes: &[u8], mut end: usize) -> usize {
@@ -245,6 +311,26 @@ mod tests {
                 "{}",
                 &line[line.len() - 60..]
             );
+        }
+    }
+
+    #[test]
+    fn only_a_message_shown_to_be_a_response_yields_a_response_id() {
+        let payload = big(5000);
+        for (line, id) in [
+            // The key of the huge value is whole at the head, its id at either end.
+            (format!("{{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{{\"t\":{payload}}}}}"), Some(7)),
+            (format!("{{\"result\":{{\"t\":{payload}}},\"jsonrpc\":\"2.0\",\"id\":8}}"), Some(8)),
+            (format!("{{\"id\":9,\"jsonrpc\":\"2.0\",\"error\":{{\"code\":1,\"message\":{payload}}}}}"), Some(9)),
+            // A request from the peer, its method at either end: its id is not one of ours.
+            (format!("{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"sampling/createMessage\",\"params\":{{\"t\":{payload}}}}}"), None),
+            (format!("{{\"params\":{{\"t\":{payload}}},\"method\":\"m\",\"jsonrpc\":\"2.0\",\"id\":7}}"), None),
+            // Neither end shows what it is.
+            (format!("{{\"jsonrpc\":\"2.0\",\"id\":7,\"x\":{payload},\"result\":{payload}}}"), None),
+        ] {
+            let edges = edges(&line);
+            assert_eq!(sniff_response_id(&edges), id.map(Id::from), "{}", &line[..60]);
+            assert!(sniff_id(&edges).is_some(), "the id itself is visible: {}", &line[..60]);
         }
     }
 

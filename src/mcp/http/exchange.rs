@@ -58,8 +58,9 @@ pub(crate) struct Exchange {
     pub attempt: u32,
     /// Whether any SSE event arrived on this exchange.
     pub got_event: bool,
-    /// Why an event on this stream (or the stream it resumes) was dropped for its size: the
-    /// answer awaited here is then most likely lost, and resuming cannot bring it back.
+    /// Why an event on this stream (or the stream it resumes) was dropped for its size, when
+    /// its edges did not tell which message it was: the answer awaited here is then most likely
+    /// lost, and resuming cannot bring it back.
     pub dropped_event: Option<String>,
     /// The message a `POST` carried, kept so it can be sent again in a new session after a
     /// `404` for the old one.

@@ -31,9 +31,13 @@
 //!   `notifications/initialized`, then the message that got the `404`; after
 //!   [`MAX_REINITIALIZATIONS`] new sessions the machine gives up and closes;
 //! - a message over `max_message_bytes` is dropped as it arrives: a JSON answer fails its
-//!   request at once; an SSE event is skipped with a warning, and when the stream then ends
-//!   without the awaited answer, that request fails naming the drop (resuming cannot bring it
-//!   back);
+//!   request at once; an SSE event is skipped with a warning, its first and last 128 bytes of
+//!   data kept, and when it ends the JSON-RPC id is read from them
+//!   ([`sniff_response_id`](crate::rpc::sniff_response_id): before or after the payload, never
+//!   a wrong one, never from a server request or notification): the request it answered, if
+//!   one awaits it on any stream, fails at once naming the drop and the limit, and the stream
+//!   reads on. When no id can be read, a stream that then ends without the awaited answer fails
+//!   that request naming the drop (resuming cannot bring it back);
 //! - `401`/`403` close it with a message naming the status and the server's
 //!   `WWW-Authenticate`, unless [`HttpConfig::oauth`] is on: then the refused `POST`s are held,
 //!   [`HttpEvent::AuthorizationRequired`] goes up, and [`StreamableHttp::set_access_token`]

@@ -5,7 +5,8 @@ use super::machine::{State, StreamableHttp};
 use super::messages::{body_excerpt, error_line, is_blank, split};
 use super::types::{describe_status, find_header, HttpEvent, HttpRequestId};
 use crate::jsonrpc::Id;
-use crate::model::{SseDecoder, SseEvent};
+use crate::model::{DroppedEvent, SseDecoder, SseEvent};
+use crate::rpc::sniff_response_id;
 use crate::time::Instant;
 use serde_json::Value;
 use std::time::Duration;
@@ -114,15 +115,12 @@ impl StreamableHttp {
             }
             Body::Sse(decoder) => {
                 let pushed = decoder.push(bytes);
-                let events = std::iter::from_fn(|| decoder.next_event()).collect();
-                let last_id = decoder.last_event_id().map(str::to_owned);
-                let retry = decoder.reconnection_time();
+                let decoded = Decoded::drain(decoder, None);
                 if let Err(error) = pushed {
-                    let message = format!("{} on {}", error, self.config.url);
-                    exchange.dropped_event = Some(message.clone());
-                    self.warn(message);
+                    // Said at once; which request (if any) it costs is known when it ends.
+                    self.warn(format!("{} on {}", error, self.config.url));
                 }
-                self.take_events(&mut exchange, events, last_id, retry);
+                self.take_events(&mut exchange, decoded);
                 // A resumed stream has done its job once every response it owed arrived.
                 keep = !(exchange.role == Role::Resume && exchange.awaiting.is_empty());
             }
@@ -193,14 +191,15 @@ impl StreamableHttp {
     }
 
     /// Applies decoded events of `exchange`'s stream: messages go up, the last event id and the
-    /// stream's reconnection time (`retry`, in ms) are kept.
-    fn take_events(
-        &mut self,
-        exchange: &mut Exchange,
-        events: Vec<SseEvent>,
-        last_id: Option<String>,
-        retry: Option<u64>,
-    ) {
+    /// stream's reconnection time (`retry`, in ms) are kept, dropped events fail what they
+    /// answered.
+    fn take_events(&mut self, exchange: &mut Exchange, decoded: Decoded) {
+        let Decoded {
+            events,
+            dropped,
+            last_id,
+            retry,
+        } = decoded;
         if last_id.is_some() && last_id != exchange.last_event_id {
             // Also counts an id-only block, which the decoder does not dispatch.
             exchange.got_event = true;
@@ -219,6 +218,53 @@ impl StreamableHttp {
                 exchange.awaiting.retain(|id| !answered.contains(id));
             }
         }
+        for event in dropped {
+            exchange.got_event = true;
+            self.take_dropped(exchange, event);
+        }
+    }
+
+    /// An event on `exchange`'s stream was discarded for its size. When its edges show it was
+    /// the response to a request awaited on this stream or any other, that request fails now,
+    /// and the stream reads on. When they do not tell, the requests awaited on this stream fail
+    /// should it end without their answers (see `stream_ended`). A response to nothing awaited
+    /// and an event of another type cost nothing more than the warning already given.
+    fn take_dropped(&mut self, exchange: &mut Exchange, event: DroppedEvent) {
+        if event.event != "message" {
+            return;
+        }
+        let detail = format!(
+            "a server-sent event from {} was larger than {} bytes",
+            self.config.url, event.limit
+        );
+        let Some(id) = sniff_response_id(&event.edges) else {
+            exchange.dropped_event = Some(detail);
+            return;
+        };
+        let awaited = |e: &Exchange| e.awaiting.contains(&id);
+        if awaited(exchange)
+            || self.exchanges.iter().any(|(_, e)| awaited(e))
+            || self.scheduled.iter().any(|s| awaited(&s.exchange))
+        {
+            exchange.answered(&id);
+            self.settle(&id);
+            let message = format!("the server's answer was dropped: {detail}");
+            self.fail_awaiting(&[id], &message, None);
+        }
+    }
+
+    /// Request `id` got its answer (or failed for good): no stream waits for it any more, and a
+    /// scheduled resumption owed nothing else is called off. (The exchange being read is out of
+    /// the table; its caller updates it.)
+    fn settle(&mut self, id: &Id) {
+        for exchange in self.exchanges.values_mut() {
+            exchange.answered(id);
+        }
+        for scheduled in &mut self.scheduled {
+            scheduled.exchange.answered(id);
+        }
+        self.scheduled
+            .retain(|s| !(s.exchange.role == Role::Resume && s.exchange.awaiting.is_empty()));
     }
 
     /// Hands the messages in `text` up; returns the ids of the responses among them.
@@ -226,15 +272,7 @@ impl StreamableHttp {
         let mut answered = Vec::new();
         for incoming in split(text) {
             if let Some(id) = incoming.response_to {
-                for exchange in self.exchanges.values_mut() {
-                    exchange.answered(&id);
-                }
-                for scheduled in &mut self.scheduled {
-                    scheduled.exchange.answered(&id);
-                }
-                self.scheduled.retain(|s| {
-                    !(s.exchange.role == Role::Resume && s.exchange.awaiting.is_empty())
-                });
+                self.settle(&id);
                 if self.initialize_id.as_ref() == Some(&id) {
                     self.initialize_id = None;
                     let version = incoming
@@ -290,11 +328,9 @@ impl StreamableHttp {
                 }
             }
             Body::Sse(mut decoder) => {
-                let mut events: Vec<SseEvent> = decoder.finish().into_iter().collect();
-                events.extend(std::iter::from_fn(|| decoder.next_event()));
-                let last_id = decoder.last_event_id().map(str::to_owned);
-                let retry = decoder.reconnection_time();
-                self.take_events(&mut exchange, events, last_id, retry);
+                let last = decoder.finish();
+                let decoded = Decoded::drain(&mut decoder, last);
+                self.take_events(&mut exchange, decoded);
                 if !self.is_closed() {
                     self.stream_ended(now, exchange, error);
                 }
@@ -440,6 +476,29 @@ impl StreamableHttp {
                 self.warn(format!("the server rejected a message: {message}"));
             }
             _ => self.fail_awaiting(&exchange.awaiting, &message, Some(status)),
+        }
+    }
+}
+
+/// What an SSE decoder produced since it was last drained.
+struct Decoded {
+    events: Vec<SseEvent>,
+    dropped: Vec<DroppedEvent>,
+    last_id: Option<String>,
+    retry: Option<u64>,
+}
+
+impl Decoded {
+    /// Takes everything `decoder` has ready; `first` is an event handed out already (by
+    /// `finish`), which goes before the queued ones.
+    fn drain(decoder: &mut SseDecoder, first: Option<SseEvent>) -> Self {
+        let mut events: Vec<SseEvent> = first.into_iter().collect();
+        events.extend(std::iter::from_fn(|| decoder.next_event()));
+        Decoded {
+            events,
+            dropped: std::iter::from_fn(|| decoder.next_dropped()).collect(),
+            last_id: decoder.last_event_id().map(str::to_owned),
+            retry: decoder.reconnection_time(),
         }
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::framing::LineEdges;
 
 /// Feeds `input` in pieces of `size` bytes and collects every event, `finish` included.
 fn decode_in_chunks(input: &[u8], size: usize) -> Vec<SseEvent> {
@@ -206,4 +207,147 @@ fn a_retry_field_in_a_block_without_data_still_sets_the_reconnection_time() {
         Some(ev("message", "b", None, Some(40)))
     );
     assert_eq!(decoder.reconnection_time(), Some(40));
+}
+
+/// Feeds `input` in pieces of `size` bytes to a decoder limited to `limit`; returns the events,
+/// the dropped events and how many errors `push` returned.
+fn decode_limited(
+    input: &[u8],
+    size: usize,
+    limit: usize,
+) -> (Vec<SseEvent>, Vec<DroppedEvent>, usize) {
+    let mut decoder = SseDecoder::with_max_event_bytes(limit);
+    let (mut events, mut dropped, mut errors) = (Vec::new(), Vec::new(), 0);
+    for chunk in input.chunks(size.max(1)) {
+        if let Err(e) = decoder.push(chunk) {
+            assert_eq!(e.limit, limit);
+            errors += 1;
+        }
+        events.extend(std::iter::from_fn(|| decoder.next_event()));
+        dropped.extend(std::iter::from_fn(|| decoder.next_dropped()));
+    }
+    events.extend(decoder.finish());
+    events.extend(std::iter::from_fn(|| decoder.next_event()));
+    dropped.extend(std::iter::from_fn(|| decoder.next_dropped()));
+    (events, dropped, errors)
+}
+
+fn edges_of(data: &[u8]) -> LineEdges {
+    let mut edges = LineEdges::default();
+    edges.extend(data);
+    edges
+}
+
+#[test]
+fn a_dropped_event_keeps_the_edges_of_its_data_in_any_chunking() {
+    let big = "x".repeat(900);
+    // Data over two lines, the first far over the limit on its own, the second short: the
+    // edges are those of the data as it would have been dispatched.
+    let first = format!("{{\"result\":{{\"t\":\"{big}\"}},");
+    let second = "\"jsonrpc\":\"2.0\",\"id\":42}";
+    let data = format!("{first}\n{second}");
+    let expected = edges_of(data.as_bytes());
+    for (eol, sep) in [("\n", " "), ("\r\n", ""), ("\r", " ")] {
+        let input = format!(
+            "id: 1{eol}data:{sep}{first}{eol}data:{sep}{second}{eol}{eol}data: ok{eol}{eol}"
+        );
+        let mut sizes: Vec<usize> = vec![1, 2, 3, 5, 6, 7, 64, 127, 128, 129, 199, 201, 500];
+        sizes.push(input.len());
+        for size in sizes {
+            let (events, dropped, errors) = decode_limited(input.as_bytes(), size, 200);
+            let context = format!("eol {eol:?}, chunks of {size}");
+            assert_eq!(errors, 1, "{context}: one error per dropped event");
+            assert_eq!(
+                dropped,
+                vec![DroppedEvent {
+                    event: "message".into(),
+                    edges: expected.clone(),
+                    limit: 200
+                }],
+                "{context}"
+            );
+            let data: Vec<_> = events.iter().map(|e| e.data.as_str()).collect();
+            assert_eq!(data, ["ok"], "{context}");
+        }
+        // Every two-way split too: the `data:` name and its optional space may straddle it.
+        for cut in 0..=input.len() {
+            let mut decoder = SseDecoder::with_max_event_bytes(200);
+            let _ = decoder.push(&input.as_bytes()[..cut]);
+            let _ = decoder.push(&input.as_bytes()[cut..]);
+            assert_eq!(
+                decoder.next_dropped().map(|d| d.edges),
+                Some(expected.clone()),
+                "eol {eol:?}, cut at {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn many_short_data_lines_over_the_limit_keep_their_edges_too() {
+    // No single line is too long: the event as a whole is.
+    let lines: Vec<String> = (0..40).map(|i| format!("\"part {i:02}\",")).collect();
+    let input = format!(
+        "data: [\n{}\ndata: 0]\n\n",
+        lines
+            .iter()
+            .map(|l| format!("data: {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let data = format!("[\n{}\n0]", lines.join("\n"));
+    for size in [1, 10, input.len()] {
+        let (events, dropped, errors) = decode_limited(input.as_bytes(), size, 100);
+        assert!(events.is_empty());
+        assert_eq!(errors, 1, "chunks of {size}");
+        assert_eq!(dropped.len(), 1, "chunks of {size}");
+        assert_eq!(
+            dropped[0].edges,
+            edges_of(data.as_bytes()),
+            "chunks of {size}"
+        );
+    }
+}
+
+#[test]
+fn a_dropped_event_reports_its_type_and_only_events_with_data_are_reported() {
+    let big = "y".repeat(300);
+    // The type may come after the data that overflowed.
+    let input = format!(
+        "data: {big}\nevent: custom\n\nunknown: {big}\n\n\
+         : {big}\ndata: fine\n\ndata: cut by the end {big}"
+    );
+    for size in [1, 50, input.len()] {
+        let (events, dropped, errors) = decode_limited(input.as_bytes(), size, 100);
+        let context = format!("chunks of {size}");
+        let data: Vec<_> = events.iter().map(|e| e.data.as_str()).collect();
+        assert_eq!(data, ["fine"], "{context}");
+        // The custom event, and the last one, ended by the end of the stream; the field with
+        // no data is not reported, and a long comment is skipped without harm to its event.
+        let kinds: Vec<_> = dropped.iter().map(|d| d.event.as_str()).collect();
+        assert_eq!(kinds, ["custom", "message"], "{context}");
+        assert_eq!(dropped[0].edges, edges_of(big.as_bytes()), "{context}");
+        assert_eq!(
+            dropped[1].edges,
+            edges_of(format!("cut by the end {big}").as_bytes()),
+            "{context}"
+        );
+        // Byte by byte, each of the three oversized events errs once; a bigger chunk may hold
+        // several of them, and one push returns one error.
+        match size {
+            1 => assert_eq!(errors, 3, "{context}"),
+            _ => assert!(errors >= 1, "{context}"),
+        }
+    }
+}
+
+#[test]
+fn an_unlimited_decoder_or_small_events_drop_nothing() {
+    let input = format!("data: {}\n\n", "z".repeat(5000));
+    let mut decoder = SseDecoder::new();
+    decoder.push(input.as_bytes()).unwrap();
+    assert_eq!(decoder.next_event().unwrap().data.len(), 5000);
+    assert_eq!(decoder.next_dropped(), None);
+    let (events, dropped, errors) = decode_limited(MIXED, 1, 64);
+    assert_eq!((events, dropped, errors), (mixed_expected(), vec![], 0));
 }

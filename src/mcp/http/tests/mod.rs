@@ -3,6 +3,7 @@
 mod auth;
 mod basics;
 mod errors;
+mod oversize;
 mod pair;
 mod streams;
 

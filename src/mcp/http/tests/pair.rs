@@ -12,7 +12,10 @@ struct Pair {
 
 impl Pair {
     fn new(elicitation: bool) -> Self {
-        let host = Host::new();
+        Self::with(Host::new(), elicitation)
+    }
+
+    fn with(host: Host, elicitation: bool) -> Self {
         let config = SessionConfig {
             elicitation,
             ..SessionConfig::default()
@@ -202,4 +205,57 @@ fn a_failing_initialize_post_fails_the_handshake_with_the_status() {
         }
         other => panic!("unexpected {other:?}"),
     }
+}
+
+#[test]
+fn an_oversized_answer_fails_its_tool_call_at_once_while_another_call_succeeds() {
+    let mut config = HttpConfig::new(URL);
+    config.max_message_bytes = 1_000;
+    let mut pair = Pair::with(Host::with(config), false);
+    handshake(&mut pair);
+    let now = pair.host.now;
+    let big = pair
+        .session
+        .call_tool(now, "dump", json!({}), CallOptions::default())
+        .unwrap();
+    let (big_post, big_body) = pair.request();
+    let small = pair
+        .session
+        .call_tool(now, "echo", json!({}), CallOptions::default())
+        .unwrap();
+    let (small_post, small_body) = pair.request();
+    pair.host.sse_head(big_post.id);
+    pair.host.sse_head(small_post.id);
+    // The TypeScript SDK's order: the id after the payload. The server keeps the stream open.
+    let answer = json!({"result": {"content": [{"type": "text", "text": "x".repeat(5_000)}]},
+        "jsonrpc": "2.0", "id": big_body["id"]});
+    pair.host
+        .chunk(big_post.id, &format!("id: 1\ndata: {answer}\n\n"));
+    match pair.events().as_slice() {
+        [SessionEvent::ToolResult {
+            request,
+            result: Err(error),
+        }] if *request == big => {
+            let error = error.to_string();
+            assert!(
+                error.contains("dropped") && error.contains("larger than 1000 bytes"),
+                "{error}"
+            );
+        }
+        other => panic!("expected the big call to fail now, got {other:?}"),
+    }
+    let reply = json!({"jsonrpc": "2.0", "id": small_body["id"],
+        "result": {"content": [{"type": "text", "text": "small"}]}});
+    pair.host
+        .chunk(small_post.id, &format!("id: 1\ndata: {reply}\n\n"));
+    pair.host.end(small_post.id);
+    match pair.events().as_slice() {
+        [SessionEvent::ToolResult { request, result }] if *request == small => {
+            assert_eq!(result.as_ref().unwrap().to_model_text(), "small");
+        }
+        other => panic!("expected the small call to succeed, got {other:?}"),
+    }
+    pair.host.end(big_post.id);
+    assert!(pair.events().is_empty(), "nothing more about the big call");
+    assert!(pair.session.is_ready());
 }
