@@ -1,8 +1,10 @@
 //! OAuth support in the Streamable HTTP machine: a bearer token on every request, and `401` /
 //! `403` answers handed up to the host (when [`HttpConfig::oauth`](super::HttpConfig) is on)
-//! instead of closing.
+//! instead of closing. Refused `POST`s are held as messages; refused event streams (a `GET`
+//! resuming a broken stream, or the standalone `GET` stream) are held as exchanges, with the
+//! `Last-Event-ID`, awaited ids and attempt count they carry, and re-opened with the new token.
 
-use super::exchange::Role;
+use super::exchange::{Exchange, Role};
 use super::machine::{State, StreamableHttp};
 use super::types::{describe_status, find_header, HttpEvent, HttpRequestId};
 use crate::time::Instant;
@@ -21,13 +23,19 @@ pub(crate) struct AuthState {
     pending: bool,
     /// Messages refused for lack of authorization, re-sent once a token arrives.
     held: VecDeque<Vec<u8>>,
+    /// Event streams refused for lack of authorization, or whose reconnection came due while
+    /// a round was under way (role `Resume` or `Listen`, with what they carry over); re-opened
+    /// once a token arrives. The requests a held resumption awaits stay pending meanwhile.
+    pub streams: Vec<Exchange>,
     /// Tokens given since the last request that succeeded with one.
     rounds: u32,
 }
 
 impl StreamableHttp {
-    /// Uses `token` as the bearer token from now on, and re-sends every message refused since
-    /// the last [`HttpEvent::AuthorizationRequired`]. Fails when the machine is closed.
+    /// Uses `token` as the bearer token from now on, re-sends every message refused since the
+    /// last [`HttpEvent::AuthorizationRequired`], and re-opens every event stream refused since
+    /// (a resumption with its `Last-Event-ID`, or the standalone `GET` stream). Fails when the
+    /// machine is closed.
     pub fn set_access_token(
         &mut self,
         _now: Instant,
@@ -46,15 +54,22 @@ impl StreamableHttp {
                 self.post(body);
             }
         }
+        let streams = std::mem::take(&mut self.auth.streams);
+        for exchange in streams {
+            if self.state == State::Open {
+                self.open_stream(exchange);
+            }
+        }
         Ok(())
     }
 
-    /// The host could not authorize: the machine closes with `reason`.
+    /// The host could not authorize: the machine closes with `reason` (the session above then
+    /// fails every request still pending, including those a held resumption awaited).
     pub fn authorization_failed(&mut self, reason: impl Into<String>) {
         self.shut_down(format!("authorization failed: {}", reason.into()));
     }
 
-    /// Whether an authorization round is under way (messages are held meanwhile).
+    /// Whether an authorization round is under way (messages and streams are held meanwhile).
     pub(crate) fn auth_pending(&self) -> bool {
         self.auth.pending
     }
@@ -69,9 +84,13 @@ impl StreamableHttp {
         self.auth.access_token.is_some()
     }
 
-    /// Called with every response head: a `401`/`403` to a `POST`, with OAuth on and rounds
-    /// left, holds the message and asks the host to authorize. Returns whether it did (the
-    /// exchange is then gone). A success with a token resets the round count.
+    /// Called with every response head. With OAuth on and rounds left, a `401`/`403` to a
+    /// `POST` holds the message, a `401`/`403` to a resumption `GET` or a `401` to the
+    /// standalone `GET` holds the stream, and the host is asked to authorize (once per round).
+    /// Out of rounds, a `POST` closes the machine, a resumption fails the requests it awaits,
+    /// and the standalone stream stops with a warning. Returns whether it handled the head (the
+    /// exchange is then gone). A success with a token on an exchange that awaits answers
+    /// resets the round count.
     pub(crate) fn authorization_refused(
         &mut self,
         id: HttpRequestId,
@@ -81,34 +100,43 @@ impl StreamableHttp {
         let Some(exchange) = self.exchanges.get(&id) else {
             return false;
         };
-        let post = matches!(exchange.role, Role::Post { .. });
+        let role = exchange.role;
         if (200..300).contains(&status) {
-            if post && !exchange.awaiting.is_empty() && self.auth.access_token.is_some() {
+            let answers = matches!(role, Role::Post { .. } | Role::Resume);
+            if answers && !exchange.awaiting.is_empty() && self.auth.access_token.is_some() {
                 self.auth.rounds = 0;
             }
             return false;
         }
-        if !self.config.oauth || !post || !matches!(status, 401 | 403) {
+        let refused = match role {
+            Role::Post { .. } | Role::Resume => matches!(status, 401 | 403),
+            // A 403 on the optional stream may well mean "no GET stream for you" rather than
+            // "more scope, please": it keeps stopping the stream with a warning.
+            Role::Listen => status == 401,
+            Role::Delete => false,
+        };
+        if !self.config.oauth || !refused {
             return false;
         }
         if self.auth.rounds >= MAX_AUTHORIZATIONS && !self.auth.pending {
-            let challenge = find_header(headers, "www-authenticate").unwrap_or("no challenge");
-            self.shut_down(format!(
-                "{} from POST {} ({challenge}) after {MAX_AUTHORIZATIONS} authorizations in a row: giving up",
-                describe_status(status),
-                self.config.url
-            ));
+            self.give_up_authorizing(id, status, headers);
             return true;
         }
         let Some(exchange) = self.exchanges.remove(&id) else {
             return false;
         };
         self.aborts.push_back(id);
-        if self.gate == Some(id) {
-            // The `initialize` is re-sent after authorization and gates again then.
-            self.gate = None;
+        match role {
+            Role::Post { .. } => {
+                if self.gate == Some(id) {
+                    // The `initialize` is re-sent after authorization and gates again then.
+                    self.gate = None;
+                }
+                self.auth.held.extend(exchange.request_body);
+            }
+            // `listening` stays set: the held stream is still the one standalone stream.
+            _ => self.auth.streams.push(exchange),
         }
-        self.auth.held.extend(exchange.request_body);
         if !self.auth.pending {
             self.auth.pending = true;
             self.events.push_back(HttpEvent::AuthorizationRequired {
@@ -117,5 +145,38 @@ impl StreamableHttp {
             });
         }
         true
+    }
+
+    /// Exchange `id` was refused again after [`MAX_AUTHORIZATIONS`] rounds in a row.
+    fn give_up_authorizing(
+        &mut self,
+        id: HttpRequestId,
+        status: u16,
+        headers: &[(String, String)],
+    ) {
+        let Some(exchange) = self.exchanges.remove(&id) else {
+            return;
+        };
+        self.aborts.push_back(id);
+        let method = if exchange.role == Role::Resume || exchange.role == Role::Listen {
+            "GET"
+        } else {
+            "POST"
+        };
+        let challenge = find_header(headers, "www-authenticate").unwrap_or("no challenge");
+        let message = format!(
+            "{} from {method} {} ({challenge}) after {MAX_AUTHORIZATIONS} authorizations in a row: giving up",
+            describe_status(status),
+            self.config.url
+        );
+        match exchange.role {
+            // Every later message would be refused the same way.
+            Role::Post { .. } => self.shut_down(message),
+            Role::Resume => self.fail_awaiting(&exchange.awaiting, &message, Some(status)),
+            _ => {
+                self.listening = false;
+                self.warn(format!("no server-to-client stream: {message}"));
+            }
+        }
     }
 }

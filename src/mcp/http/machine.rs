@@ -51,12 +51,15 @@ pub(crate) enum State {
 /// Failures the server causes never panic. A request whose answer can no longer arrive (error
 /// status, broken stream that cannot be resumed, unreachable server) gets a synthesized JSON-RPC
 /// error response naming the cause, so the session fails it at once instead of at its timeout.
-/// `401`/`403` close the machine (credentials will not fix themselves). A `404` for a known
-/// session is what the spec says it is: the session is gone, and the client MUST start a new
-/// one. The machine reports [`HttpEvent::SessionExpired`], replays the `initialize` it saw
-/// (without a session id; the server's answer is swallowed, the session above already has
-/// one), sends `notifications/initialized`, and then re-sends the message that got the `404`.
-/// It does this at most [`MAX_REINITIALIZATIONS`] times, then closes.
+/// `401`/`403` close the machine (credentials will not fix themselves), unless
+/// [`HttpConfig::oauth`] is on: then refused `POST`s and event streams (a resumption, or the
+/// standalone `GET` stream on `401`) wait for [`set_access_token`](Self::set_access_token) after
+/// an [`HttpEvent::AuthorizationRequired`]. A `404` for a known session is what the spec says it
+/// is: the session is gone, and the client MUST start a new one. The machine reports
+/// [`HttpEvent::SessionExpired`], replays the `initialize` it saw (without a session id; the
+/// server's answer is swallowed, the session above already has one), sends
+/// `notifications/initialized`, and then re-sends the message that got the `404`. It does this
+/// at most [`MAX_REINITIALIZATIONS`] times, then closes.
 #[derive(Debug)]
 pub struct StreamableHttp {
     pub(crate) config: HttpConfig,
@@ -390,6 +393,7 @@ impl StreamableHttp {
         self.requests.clear();
         self.scheduled.clear();
         self.held.clear();
+        self.auth.streams.clear();
         self.listening = false;
     }
 
@@ -447,6 +451,7 @@ impl StreamableHttp {
             self.abort(id);
         }
         self.scheduled.clear();
+        self.auth.streams.clear();
         self.listening = false;
         self.session_id = None;
         self.protocol_version = None;

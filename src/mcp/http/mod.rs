@@ -40,9 +40,17 @@
 //!   that request naming the drop (resuming cannot bring it back);
 //! - `401`/`403` close it with a message naming the status and the server's
 //!   `WWW-Authenticate`, unless [`HttpConfig::oauth`] is on: then the refused `POST`s are held,
-//!   [`HttpEvent::AuthorizationRequired`] goes up, and [`StreamableHttp::set_access_token`]
-//!   re-sends them with `Authorization: Bearer` (at most [`MAX_AUTHORIZATIONS`] rounds in a row
-//!   without a success); other error statuses fail only the request;
+//!   and so are refused event streams: a `GET` resuming a broken stream (`401`/`403`, as when a
+//!   token expires during a long streamed tool call: its `Last-Event-ID`, the requests it
+//!   awaits and its attempt count are kept, and those requests stay pending) and the standalone
+//!   `GET` stream (`401`); streams whose reconnection comes due meanwhile wait too.
+//!   [`HttpEvent::AuthorizationRequired`] goes up once per round, and
+//!   [`StreamableHttp::set_access_token`] re-sends the messages and re-opens the streams with
+//!   `Authorization: Bearer`. At most [`MAX_AUTHORIZATIONS`] rounds in a row may go without a
+//!   success: then a refused `POST` closes the machine, a refused resumption fails the requests
+//!   it awaits, and the standalone stream stops with a warning, each naming the status and URL.
+//!   Without OAuth, a `401` (or any refusal but `405`) on the standalone stream only stops it
+//!   with a warning; other error statuses fail only the request;
 //! - [`StreamableHttp::close`] sends `DELETE` with the session id.
 
 mod auth;

@@ -164,7 +164,12 @@ impl StreamableHttp {
             .partition(|s| s.at <= now);
         self.scheduled = later;
         for scheduled in due {
-            self.open_stream(scheduled.exchange);
+            if self.auth_pending() {
+                // Sent with the token being replaced it would only be refused again.
+                self.auth.streams.push(scheduled.exchange);
+            } else {
+                self.open_stream(scheduled.exchange);
+            }
         }
     }
 
@@ -245,6 +250,7 @@ impl StreamableHttp {
         if awaited(exchange)
             || self.exchanges.iter().any(|(_, e)| awaited(e))
             || self.scheduled.iter().any(|s| awaited(&s.exchange))
+            || self.auth.streams.iter().any(awaited)
         {
             exchange.answered(&id);
             self.settle(&id);
@@ -254,8 +260,8 @@ impl StreamableHttp {
     }
 
     /// Request `id` got its answer (or failed for good): no stream waits for it any more, and a
-    /// scheduled resumption owed nothing else is called off. (The exchange being read is out of
-    /// the table; its caller updates it.)
+    /// scheduled resumption, or one held for authorization, owed nothing else is called off.
+    /// (The exchange being read is out of the table; its caller updates it.)
     fn settle(&mut self, id: &Id) {
         for exchange in self.exchanges.values_mut() {
             exchange.answered(id);
@@ -265,6 +271,12 @@ impl StreamableHttp {
         }
         self.scheduled
             .retain(|s| !(s.exchange.role == Role::Resume && s.exchange.awaiting.is_empty()));
+        for held in &mut self.auth.streams {
+            held.answered(id);
+        }
+        self.auth
+            .streams
+            .retain(|e| !(e.role == Role::Resume && e.awaiting.is_empty()));
     }
 
     /// Hands the messages in `text` up; returns the ids of the responses among them.
@@ -290,7 +302,7 @@ impl StreamableHttp {
     }
 
     /// Synthesizes an error response for each request that will not be answered.
-    fn fail_awaiting(&mut self, ids: &[Id], message: &str, status: Option<u16>) {
+    pub(crate) fn fail_awaiting(&mut self, ids: &[Id], message: &str, status: Option<u16>) {
         for id in ids {
             self.deliver(error_line(id, message, status));
         }
@@ -447,6 +459,7 @@ impl StreamableHttp {
         }
         let post = matches!(exchange.role, Role::Post { .. });
         match status {
+            // With OAuth on, `authorization_refused` took these at the head.
             401 | 403 if exchange.role != Role::Listen => self.shut_down(format!(
                 "{message}; the server refused our credentials (check the `headers` in this server's config)"
             )),

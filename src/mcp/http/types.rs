@@ -83,12 +83,13 @@ pub enum HttpEvent {
         /// The session id the server no longer knows.
         session_id: String,
     },
-    /// The server refused a message for lack of (enough) authorization, and
-    /// [`HttpConfig::oauth`] is on: the message is held. The host authorizes (see
-    /// [`crate::mcp::oauth`]) and calls
+    /// The server refused a message or an event stream (a resumption, or the standalone `GET`
+    /// stream) for lack of (enough) authorization, and [`HttpConfig::oauth`] is on: it is held.
+    /// The host authorizes (see [`crate::mcp::oauth`]) and calls
     /// [`set_access_token`](super::StreamableHttp::set_access_token), which re-sends every
-    /// held message, or [`authorization_failed`](super::StreamableHttp::authorization_failed).
-    /// Emitted once per authorization round, however many messages were refused.
+    /// held message and re-opens every held stream, or
+    /// [`authorization_failed`](super::StreamableHttp::authorization_failed). Emitted once per
+    /// authorization round, however many requests were refused.
     AuthorizationRequired {
         /// `401` (no or bad token) or `403` (a step-up: more scope needed).
         status: u16,
@@ -143,8 +144,9 @@ pub struct HttpConfig {
     pub max_message_bytes: usize,
     /// How long `close` waits for the server to answer the `DELETE`.
     pub close_timeout: Duration,
-    /// Hand `401`/`403` answers to `POST`s up as [`HttpEvent::AuthorizationRequired`] (the
-    /// host runs OAuth and calls `set_access_token`) instead of closing. Off by default.
+    /// Hand `401`/`403` answers to `POST`s and stream resumptions, and `401` on the standalone
+    /// `GET` stream, up as [`HttpEvent::AuthorizationRequired`] (the host runs OAuth and calls
+    /// `set_access_token`) instead of closing or stopping the stream. Off by default.
     pub oauth: bool,
 }
 

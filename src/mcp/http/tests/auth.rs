@@ -3,14 +3,15 @@
 use super::*;
 use crate::mcp::http::MAX_AUTHORIZATIONS;
 
-fn oauth_host() -> Host {
+pub(super) fn oauth_host() -> Host {
     let mut config = HttpConfig::new(URL);
     config.oauth = true;
     config.headers = vec![("Authorization".into(), "Bearer stale".into())];
     Host::with(config)
 }
 
-const CHALLENGE: &str = r#"Bearer resource_metadata="http://127.0.0.1:9/prm", scope="a""#;
+pub(super) const CHALLENGE: &str =
+    r#"Bearer resource_metadata="http://127.0.0.1:9/prm", scope="a""#;
 
 #[test]
 fn a_401_on_initialize_is_handed_up_and_everything_is_resent_with_the_token() {

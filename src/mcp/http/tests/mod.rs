@@ -1,6 +1,7 @@
 //! Tests of the Streamable HTTP machine against scripted HTTP responses, with simulated time.
 
 mod auth;
+mod auth_streams;
 mod basics;
 mod errors;
 mod oversize;

@@ -259,3 +259,57 @@ fn an_oversized_answer_fails_its_tool_call_at_once_while_another_call_succeeds()
     assert!(pair.events().is_empty(), "nothing more about the big call");
     assert!(pair.session.is_ready());
 }
+
+#[test]
+fn a_streamed_tool_call_survives_a_token_expiring_before_its_stream_resumes() {
+    let mut pair = Pair::with(super::auth::oauth_host(), false);
+    handshake(&mut pair);
+    let op = pair
+        .session
+        .call_tool(pair.host.now, "slow", json!({}), CallOptions::default())
+        .unwrap();
+    let (call, body) = pair.request();
+    pair.host.sse_head(call.id);
+    pair.host.chunk(call.id, "id: 1\nretry: 200\ndata: \n\n");
+    pair.host
+        .http
+        .handle_request_error(pair.host.now, call.id, "connection reset");
+    pair.host.advance(200);
+    let (resume, _) = pair.request();
+    pair.host.head(
+        resume.id,
+        401,
+        &[("WWW-Authenticate", "Bearer error=\"invalid_token\"")],
+    );
+    assert!(pair.events().is_empty(), "the call is still pending");
+    assert!(matches!(
+        pair.host.events()[..],
+        [HttpEvent::AuthorizationRequired { status: 401, .. }]
+    ));
+    pair.host
+        .http
+        .set_access_token(pair.host.now, "renewed")
+        .unwrap();
+    let (again, _) = pair.request();
+    assert_eq!(again.header("authorization"), Some("Bearer renewed"));
+    assert_eq!(again.header("last-event-id"), Some("1"));
+    let reply = json!({"jsonrpc": "2.0", "id": body["id"],
+        "result": {"content": [{"type": "text", "text": "finally"}]}});
+    pair.host.sse_head(again.id);
+    pair.host
+        .chunk(again.id, &format!("id: 2\ndata: {reply}\n\n"));
+    match pair.events().as_slice() {
+        [SessionEvent::ToolResult { request, result }] if *request == op => {
+            assert_eq!(result.as_ref().unwrap().to_model_text(), "finally");
+        }
+        other => panic!("expected the call to complete, got {other:?}"),
+    }
+    assert_eq!(
+        pair.transcript[3..],
+        [
+            "POST tools/call session=S1 version=2025-11-25",
+            "GET - session=S1 version=2025-11-25",
+            "GET - session=S1 version=2025-11-25",
+        ]
+    );
+}
