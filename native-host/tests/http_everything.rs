@@ -21,11 +21,8 @@ use std::time::{Duration, Instant};
 
 /// The server's entry script; fails the test with instructions when it is not installed.
 fn server_entry() -> PathBuf {
-    let dir = match std::env::var_os("AGENTWIRE_NPM_CACHE") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/npm-fixtures"),
-    };
-    let entry = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let entry = common::npm_fixtures_dir()
+        .join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(
         entry.is_file(),
         "@modelcontextprotocol/server-everything is not installed at {}: run scripts/npm-fixtures \

@@ -1,4 +1,4 @@
-//! Interoperability with real MCP servers from npm, run offline from `target/npm-fixtures`
+//! Interoperability with real MCP servers from npm, run offline from `target/npm-fixtures` or `$AGENTWIRE_NPM_CACHE`
 //! (installed by `scripts/npm-fixtures`): `@modelcontextprotocol/server-github` with a dummy
 //! token, and `@modelcontextprotocol/server-everything` in stdio mode.
 //!
@@ -13,7 +13,6 @@ use agentwire_host::stdio::{StdioCommand, StdioTransport};
 use common::lib_host::{local, session};
 use common::{assert_server_shape, server_entry, tool_names, Project};
 use serde_json::{json, Value};
-use std::path::PathBuf;
 use std::time::Duration;
 
 const GITHUB: &str = "@modelcontextprotocol/server-github";
@@ -52,14 +51,15 @@ const GITHUB_TOOLS: [&str; 26] = [
 /// The installed entry point of an npm package (its `bin`), run with `node`. Fails the test
 /// with instructions when the package is not installed.
 fn package_bin(package: &str) -> String {
-    let dir: PathBuf = common::repo_root()
-        .join("target/npm-fixtures/node_modules")
+    let dir = common::npm_fixtures_dir()
+        .join("node_modules")
         .join(package);
     let manifest = dir.join("package.json");
     let text = std::fs::read_to_string(&manifest).unwrap_or_else(|_| {
         panic!(
             "{package} is not installed ({} is missing): run `scripts/npm-fixtures` from the \
-             repository root once (it needs network access); the tests then run offline",
+             repository root once (it needs network access; `$AGENTWIRE_NPM_CACHE` picks another \
+             folder); the tests then run offline",
             manifest.display()
         )
     });

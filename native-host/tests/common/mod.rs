@@ -37,6 +37,15 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Where `scripts/npm-fixtures` installed the npm packages the tests run:
+/// `$AGENTWIRE_NPM_CACHE`, else `target/npm-fixtures`.
+pub fn npm_fixtures_dir() -> PathBuf {
+    match std::env::var_os("AGENTWIRE_NPM_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => repo_root().join("target/npm-fixtures"),
+    }
+}
+
 /// A temporary project directory with a `.mcp.json` built server by server. Every fixture server
 /// gets `--pid-file <dir>/<name>.pid`, so a test can check its process is gone afterwards.
 pub struct Project {
