@@ -1,6 +1,7 @@
 //! Interoperability with real MCP servers from npm, run offline from `target/npm-fixtures` or
 //! `$AGENTWIRE_NPM_CACHE` (installed by `scripts/npm-fixtures`):
-//! `@modelcontextprotocol/server-github` with a dummy token, and `@modelcontextprotocol/server-everything` in stdio mode.
+//! `@modelcontextprotocol/server-github` with a dummy token, and
+//! `@modelcontextprotocol/server-everything` in stdio mode.
 //!
 //! When the packages are missing these tests fail and say how to install them; they never skip.
 
