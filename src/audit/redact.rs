@@ -3,6 +3,7 @@
 //! Redaction errs on the side of hiding: `max_tokens` loses its number because it contains
 //! "token", which is a small price next to leaking a `GITHUB_TOKEN` into a log file.
 
+use crate::json::to_text;
 use crate::registry::char_prefix;
 use serde_json::Value;
 
@@ -107,7 +108,7 @@ pub fn redact_value(value: &Value) -> Value {
 
 /// Compact JSON of the redacted arguments, cut to [`MAX_SUMMARY_CHARS`] characters.
 pub fn summarize_arguments(arguments: &Value) -> String {
-    let text = redact_value(arguments).to_string();
+    let text = to_text(&redact_value(arguments));
     let (head, cut) = char_prefix(&text, MAX_SUMMARY_CHARS);
     if cut == 0 {
         return text;

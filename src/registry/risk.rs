@@ -8,6 +8,7 @@
 //! 3. the name, then the first sentence of the description (see [`risk_from_name`]);
 //! 4. nothing known: `write`, so the default policy asks.
 
+use crate::json::quoted;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 use std::fmt;
@@ -48,7 +49,10 @@ impl Risk {
             .into_iter()
             .find(|r| r.as_str() == lower)
             .ok_or_else(|| {
-                format!("unknown risk {text:?}: expected read, write, execute or network")
+                format!(
+                    "unknown risk {text}: expected read, write, execute or network",
+                    text = quoted(text)
+                )
             })
     }
 
