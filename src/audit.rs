@@ -10,6 +10,7 @@ pub use redact::{
     is_sensitive_key, redact_text, redact_value, summarize_arguments, MAX_SUMMARY_CHARS, REDACTED,
 };
 
+use crate::json::to_text;
 use crate::registry::char_prefix;
 use crate::time::Instant;
 use serde_json::{json, Value};
@@ -132,7 +133,7 @@ impl AuditRecord {
 
     /// The record as one line of JSONL, without the trailing newline.
     pub fn to_json_line(&self) -> String {
-        self.to_value().to_string()
+        to_text(&self.to_value())
     }
 }
 

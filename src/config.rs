@@ -40,6 +40,7 @@ mod tests;
 pub use expand::{expand_vars, ExpandError};
 pub use oauth::OAuthSettings;
 
+use crate::json::quoted;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::time::Duration;
@@ -141,7 +142,7 @@ impl fmt::Display for ConfigError {
             write!(f, ":{line}:{column}")?;
         }
         if let Some(server) = &self.server {
-            write!(f, ": server {server:?}")?;
+            write!(f, ": server {server}", server = quoted(server))?;
         }
         write!(f, ": {}", self.message)
     }
@@ -169,7 +170,10 @@ impl McpConfig {
             .ok_or_else(|| top_err("the top level must be a JSON object".into()))?;
         let mut warnings = Vec::new();
         for key in root.keys().filter(|k| *k != "mcpServers") {
-            warnings.push(format!("{file}: unknown top-level field {key:?} ignored"));
+            warnings.push(format!(
+                "{file}: unknown top-level field {key} ignored",
+                key = quoted(key)
+            ));
         }
         let servers = match root.get("mcpServers") {
             None => {
@@ -254,8 +258,11 @@ impl EntryCtx<'_> {
     }
 
     fn warn(&mut self, message: String) {
-        self.warnings
-            .push(format!("{}: server {:?}: {message}", self.file, self.name));
+        self.warnings.push(format!(
+            "{}: server {}: {message}",
+            self.file,
+            quoted(self.name)
+        ));
     }
 
     fn server(&mut self, entry: &Value) -> Result<ServerConfig, ConfigError> {
@@ -283,7 +290,8 @@ impl EntryCtx<'_> {
             "http" | "streamable-http" | "sse" => {
                 if kind != "http" {
                     self.warn(format!(
-                        "type {kind:?} is treated as \"http\" (streamable HTTP transport)"
+                        "type {kind} is treated as \"http\" (streamable HTTP transport)",
+                        kind = quoted(kind)
                     ));
                 }
                 self.http(map)?
@@ -293,8 +301,9 @@ impl EntryCtx<'_> {
                 return Err(self.err(
                     Some("type"),
                     format!(
-                        "unknown \"type\" {other:?} (expected \"stdio\", \"http\", \"sse\", \
-                         \"streamable-http\" or \"mock\")"
+                        "unknown \"type\" {other} (expected \"stdio\", \"http\", \"sse\", \
+                         \"streamable-http\" or \"mock\")",
+                        other = quoted(other)
                     ),
                 ))
             }
@@ -392,7 +401,10 @@ impl EntryCtx<'_> {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(self.err(
                 Some("url"),
-                format!("\"url\" must start with http:// or https:// (got {url:?})"),
+                format!(
+                    "\"url\" must start with http:// or https:// (got {url})",
+                    url = quoted(&url)
+                ),
             ));
         }
         let oauth = self.oauth(map)?;
@@ -419,7 +431,8 @@ impl EntryCtx<'_> {
                         self.err(
                             Some(&path),
                             format!(
-                                "{path:?} must be a string (\"{field}\" maps names to strings)"
+                                "{path} must be a string (\"{field}\" maps names to strings)",
+                                path = quoted(&path)
                             ),
                         )
                     })?;
@@ -428,13 +441,17 @@ impl EntryCtx<'_> {
                 .collect(),
             Some(_) => Err(self.err(
                 Some(field),
-                format!("{field:?} must be an object of strings"),
+                format!(
+                    "{field} must be an object of strings",
+                    field = quoted(field)
+                ),
             )),
         }
     }
 
     fn expand(&self, field: &str, text: &str) -> Result<String, ConfigError> {
-        expand_vars(text, self.lookup).map_err(|e| self.err(Some(field), format!("{field:?}: {e}")))
+        expand_vars(text, self.lookup)
+            .map_err(|e| self.err(Some(field), format!("{field}: {e}", field = quoted(field))))
     }
 
     fn millis(
@@ -449,12 +466,18 @@ impl EntryCtx<'_> {
                 Some(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
                 _ => Err(self.err(
                     Some(field),
-                    format!("{field:?} must be a positive whole number of milliseconds (got {n})"),
+                    format!(
+                        "{field} must be a positive whole number of milliseconds (got {n})",
+                        field = quoted(field)
+                    ),
                 )),
             },
             Some(_) => Err(self.err(
                 Some(field),
-                format!("{field:?} must be a number of milliseconds"),
+                format!(
+                    "{field} must be a number of milliseconds",
+                    field = quoted(field)
+                ),
             )),
         }
     }
@@ -464,7 +487,7 @@ impl EntryCtx<'_> {
             Some(r) if RISKS.contains(&r) => Ok(r.to_owned()),
             _ => Err(self.err(
                 Some(field),
-                format!("{field:?} must be one of \"read\", \"write\", \"execute\", \"network\" (got {value})"),
+                format!("{field} must be one of \"read\", \"write\", \"execute\", \"network\" (got {value})", field = quoted(field)),
             )),
         }
     }
@@ -483,10 +506,11 @@ impl EntryCtx<'_> {
             }
             if STDIO_FIELDS.contains(&key) || HTTP_FIELDS.contains(&key) {
                 notes.push(format!(
-                    "field {key:?} does not apply to this server's type; ignored"
+                    "field {key} does not apply to this server's type; ignored",
+                    key = quoted(key)
                 ));
             } else {
-                notes.push(format!("unknown field {key:?} ignored"));
+                notes.push(format!("unknown field {key} ignored", key = quoted(key)));
             }
         }
         for note in notes {

@@ -3,6 +3,7 @@
 //! An execution error (`isError: true`) is a result for the model to read, not a transport
 //! failure; only malformed results are errors here.
 
+use crate::json::{quoted, to_text};
 use serde_json::{json, Map, Value};
 
 /// One block of tool output.
@@ -114,7 +115,12 @@ impl ContentBlock {
                     blob: opt_str(res, "blob"),
                 }
             }
-            other => return Err(format!("unknown content block type {other:?}")),
+            other => {
+                return Err(format!(
+                    "unknown content block type {other}",
+                    other = quoted(other)
+                ))
+            }
         })
     }
 
@@ -270,7 +276,7 @@ impl ToolOutput {
             .iter()
             .any(|b| matches!(b, ContentBlock::Text { .. }));
         if let (Some(structured), false) = (&self.structured_content, has_text) {
-            parts.push(structured.to_string());
+            parts.push(to_text(structured));
         }
         parts.join("\n")
     }

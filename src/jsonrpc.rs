@@ -4,6 +4,7 @@
 //! are strings or numbers) because a lenient peer today is a silent interop bug tomorrow. Ids are
 //! kept as the exact JSON the peer sent, so they are echoed back byte for byte.
 
+use crate::json::{quoted, to_text};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
@@ -76,7 +77,7 @@ impl fmt::Display for Id {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Id::Number(n) => write!(f, "{n}"),
-            Id::String(s) => write!(f, "{s:?}"),
+            Id::String(s) => write!(f, "{s}", s = quoted(s)),
         }
     }
 }
@@ -260,7 +261,7 @@ impl Message {
             Some(Value::String(v)) if v == "2.0" => {}
             Some(other) => {
                 return Err(invalid(
-                    format!("\"jsonrpc\" must be \"2.0\", got {other}"),
+                    format!("\"jsonrpc\" must be \"2.0\", got {}", to_text(other)),
                     id,
                 ))
             }

@@ -12,6 +12,7 @@
 //! question means "stop asking"; they never beat deny. Without a matching rule, `read` tools are
 //! allowed and every other risk asks.
 
+use crate::json::quoted;
 use crate::registry::Risk;
 use std::fmt;
 
@@ -43,7 +44,8 @@ impl RuleKind {
             "ask" => Ok(RuleKind::Ask),
             "deny" => Ok(RuleKind::Deny),
             other => Err(format!(
-                "unknown permission rule kind {other:?}: expected allow, ask or deny"
+                "unknown permission rule kind {other}: expected allow, ask or deny",
+                other = quoted(other)
             )),
         }
     }
@@ -62,8 +64,9 @@ impl fmt::Display for PolicyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid permission pattern {:?}: {}",
-            self.pattern, self.reason
+            "invalid permission pattern {}: {}",
+            quoted(&self.pattern),
+            self.reason
         )
     }
 }
@@ -110,8 +113,9 @@ impl Pattern {
             .find(|&c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
         {
             return Err(fail(format!(
-                "character {c:?} cannot occur in tool names (A-Z, a-z, 0-9, '_', '-'); \
-                 MCP server names appear sanitised, e.g. \"my.server\" as mcp__my_server"
+                "character {} cannot occur in tool names (A-Z, a-z, 0-9, '_', '-'); \
+                 MCP server names appear sanitised, e.g. \"my.server\" as mcp__my_server",
+                quoted(c.encode_utf8(&mut [0; 4]))
             )));
         }
         let matcher = if glob {
@@ -351,7 +355,7 @@ mod tests {
             ("a*b", "only appear once, at the end"),
             ("**", "only appear once"),
             ("mcp__my.server", "mcp__my_server"),
-            ("has space", "' '"),
+            ("has space", "character \" \""),
             ("mcp__", "name a server"),
         ] {
             let err = Pattern::parse(pattern).unwrap_err();

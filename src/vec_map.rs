@@ -5,7 +5,8 @@
 //! rebalancing and drop code anew, about 7 KB of wasm apiece; a sorted `Vec` needs a few
 //! hundred bytes. These collections hold a handful to a few thousand entries, where a binary
 //! search plus a `memmove` is as fast as a tree. Iteration is in key order, as with a B-tree.
-//! (Large, hot tables, such as the deadlines of requests in flight, keep their B-tree.)
+//! (The requests in flight, a large and hot table, use a sorted `Vec` with tombstones and a
+//! binary heap instead: `rpc::PendingTable`.)
 
 use std::borrow::Borrow;
 use std::fmt;

@@ -32,7 +32,7 @@ test('createAgent: unknown options and wrong types', async () => {
 
 test('createAgent: an invalid permission pattern names the pattern and the problem', async () => {
   await rejectsWith(() => createAgent({ deny: ['mcp__github__*_issue'] }), /deny: invalid permission pattern "mcp__github__\*_issue": '\*' may only appear once, at the end/);
-  await rejectsWith(() => createAgent({ allow: ['my.server'] }), /allow: invalid permission pattern "my\.server": character '\.' cannot occur/);
+  await rejectsWith(() => createAgent({ allow: ['my.server'] }), /allow: invalid permission pattern "my\.server": character "\." cannot occur/);
   await rejectsWith(() => createAgent({ ask: [''] }), /ask: invalid permission pattern "": the pattern is empty/);
 });
 

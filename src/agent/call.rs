@@ -3,6 +3,7 @@
 use crate::agent::ToolFailure;
 use crate::audit::Outcome;
 use crate::content::ToolOutput;
+use crate::json::quoted;
 use crate::policy::{Decision, Policy};
 use crate::registry::{char_prefix, truncate_output, Registry, Risk, ToolSource, ToolSpec};
 use serde_json::Value;
@@ -62,7 +63,10 @@ pub(super) fn resolve(
 ) -> Resolution {
     let Some(spec) = registry.get(name) else {
         return Resolution::Refuse {
-            content: format!("error: unknown tool {name:?}; call only the tools you were given"),
+            content: format!(
+                "error: unknown tool {name}; call only the tools you were given",
+                name = quoted(name)
+            ),
             outcome: Outcome::Error,
             target: None,
         };

@@ -17,6 +17,7 @@ pub use types::{
 };
 
 use crate::audit::{AuditLog, AuditRecord};
+use crate::json::{quoted, to_text};
 use crate::model::{ChatMessage, ModelRequest, ModelResponse};
 use crate::policy::Policy;
 use crate::registry::Registry;
@@ -309,7 +310,7 @@ fn canonical_json(value: &Value) -> String {
             entries.sort_by(|a, b| a.0.cmp(b.0));
             let fields: Vec<String> = entries
                 .into_iter()
-                .map(|(k, v)| format!("{}:{}", Value::from(k.as_str()), canonical_json(v)))
+                .map(|(k, v)| format!("{}:{}", quoted(k), canonical_json(v)))
                 .collect();
             format!("{{{}}}", fields.join(","))
         }
@@ -317,7 +318,7 @@ fn canonical_json(value: &Value) -> String {
             let items: Vec<String> = items.iter().map(canonical_json).collect();
             format!("[{}]", items.join(","))
         }
-        other => other.to_string(),
+        other => to_text(other),
     }
 }
 

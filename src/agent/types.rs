@@ -1,5 +1,6 @@
 //! What the agent loop asks of its host, what it accepts back, and how it is configured.
 
+use crate::json::quoted;
 use crate::model::ModelRequest;
 use crate::registry::{Risk, ToolSource};
 use serde_json::{json, Value};
@@ -119,7 +120,8 @@ impl Approval {
             "no" | "n" => Ok(Approval::No),
             "always" | "a" => Ok(Approval::Always),
             _ => Err(format!(
-                "unknown approval answer {text:?}: expected yes, no or always"
+                "unknown approval answer {text}: expected yes, no or always",
+                text = quoted(text)
             )),
         }
     }
@@ -161,9 +163,15 @@ impl fmt::Display for AgentError {
             AgentError::NotAwaitingModel => {
                 f.write_str("the agent is not waiting for a model response")
             }
-            AgentError::UnknownCall(id) => write!(f, "no tool call {id:?} is running"),
+            AgentError::UnknownCall(id) => {
+                write!(f, "no tool call {id} is running", id = quoted(id))
+            }
             AgentError::NotAwaitingApproval(id) => {
-                write!(f, "tool call {id:?} is not waiting for approval")
+                write!(
+                    f,
+                    "tool call {id} is not waiting for approval",
+                    id = quoted(id)
+                )
             }
         }
     }
@@ -191,12 +199,22 @@ pub enum DirectCallError {
 impl fmt::Display for DirectCallError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DirectCallError::UnknownTool(name) => write!(f, "unknown tool {name:?}"),
+            DirectCallError::UnknownTool(name) => {
+                write!(f, "unknown tool {name}", name = quoted(name))
+            }
             DirectCallError::Denied { tool, rule } => {
-                write!(f, "tool {tool:?} is denied by permission rule `{rule}`")
+                write!(
+                    f,
+                    "tool {tool} is denied by permission rule `{rule}`",
+                    tool = quoted(tool)
+                )
             }
             DirectCallError::InvalidArguments(tool) => {
-                write!(f, "arguments for tool {tool:?} must be a JSON object")
+                write!(
+                    f,
+                    "arguments for tool {tool} must be a JSON object",
+                    tool = quoted(tool)
+                )
             }
         }
     }

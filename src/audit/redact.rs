@@ -3,6 +3,7 @@
 //! Redaction errs on the side of hiding: `max_tokens` loses its number because it contains
 //! "token", which is a small price next to leaking a `GITHUB_TOKEN` into a log file.
 
+use crate::json::to_text;
 use crate::registry::char_prefix;
 use serde_json::Value;
 
@@ -107,7 +108,7 @@ pub fn redact_value(value: &Value) -> Value {
 
 /// Compact JSON of the redacted arguments, cut to [`MAX_SUMMARY_CHARS`] characters.
 pub fn summarize_arguments(arguments: &Value) -> String {
-    let text = redact_value(arguments).to_string();
+    let text = to_text(&redact_value(arguments));
     let (head, cut) = char_prefix(&text, MAX_SUMMARY_CHARS);
     if cut == 0 {
         return text;
@@ -116,8 +117,11 @@ pub fn summarize_arguments(arguments: &Value) -> String {
     format!("{head}…")
 }
 
+/// Whether `c` continues a word, so that a token right after it is not at a word start.
+/// ASCII only: tokens are ASCII, and in text without spaces (Chinese, Japanese) a token glued to
+/// a letter must still be found. (Unicode's tables would also cost ~2 KB of wasm.)
 fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_ascii_alphanumeric() || c == '_'
 }
 
 fn is_token_char(c: char) -> bool {
@@ -281,6 +285,11 @@ mod tests {
             ),
             ("GITHUB_TOKEN=abc123 make", "GITHUB_TOKEN=[REDACTED] make"),
             ("password: hunter2", "password: [REDACTED]"),
+            // No spaces in Japanese: a token glued to a letter is still at a (token) word start.
+            (
+                "トークンはghp_abcdefghijklmnop1234です",
+                "トークンはghp_[REDACTED]です",
+            ),
         ];
         for (input, want) in cases {
             assert_eq!(redact_text(input), want, "{input}");

@@ -8,6 +8,7 @@
 //!   as written, so shell snippets in `args` pass through untouched.
 //! - Names are `[A-Za-z_][A-Za-z0-9_]*`; anything else inside `${...}` is an error.
 
+use crate::json::quoted;
 use std::fmt;
 
 /// Why a string could not be expanded.
@@ -33,11 +34,16 @@ impl fmt::Display for ExpandError {
         match self {
             ExpandError::Unset { name } => write!(
                 f,
-                "environment variable {name:?} is not set (write ${{{name}:-default}} to give a default)"
+                "environment variable {} is not set (write ${{{name}:-default}} to give a default)",
+                quoted(name)
             ),
             ExpandError::Unterminated => write!(f, "\"${{\" without a closing \"}}\""),
             ExpandError::BadName { name } => {
-                write!(f, "{name:?} inside \"${{...}}\" is not a valid variable name")
+                write!(
+                    f,
+                    "{name} inside \"${{...}}\" is not a valid variable name",
+                    name = quoted(name)
+                )
             }
         }
     }

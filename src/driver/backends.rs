@@ -3,6 +3,7 @@
 use crate::agent::{Approval, ApprovalRequest, UiEvent};
 use crate::audit::AuditRecord;
 use crate::content::ToolOutput;
+use crate::json::quoted;
 use crate::model::{ModelRequest, ModelResponse};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
@@ -43,7 +44,9 @@ pub struct NoLocalTools;
 
 impl LocalTools for NoLocalTools {
     fn call<'a>(&'a self, name: &'a str, _arguments: Value) -> LocalBoxFuture<'a, ToolOutput> {
-        Box::pin(async move { ToolOutput::error(format!("no local tool named {name:?}")) })
+        Box::pin(async move {
+            ToolOutput::error(format!("no local tool named {name}", name = quoted(name)))
+        })
     }
 }
 

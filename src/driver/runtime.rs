@@ -11,6 +11,7 @@ use crate::agent::{
     UiEvent,
 };
 use crate::content::ToolOutput;
+use crate::json::to_text;
 use crate::mcp::{CallOptions, RequestError, SessionEvent};
 use crate::registry::ToolSource;
 use crate::time::whole_millis;
@@ -509,6 +510,6 @@ fn push_log(log: &mut VecDeque<String>, line: String) {
 fn log_text(data: &Value) -> String {
     match data {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        other => to_text(other),
     }
 }

@@ -1,6 +1,7 @@
 //! What can go wrong between bytes and messages, and the excerpts that point at the culprit.
 
 use super::LineEdges;
+use crate::json::quoted;
 use crate::jsonrpc::MessageError;
 use std::fmt;
 
@@ -66,7 +67,8 @@ impl fmt::Display for FrameError {
                 excerpt,
             } => write!(
                 f,
-                "frame is not valid UTF-8 (first bad byte at offset {valid_up_to}): {excerpt:?}"
+                "frame is not valid UTF-8 (first bad byte at offset {valid_up_to}): {excerpt}",
+                excerpt = quoted(excerpt)
             ),
             FrameError::UnexpectedEof { buffered } => write!(
                 f,
@@ -99,7 +101,9 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::Frame(e) => e.fmt(f),
-            DecodeError::Message { error, excerpt } => write!(f, "{error}, in line {excerpt:?}"),
+            DecodeError::Message { error, excerpt } => {
+                write!(f, "{error}, in line {excerpt}", excerpt = quoted(excerpt))
+            }
         }
     }
 }

@@ -5,6 +5,7 @@ use super::session::{ClientSession, Purpose, State};
 use super::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::content::ToolOutput;
 use crate::framing::FrameError;
+use crate::json::quoted;
 use crate::jsonrpc::{codes, ErrorObject, Id, MessageError, Notification, Request, Response};
 use crate::rpc::sniff_response_id;
 use crate::time::Instant;
@@ -159,9 +160,8 @@ impl ClientSession {
         };
         if !SUPPORTED_PROTOCOL_VERSIONS.contains(&version) {
             self.shut_down(format!(
-                "server chose protocol version {version:?}, which agentwire does not support (supported: {})",
-                SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-            ));
+                "server chose protocol version {version}, which agentwire does not support (supported: {})",
+                SUPPORTED_PROTOCOL_VERSIONS.join(", "), version = quoted(version)));
             return;
         }
         let details = ServerDetails {

@@ -4,6 +4,7 @@
 //! the OpenAI-compatible codec, and JS objects with a `complete(request)` method (through
 //! [`ModelRequest::to_value`] and [`ModelResponse::from_value`]).
 
+use crate::json::quoted;
 use serde_json::{json, Map, Value};
 
 /// A tool as the model sees it: name, description and JSON Schema of its input.
@@ -99,8 +100,12 @@ impl ToolCall {
         let arguments = match value.get("arguments") {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(Value::String(s)) if s.trim().is_empty() => Value::Object(Map::new()),
-            Some(Value::String(s)) => crate::json::parse_str(s)
-                .map_err(|e| format!("tool call {name:?}: arguments are not valid JSON: {e}"))?,
+            Some(Value::String(s)) => crate::json::parse_str(s).map_err(|e| {
+                format!(
+                    "tool call {name}: arguments are not valid JSON: {e}",
+                    name = quoted(name)
+                )
+            })?,
             Some(other) => other.clone(),
         };
         Ok(ToolCall {

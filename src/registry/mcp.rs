@@ -2,6 +2,7 @@
 
 use super::names::{mcp_tool_name, with_hash_suffix};
 use super::{names, Registry, RegistryError, ToolSource, ToolSpec};
+use crate::json::quoted;
 use serde_json::{json, Map, Value};
 
 /// A tool from a `tools/list` result that was not registered, and why.
@@ -85,7 +86,7 @@ fn read_tool<'a>(
         Some(Value::String(s)) => s,
         Some(_) => {
             return Err(invalid(
-                format!("{name:?}"),
+                quoted(name).to_string(),
                 "\"description\" must be a string",
             ))
         }
@@ -96,7 +97,7 @@ fn read_tool<'a>(
         Some(schema @ Value::Object(_)) => schema.clone(),
         Some(_) => {
             return Err(invalid(
-                format!("{name:?}"),
+                quoted(name).to_string(),
                 "\"inputSchema\" must be an object",
             ))
         }

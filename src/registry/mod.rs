@@ -18,6 +18,7 @@ pub use mcp::{LoadReport, SkippedTool};
 pub use risk::{infer_risk, risk_from_annotations, risk_from_name, Risk, RiskOverrides};
 pub use truncate::{char_prefix, truncate_output};
 
+use crate::json::quoted;
 use crate::model::ToolDefinition;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
@@ -153,11 +154,15 @@ impl ToolSpec {
     /// Who owns the name, for error messages: `built-in tool "x"` or `tool "y" of MCP server "s"`.
     pub fn describe_owner(&self) -> String {
         match &self.source {
-            ToolSource::Builtin => format!("built-in tool {:?}", self.name),
+            ToolSource::Builtin => format!("built-in tool {}", quoted(&self.name)),
             ToolSource::Mcp {
                 server,
                 original_name,
-            } => format!("tool {original_name:?} of MCP server {server:?}"),
+            } => format!(
+                "tool {original_name} of MCP server {server}",
+                original_name = quoted(original_name),
+                server = quoted(server)
+            ),
         }
     }
 }
@@ -197,7 +202,7 @@ impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RegistryError::InvalidName { name, reason } => {
-                write!(f, "invalid tool name {name:?}: {reason}")
+                write!(f, "invalid tool name {name}: {reason}", name = quoted(name))
             }
             RegistryError::Clash {
                 name,
@@ -205,13 +210,18 @@ impl fmt::Display for RegistryError {
                 rejected,
             } => write!(
                 f,
-                "tool name {name:?} is already taken by {existing}; {rejected} was not registered"
+                "tool name {name} is already taken by {existing}; {rejected} was not registered",
+                name = quoted(name)
             ),
             RegistryError::InvalidTool {
                 server,
                 tool,
                 reason,
-            } => write!(f, "MCP server {server:?}, tool {tool}: {reason}"),
+            } => write!(
+                f,
+                "MCP server {server}, tool {tool}: {reason}",
+                server = quoted(server)
+            ),
         }
     }
 }

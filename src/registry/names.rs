@@ -6,6 +6,8 @@
 //! `github__evil`. It is also capped at [`MAX_SERVER_PART_CHARS`] so that a name cut for length
 //! always keeps its whole `mcp__<server>__` prefix.
 
+use crate::json::quoted;
+
 /// Longest tool name model APIs accept.
 pub const MAX_TOOL_NAME_CHARS: usize = 64;
 
@@ -51,7 +53,8 @@ pub fn tool_name_problem(name: &str) -> Option<String> {
     }
     if let Some(c) = name.chars().find(|&c| !is_name_char(c)) {
         return Some(format!(
-            "character {c:?} is not allowed (only A-Z, a-z, 0-9, '_' and '-')"
+            "character {} is not allowed (only A-Z, a-z, 0-9, '_' and '-')",
+            quoted(c.encode_utf8(&mut [0; 4]))
         ));
     }
     if name.len() > MAX_TOOL_NAME_CHARS {
@@ -182,7 +185,9 @@ mod tests {
     fn problems_are_named() {
         assert!(tool_name_problem("ok_name-1").is_none());
         assert!(tool_name_problem("").unwrap().contains("empty"));
-        assert!(tool_name_problem("a b").unwrap().contains("' '"));
+        assert!(tool_name_problem("a b")
+            .unwrap()
+            .contains("character \" \""));
         assert!(tool_name_problem(&"a".repeat(65)).unwrap().contains("65"));
     }
 }

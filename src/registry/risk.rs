@@ -8,6 +8,7 @@
 //! 3. the name, then the first sentence of the description (see [`risk_from_name`]);
 //! 4. nothing known: `write`, so the default policy asks.
 
+use crate::json::quoted;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 use std::fmt;
@@ -48,7 +49,10 @@ impl Risk {
             .into_iter()
             .find(|r| r.as_str() == lower)
             .ok_or_else(|| {
-                format!("unknown risk {text:?}: expected read, write, execute or network")
+                format!(
+                    "unknown risk {text}: expected read, write, execute or network",
+                    text = quoted(text)
+                )
             })
     }
 
@@ -251,25 +255,26 @@ fn classify_strong(word: &str) -> Option<Risk> {
     .map(|(_, risk)| risk)
 }
 
-/// Lowercase words of an identifier or sentence: split at anything not alphanumeric and at
-/// camelCase humps (`getIssue` → `get`, `issue`).
+/// Lowercase words of an identifier or sentence: split at anything not an ASCII letter or digit
+/// and at camelCase humps (`getIssue` → `get`, `issue`). The risk words are English, so ASCII is
+/// enough, and it keeps Unicode's letter and case tables out of the wasm module.
 fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut prev_lower = false;
     for c in text.chars() {
-        if !c.is_alphanumeric() {
+        if !c.is_ascii_alphanumeric() {
             if !current.is_empty() {
                 out.push(std::mem::take(&mut current));
             }
             prev_lower = false;
             continue;
         }
-        if c.is_uppercase() && prev_lower && !current.is_empty() {
+        if c.is_ascii_uppercase() && prev_lower && !current.is_empty() {
             out.push(std::mem::take(&mut current));
         }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        current.extend(c.to_lowercase());
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        current.push(c.to_ascii_lowercase());
     }
     if !current.is_empty() {
         out.push(current);
@@ -331,6 +336,16 @@ pub fn risk_from_name(name: &str, description: &str) -> Option<Risk> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn words_split_at_non_ascii_and_camel_humps() {
+        assert_eq!(words("getIssue_listPRs"), ["get", "issue", "list", "prs"]);
+        assert_eq!(
+            words("Löschen: deleteFile"),
+            ["l", "schen", "delete", "file"]
+        );
+        assert_eq!(words("naïve2Go"), ["na", "ve2", "go"]);
+    }
 
     #[test]
     fn risk_strings_round_trip() {

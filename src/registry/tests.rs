@@ -59,7 +59,7 @@ fn builtin_clash_is_an_error_naming_both_and_the_first_stays() {
     let err = reg
         .register_builtin(ToolSpec::builtin("bad name", "", json!({}), Risk::Read))
         .unwrap_err();
-    assert!(err.to_string().contains("' '"), "{err}");
+    assert!(err.to_string().contains("character \" \""), "{err}");
 }
 
 #[test]

@@ -5,6 +5,7 @@ use super::clock::{spawn, JsClock};
 use super::transport::{JsTransport, Probe};
 use crate::agent::{Agent, AgentConfig};
 use crate::driver::{DirectCallOutput, LocalTools, McpClient, Runtime, ServerStatus};
+use crate::json::to_text;
 use crate::mcp::SessionConfig;
 use crate::policy::{Policy, RuleKind};
 use crate::registry::{Registry, Risk, ToolLimits, ToolSource, ToolSpec};
@@ -199,7 +200,7 @@ async fn attach(
 }
 
 fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
-    Ok(JsValue::from_str(&value.to_string()))
+    Ok(JsValue::from_str(&to_text(&value)))
 }
 
 #[wasm_bindgen]
@@ -294,7 +295,7 @@ impl WasmAgent {
         let tools: Vec<Value> = self
             .runtime
             .with_agent(|agent| agent.registry().tools().iter().map(tool_value).collect());
-        Value::Array(tools).to_string()
+        to_text(&Value::Array(tools))
     }
 
     /// Every server with its status, as a JSON array.
@@ -305,7 +306,7 @@ impl WasmAgent {
             .iter()
             .map(|(name, status)| server_value(&self.runtime, name, status))
             .collect();
-        Value::Array(servers).to_string()
+        to_text(&Value::Array(servers))
     }
 
     /// The conversation so far, as a JSON array of messages in the core's shape.
@@ -313,7 +314,7 @@ impl WasmAgent {
         let messages: Vec<Value> = self
             .runtime
             .with_agent(|agent| agent.history().iter().map(|m| m.to_value()).collect());
-        Value::Array(messages).to_string()
+        to_text(&Value::Array(messages))
     }
 
     /// Starts a new conversation; throws while a run is active.

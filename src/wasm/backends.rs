@@ -10,6 +10,7 @@ use crate::agent::{Approval, ApprovalRequest, UiEvent};
 use crate::audit::AuditRecord;
 use crate::content::ToolOutput;
 use crate::driver::{LocalTools, ModelBackend, ModelStream, RunObserver};
+use crate::json::{quoted, to_text};
 use crate::model::{ModelRequest, ModelResponse};
 use futures::future::LocalBoxFuture;
 use js_sys::{Function, Reflect};
@@ -39,7 +40,7 @@ impl ModelBackend for JsModel {
         // Streamed text and reasoning go from the JS model straight to the run's event
         // callback, in JS.
         Box::pin(async move {
-            let body = JsValue::from_str(&request.to_value().to_string());
+            let body = JsValue::from_str(&to_text(&request.to_value()));
             let returned = call1(&self.complete, &body)?;
             let text = expect_string(settle(returned).await?, "the model")?;
             let value = crate::json::parse_str(&text)
@@ -101,9 +102,9 @@ impl LocalTools for JsTools {
         let execute = self.get(name);
         Box::pin(async move {
             let Some(execute) = execute else {
-                return ToolOutput::error(format!("no JS tool named {name:?}"));
+                return ToolOutput::error(format!("no JS tool named {name}", name = quoted(name)));
             };
-            let returned = match call1(&execute, &JsValue::from_str(&arguments.to_string())) {
+            let returned = match call1(&execute, &JsValue::from_str(&to_text(&arguments))) {
                 Ok(value) => value,
                 Err(error) => return ToolOutput::error(format!("tool {name} threw: {error}")),
             };
@@ -142,7 +143,7 @@ impl JsObserver {
         // The JS layer shields the user's callback; a throw here would only lose one event.
         let _ = self
             .emit
-            .call1(&JsValue::NULL, &JsValue::from_str(&value.to_string()));
+            .call1(&JsValue::NULL, &JsValue::from_str(&to_text(value)));
     }
 }
 
@@ -166,7 +167,7 @@ impl RunObserver for JsObserver {
                 "args": request.arguments,
                 "risk": request.risk.as_str(),
             });
-            let answer = match call1(approve, &JsValue::from_str(&body.to_string())) {
+            let answer = match call1(approve, &JsValue::from_str(&to_text(&body))) {
                 Ok(returned) => settle(returned).await,
                 Err(error) => Err(error),
             };

@@ -1,6 +1,7 @@
 //! The OpenAI-compatible codec as pure functions for the JS layer.
 
 use super::request::{parse_json, request_from_value, text_field};
+use crate::json::to_text;
 use crate::model::{
     decode_response, encode_request, ChatCompletionStream, OpenAiOptions, StreamDelta,
 };
@@ -27,7 +28,7 @@ pub fn encode_openai_request(request_json: &str, options_json: &str) -> Result<S
         .map_err(|e| JsError::new(&e))?;
     let options = options_from_value(&parse_json(options_json, "the options")?)
         .map_err(|e| JsError::new(&e))?;
-    Ok(encode_request(&request, &options).to_string())
+    Ok(to_text(&encode_request(&request, &options)))
 }
 
 /// Decodes a whole (non-streamed) chat completions body into the core's response shape,
@@ -35,7 +36,7 @@ pub fn encode_openai_request(request_json: &str, options_json: &str) -> Result<S
 #[wasm_bindgen(js_name = decodeOpenAiResponse)]
 pub fn decode_openai_response(body: &[u8]) -> Result<String, JsError> {
     decode_response(body)
-        .map(|response| response.to_value().to_string())
+        .map(|response| to_text(&response.to_value()))
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
@@ -76,7 +77,9 @@ impl OpenAiStream {
         let deltas = stream
             .push(bytes)
             .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(Value::Array(deltas.into_iter().map(delta_value).collect()).to_string())
+        Ok(to_text(&Value::Array(
+            deltas.into_iter().map(delta_value).collect(),
+        )))
     }
 
     /// Ends the body: the response in the core's shape, or why there is none.
@@ -87,7 +90,7 @@ impl OpenAiStream {
             .ok_or_else(|| JsError::new("the stream was already finished"))?;
         stream
             .finish()
-            .map(|response| response.to_value().to_string())
+            .map(|response| to_text(&response.to_value()))
             .map_err(|e| JsError::new(&e.to_string()))
     }
 }

@@ -5,6 +5,7 @@
 //! Times are `performance.now()` milliseconds; request ids are plain numbers; headers travel as
 //! JSON arrays of `[name, value]` pairs.
 
+use crate::json::to_text;
 use crate::mcp::http::{HttpConfig, HttpEvent, HttpRequestId, StreamableHttp};
 use crate::time::Instant;
 use serde_json::{Map, Value};
@@ -137,6 +138,6 @@ impl HttpMachine {
         out.insert("events".into(), list(events));
         let timeout = m.poll_timeout().map(|t| t.as_millis());
         out.insert("timeout".into(), timeout.map_or(Value::Null, Value::from));
-        Value::Object(out).to_string()
+        to_text(&Value::Object(out))
     }
 }

@@ -1,6 +1,7 @@
 //! The core's model request shape read back from JSON, shared by both wasm modules: the
 //! runtime's codec encodes such requests for OpenAI, the mocks module answers them.
 
+use crate::json::quoted;
 use crate::model::{ChatMessage, ModelRequest, ToolCall, ToolDefinition};
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
@@ -71,7 +72,8 @@ fn message_from_value(value: &Value) -> Result<ChatMessage, String> {
             is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
         }),
         Some(other) => Err(format!(
-            "unknown role {other:?}: expected user, assistant or tool"
+            "unknown role {other}: expected user, assistant or tool",
+            other = quoted(other)
         )),
         None => Err("\"role\" must be a string".into()),
     }

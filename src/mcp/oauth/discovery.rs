@@ -4,6 +4,7 @@
 use super::flow::{OAuthFlow, Phase, ServerMetadata};
 use super::types::OAuthStep;
 use super::url::SplitUrl;
+use crate::json::quoted;
 use crate::mcp::http::HttpMethod;
 use serde_json::Value;
 
@@ -65,8 +66,10 @@ impl OAuthFlow {
             let ours = SplitUrl::parse(&self.config.resource_url).map(|u| u.origin);
             if SplitUrl::parse(resource).map(|u| u.origin) != ours {
                 return self.fail(format!(
-                    "the protected resource metadata at {} names resource {resource:?}, not {}",
-                    self.current, self.config.resource_url
+                    "the protected resource metadata at {} names resource {resource}, not {}",
+                    self.current,
+                    self.config.resource_url,
+                    resource = quoted(resource)
                 ));
             }
             self.resource = resource.to_owned();
@@ -78,7 +81,10 @@ impl OAuthFlow {
 
     fn begin_server_metadata(&mut self, issuer: String) -> OAuthStep {
         let Some(url) = SplitUrl::parse(&issuer) else {
-            return self.fail(format!("the authorization server {issuer:?} is not a URL"));
+            return self.fail(format!(
+                "the authorization server {issuer} is not a URL",
+                issuer = quoted(&issuer)
+            ));
         };
         self.issuer = issuer;
         self.phase = Phase::ServerMetadata;

@@ -4,6 +4,7 @@ use super::challenge::BearerChallenge;
 use super::encoding::base64url;
 use super::types::{OAuthClient, OAuthConfig, OAuthRandom, OAuthStep};
 use super::url::SplitUrl;
+use crate::json::quoted;
 use crate::mcp::http::{HttpMethod, HttpRequest, HttpRequestId};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -105,8 +106,8 @@ impl OAuthFlow {
     pub fn start(&mut self) -> OAuthStep {
         let Some(mcp) = SplitUrl::parse(&self.config.resource_url) else {
             return self.fail(format!(
-                "cannot authorize: {:?} is not an http(s) URL",
-                self.config.resource_url
+                "cannot authorize: {} is not an http(s) URL",
+                quoted(&self.config.resource_url)
             ));
         };
         self.phase = Phase::ResourceMetadata;
@@ -151,7 +152,10 @@ impl OAuthFlow {
             return OAuthStep::Failed("the OAuth flow expected no redirect now".into());
         }
         let Some(redirect) = SplitUrl::parse(url) else {
-            return self.fail(format!("the authorization redirect {url:?} is not a URL"));
+            return self.fail(format!(
+                "the authorization redirect {url} is not a URL",
+                url = quoted(url)
+            ));
         };
         let endpoint = self.server.authorization_endpoint.clone();
         if let Some(error) = redirect.query_param("error") {

@@ -4,6 +4,7 @@
 use super::encoding::{base64_standard, form_encode, percent_encode};
 use super::flow::{OAuthFlow, Phase};
 use super::types::{OAuthClient, OAuthStep, OAuthToken};
+use crate::json::quoted;
 use crate::mcp::http::HttpMethod;
 use serde_json::Value;
 
@@ -113,8 +114,9 @@ impl OAuthFlow {
                 })
             }
             Some(_) if status == 200 => self.fail(format!(
-                "the token endpoint {} issued a {token_type:?} token; only Bearer is supported",
-                self.current
+                "the token endpoint {} issued a {token_type} token; only Bearer is supported",
+                self.current,
+                token_type = quoted(&token_type)
             )),
             _ => self.fail(format!(
                 "the token endpoint {} refused: {}",

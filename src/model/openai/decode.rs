@@ -1,5 +1,6 @@
 //! A non-streaming chat completion (or an API error body) → `ModelResponse`.
 
+use crate::json::quoted;
 use serde_json::{Map, Value};
 
 use super::error::{parse_arguments, DecodeError};
@@ -88,7 +89,10 @@ fn message_tool_calls(message: &Map<String, Value>) -> Result<Vec<ToolCall>, Dec
             let malformed = |what: &str| DecodeError::Malformed(format!("{at} {what}"));
             if let Some(kind) = call.get("type").and_then(Value::as_str) {
                 if kind != "function" {
-                    return Err(malformed(&format!("has unsupported type {kind:?}")));
+                    return Err(malformed(&format!(
+                        "has unsupported type {kind}",
+                        kind = quoted(kind)
+                    )));
                 }
             }
             let function = call

@@ -1,5 +1,6 @@
 //! `ModelRequest` → the JSON body of `POST /chat/completions`.
 
+use crate::json::to_text;
 use serde_json::{json, Map, Value};
 
 use crate::model::{ChatMessage, ModelRequest, ToolCall, ToolDefinition};
@@ -104,7 +105,7 @@ fn encode_tool_call(call: &ToolCall) -> Value {
         "id": call.id,
         "type": "function",
         // The format wants the arguments as a JSON *string*.
-        "function": {"name": call.name, "arguments": call.arguments.to_string()},
+        "function": {"name": call.name, "arguments": to_text(&call.arguments)},
     })
 }
 

@@ -1,5 +1,6 @@
 //! What can be wrong with a model's answer.
 
+use crate::json::{quoted, to_text};
 use std::fmt;
 
 use serde_json::Value;
@@ -45,7 +46,7 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::NotJson { error, snippet } => {
-                write!(f, "model response is not JSON ({error}): {snippet:?}")
+                write!(f, "model response is not JSON ({error}): {snippet}", snippet = quoted(snippet))
             }
             DecodeError::Api {
                 message,
@@ -67,8 +68,7 @@ impl fmt::Display for DecodeError {
                 snippet,
             } => write!(
                 f,
-                "model called tool {tool:?} with arguments that are not valid JSON ({error}): {snippet:?}"
-            ),
+                "model called tool {tool} with arguments that are not valid JSON ({error}): {snippet}", tool = quoted(tool), snippet = quoted(snippet)),
             DecodeError::Incomplete(what) => write!(f, "model stream ended early: {what}"),
         }
     }
@@ -91,12 +91,12 @@ impl DecodeError {
         let as_text = |v: Option<&Value>| match v {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
-            Some(other) => Some(other.to_string()),
+            Some(other) => Some(to_text(other)),
         };
         match value.get("error") {
             Some(Value::Object(err)) => Some(DecodeError::Api {
                 message: as_text(err.get("message"))
-                    .unwrap_or_else(|| Value::Object(err.clone()).to_string()),
+                    .unwrap_or_else(|| to_text(&Value::Object(err.clone()))),
                 kind: as_text(err.get("type")),
                 code: as_text(err.get("code")),
             }),

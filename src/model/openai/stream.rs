@@ -1,6 +1,7 @@
 //! Streamed chat completions: `chat.completion.chunk` deltas → text as it arrives, then a
 //! `ModelResponse`.
 
+use crate::json::{quoted, to_text};
 use crate::vec_map::VecMap;
 
 use serde_json::Value;
@@ -187,7 +188,7 @@ impl StreamAccumulator {
         match function.and_then(|f| f.get("arguments")) {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) => call.arguments.push_str(s),
-            Some(obj @ Value::Object(_)) => call.arguments.push_str(&obj.to_string()),
+            Some(obj @ Value::Object(_)) => call.arguments.push_str(&to_text(obj)),
             Some(_) => {
                 return Err(DecodeError::Malformed(format!(
                     "stream tool call fragment {index}: function.arguments must be a string"
@@ -330,8 +331,8 @@ impl ChatCompletionStream {
                 return decode_response(&self.raw);
             }
             return Err(DecodeError::Incomplete(format!(
-                "the body carried no server-sent events; it starts with {:?}",
-                clip(&String::from_utf8_lossy(trimmed), 200)
+                "the body carried no server-sent events; it starts with {}",
+                quoted(&clip(&String::from_utf8_lossy(trimmed), 200))
             )));
         }
         self.acc.finish()
