@@ -4,6 +4,7 @@ use super::exchange::{Body, Exchange, Role, Scheduled};
 use super::machine::{State, StreamableHttp};
 use super::messages::{body_excerpt, error_line, is_blank, split};
 use super::types::{describe_status, find_header, HttpEvent, HttpRequestId};
+use crate::json::quoted;
 use crate::jsonrpc::Id;
 use crate::model::{DroppedEvent, SseDecoder, SseEvent};
 use crate::rpc::sniff_response_id;
@@ -58,7 +59,7 @@ impl StreamableHttp {
         } else if success {
             let got = match content_type.as_str() {
                 "" => "no Content-Type".to_owned(),
-                other => format!("Content-Type {other:?}"),
+                other => format!("Content-Type {}", quoted(other)),
             };
             Body::Error {
                 status,
@@ -183,7 +184,8 @@ impl StreamableHttp {
             self.session_id = Some(session.to_owned());
         } else {
             self.warn(format!(
-                "ignored an Mcp-Session-Id with characters outside visible ASCII: {session:?}"
+                "ignored an Mcp-Session-Id with characters outside visible ASCII: {}",
+                quoted(session)
             ));
         }
     }
