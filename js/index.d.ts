@@ -371,6 +371,24 @@ export interface HttpTransportOptions {
   fetch?: typeof fetch;
   /** Receives warnings and session expiries; by default they go to `console.warn`. */
   onEvent?: (event: HttpTransportEvent) => void;
+  /**
+   * Gets an access token when the server answers `401`/`403` (MCP authorization): run the
+   * OAuth flow (or refresh a token) your own way and resolve to the token. The refused
+   * messages are held meanwhile and sent again with `Authorization: Bearer <token>`, which
+   * every later request carries too. A throw, a rejection or no token fails the server; three
+   * refusals in a row without a success give up.
+   */
+  authorize?: (challenge: HttpAuthorizationChallenge) => string | Promise<string>;
+}
+
+/** What `authorize` is told about a refusal. */
+export interface HttpAuthorizationChallenge {
+  /** The MCP server's URL. */
+  url: string;
+  /** `401` (no or expired token) or `403` (more scope needed). */
+  status: number;
+  /** The `WWW-Authenticate` header, when the server sent one (its `resource_metadata`, `scope`, …). */
+  wwwAuthenticate?: string;
 }
 
 /**

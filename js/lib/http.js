@@ -3,7 +3,7 @@
 import { describe, fail, isPlainObject, messageOf, optionalFunction, options as checkOptions } from './check.js';
 import { wasm } from './wasm.js';
 
-const HTTP_OPTIONS = ['headers', 'fetch', 'onEvent'];
+const HTTP_OPTIONS = ['headers', 'fetch', 'onEvent', 'authorize'];
 /** RFC 9110 token characters: what a header name may contain. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** setTimeout takes a signed 32-bit delay. */
@@ -57,6 +57,8 @@ function safely(callback, value) {
  * An MCP server reached over Streamable HTTP (spec 2025-11-25) at `url`, as an ordinary
  * transport for `agent.connect`. Nothing is sent until the first message. Works wherever
  * `fetch` streams response bodies (Node 20+, browsers; cross-origin servers must allow CORS).
+ * With `authorize`, a 401/403 asks it for an access token (the host runs the OAuth flow its
+ * own way) and the refused messages are sent again with it.
  */
 export function httpTransport(url, options) {
   const where = 'httpTransport';
@@ -65,6 +67,8 @@ export function httpTransport(url, options) {
   const headers = checkHeaders(where, o.headers);
   optionalFunction(where, 'fetch', o.fetch);
   optionalFunction(where, 'onEvent', o.onEvent);
+  optionalFunction(where, 'authorize', o.authorize);
+  const authorize = o.authorize ?? null;
   const fetchImpl = o.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') fail(where, 'no fetch() here; pass one as "fetch"');
   const onEvent = o.onEvent ?? ((event) => console.warn(`agentwire: httpTransport(${url}): ${event.message ?? `session ${event.sessionId} expired; starting a new one`}`));
@@ -85,7 +89,7 @@ export function httpTransport(url, options) {
 
   function live() {
     if (finished) throw new Error(`the HTTP transport to ${url} is closed: ${closedReason}`);
-    machine ??= new (wasm(where).HttpMachine)(url, JSON.stringify(headers));
+    machine ??= new (wasm(where).HttpMachine)(url, JSON.stringify(headers), authorize !== null);
     return machine;
   }
 
@@ -135,6 +139,7 @@ export function httpTransport(url, options) {
         for (const line of out.messages) safely(deliver, line);
         for (const event of out.events) {
           if (event.type === 'closed') finish(event.reason);
+          else if (event.type === 'authorization_required') askForToken(event);
           else safely(onEvent, event);
         }
         if (machine) arm(out.timeout);
@@ -142,6 +147,27 @@ export function httpTransport(url, options) {
     } finally {
       pumping = false;
     }
+  }
+
+  /**
+   * Asks the host's `authorize` for a token; the machine holds the refused messages meanwhile
+   * and sends them again with it. A throw, a rejection or no token closes the transport.
+   */
+  async function askForToken({ status, wwwAuthenticate }) {
+    let token;
+    let failure = null;
+    try {
+      token = await authorize({ url, status, wwwAuthenticate: wwwAuthenticate ?? undefined });
+      if (typeof token !== 'string' || token.length === 0) {
+        failure = `authorize() must give a non-empty access token string, gave ${describe(token)}`;
+      }
+    } catch (error) {
+      failure = `authorize() failed: ${messageOf(error)}`;
+    }
+    if (!machine) return; // closed meanwhile
+    if (failure === null) machine.setAccessToken(now(), token);
+    else machine.authorizationFailed(failure);
+    pump();
   }
 
   /** Feeds one input about request `id` to the machine, unless that request was dropped. */

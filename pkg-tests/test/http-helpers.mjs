@@ -67,13 +67,16 @@ const ECHO_TOOL = {
  * A minimal Streamable HTTP MCP server with one tool, `echo`, that records every request
  * (`{ method, headers, body }`). JSON answers for the handshake; `tools/call` is answered as an
  * SSE stream written in two pieces. Knobs: `status` answers every request with that status;
- * `getStatus` answers the GET stream (default 405, "no stream"). `expire()` forgets the current
- * session, so the next request with its id gets 404.
+ * `getStatus` answers the GET stream (default 405, "no stream"); `token` answers 401 (with
+ * `WWW-Authenticate`) to every request without `Authorization: Bearer <token>`, and
+ * `rotate(next)` makes `next` the only token accepted. `expire()` forgets the current session,
+ * so the next request with its id gets 404.
  */
-export async function recordingServer({ status, getStatus = 405 } = {}) {
+export async function recordingServer({ status, getStatus = 405, token } = {}) {
   const requests = [];
   let sessions = 0;
   let session = null;
+  let accepted = token;
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -84,8 +87,9 @@ export async function recordingServer({ status, getStatus = 405 } = {}) {
       res.writeHead(200, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(value));
     };
-    if (status) {
-      res.writeHead(status, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="recording"' });
+    const refused = status ?? (accepted !== undefined && req.headers.authorization !== `Bearer ${accepted}` ? 401 : 0);
+    if (refused) {
+      res.writeHead(refused, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="recording"' });
       res.end(JSON.stringify({ error: 'invalid_token' }));
       return;
     }
@@ -136,6 +140,10 @@ export async function recordingServer({ status, getStatus = 405 } = {}) {
     requests,
     expire() {
       session = 'forgotten';
+    },
+    /** With `token`: from now on only `Bearer <next>` is accepted (the old token expired). */
+    rotate(next) {
+      accepted = next;
     },
     async stop() {
       server.closeAllConnections();

@@ -163,6 +163,66 @@ test('HTTP 401 fails the connection with the status and WWW-Authenticate in the 
   }
 });
 
+test('authorize supplies a token on 401, again when it expires; refused messages are re-sent', T, async () => {
+  const server = await recordingServer({ token: 'first' });
+  const asked = [];
+  let next = 'first';
+  const authorize = async (challenge) => {
+    asked.push(challenge);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a flow takes a while
+    return next;
+  };
+  const agent = await createAgent({ servers: { locked: httpTransport(server.url, { authorize }) } });
+  try {
+    const [status] = agent.servers();
+    assert.equal(status.status, 'connected', status.error);
+    assert.deepEqual(asked, [{ url: server.url, status: 401, wwwAuthenticate: 'Bearer realm="recording"' }]);
+    // The refused initialize went out again with the token, and so did everything after it.
+    const [refused, ...after] = server.requests;
+    assert.equal(refused.headers.authorization, undefined);
+    assert.equal(after[0].body.method, 'initialize');
+    assert.ok(after.every((r) => r.headers.authorization === 'Bearer first'), JSON.stringify(after.map((r) => r.headers)));
+
+    // The token expires: the call is refused, authorize is asked again, and the call completes.
+    server.rotate('second');
+    next = 'second';
+    const result = await agent.callTool('mcp__locked__echo', { message: 'after expiry' });
+    assert.equal(result.text, 'echo: after expiry');
+    assert.equal(asked.length, 2);
+    assert.equal(server.requests.at(-1).headers.authorization, 'Bearer second');
+  } finally {
+    agent.close();
+    await server.stop();
+  }
+});
+
+test('authorize failing, giving no token or a refused token fails that server, named', T, async () => {
+  const server = await recordingServer({ token: 'right' });
+  let wrongTries = 0;
+  const agent = await createAgent({
+    servers: {
+      throws: httpTransport(server.url, { authorize: () => { throw new Error('the user closed the popup'); } }),
+      empty: httpTransport(server.url, { authorize: async () => '' }),
+      wrong: httpTransport(server.url, { authorize: async () => { wrongTries += 1; return 'wrong'; } }),
+      github: mockGithub(),
+    },
+  });
+  try {
+    const byName = Object.fromEntries(agent.servers().map((s) => [s.name, s]));
+    assert.equal(byName.throws.status, 'failed');
+    assert.match(byName.throws.error, /authorization failed: authorize\(\) failed: the user closed the popup/);
+    assert.equal(byName.empty.status, 'failed');
+    assert.match(byName.empty.error, /authorize\(\) must give a non-empty access token string, gave a string ""/);
+    assert.equal(byName.wrong.status, 'failed');
+    assert.match(byName.wrong.error, /HTTP 401 Unauthorized from POST .* after 3 authorizations in a row: giving up/);
+    assert.equal(wrongTries, 3);
+    assert.equal(byName.github.status, 'connected', 'the other servers are unaffected');
+  } finally {
+    agent.close();
+    await server.stop();
+  }
+});
+
 test('a forgotten session (404) is replaced transparently and reported through onEvent', T, async () => {
   const server = await recordingServer({ getStatus: 500 });
   const events = [];
@@ -196,9 +256,10 @@ test('httpTransport rejects bad arguments with a TypeError naming the problem', 
     [() => httpTransport('http://x/mcp', { headers: { 'X-N': 1 } }), /"headers" must be an object of strings: "X-N" is the number 1/],
     [() => httpTransport('http://x/mcp', { headers: { 'bad name': 'x' } }), /invalid HTTP header name "bad name"/],
     [() => httpTransport('http://x/mcp', { headers: { A: 'x\r\nB: y' } }), /invalid value for HTTP header "A": it contains a line break/],
-    [() => httpTransport('http://x/mcp', { header: {} }), /unknown option "header" in options \(known: headers, fetch, onEvent\)/],
+    [() => httpTransport('http://x/mcp', { header: {} }), /unknown option "header" in options \(known: headers, fetch, onEvent, authorize\)/],
     [() => httpTransport('http://x/mcp', { fetch: 'yes' }), /"fetch" must be a function, got a string/],
     [() => httpTransport('http://x/mcp', { onEvent: {} }), /"onEvent" must be a function, got an object/],
+    [() => httpTransport('http://x/mcp', { authorize: 'token' }), /"authorize" must be a function, got a string/],
   ];
   for (const [call, message] of bad) assert.throws(call, (e) => e instanceof TypeError && message.test(e.message));
   // Good ones do not throw (and send nothing until connected).

@@ -67,6 +67,7 @@ export async function realBackends(): Promise<ServerInfo[]> {
   const remote: Transport = httpTransport('https://mcp.example.com/mcp', {
     headers: { Authorization: 'Bearer token' },
     onEvent: (event) => console.warn(event.type === 'warning' ? event.message : event.sessionId),
+    authorize: async ({ url, status, wwwAuthenticate }) => `token for ${url} after ${status} ${wwwAuthenticate ?? ''}`,
   });
   const status: ServerInfo = await agent.connect('remote', remote, { timeoutMs: 10_000 });
   if (status.status === 'failed') console.warn(status.error);
@@ -116,6 +117,8 @@ export async function mistakes(agent: Agent): Promise<void> {
   await agent.connect('broken', { close() {} });
   // @ts-expect-error: headers are strings
   httpTransport('https://example.com/mcp', { headers: { 'x-retries': 3 } });
+  // @ts-expect-error: authorize gives a token string
+  httpTransport('https://example.com/mcp', { authorize: async () => ({ token: 'x' }) });
   await agent.run('hi', {
     onEvent: (event) => {
       // @ts-expect-error: a done event has no text

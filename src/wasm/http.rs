@@ -36,14 +36,31 @@ pub struct HttpMachine {
 #[wasm_bindgen]
 impl HttpMachine {
     /// A machine for endpoint `url`, sending `headers_json` (`[[name, value], ...]`) with every
-    /// request.
+    /// request. With `authorize`, a `401`/`403` holds the refused messages and asks the host for
+    /// a token (event `authorization_required`) instead of closing.
     #[wasm_bindgen(constructor)]
-    pub fn new(url: String, headers_json: &str) -> HttpMachine {
+    pub fn new(url: String, headers_json: &str, authorize: bool) -> HttpMachine {
         let mut config = HttpConfig::new(url);
         config.headers = pairs(headers_json);
+        config.oauth = authorize;
         HttpMachine {
             inner: StreamableHttp::new(config),
         }
+    }
+
+    /// The host's answer to `authorization_required`: every later request carries `Bearer
+    /// token`, and the held messages are sent again. Throws once the machine is closed.
+    #[wasm_bindgen(js_name = setAccessToken)]
+    pub fn set_access_token(&mut self, now: f64, token: String) -> Result<(), JsError> {
+        self.inner
+            .set_access_token(at(now), token)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// The host could not get a token: the machine closes with `reason`.
+    #[wasm_bindgen(js_name = authorizationFailed)]
+    pub fn authorization_failed(&mut self, reason: String) {
+        self.inner.authorization_failed(reason);
     }
 
     /// Sends one or more JSON-RPC lines; throws once the machine is closed.
@@ -84,7 +101,8 @@ impl HttpMachine {
     /// (the host calls this when the timer it armed for `"timeout"` fires, and after every other
     /// call): `{"requests": [{id, method, url, headers, body}], "aborts": [id], "messages":
     /// [line], "events": [{type, ...}], "timeout": ms or null}`. Event types: `warning`
-    /// (`message`), `session_expired` (`sessionId`), `closed` (`reason`, always last).
+    /// (`message`), `session_expired` (`sessionId`), `authorization_required` (`status`,
+    /// `wwwAuthenticate` or null), `closed` (`reason`, always last).
     pub fn drain(&mut self, now: f64) -> String {
         let m = &mut self.inner;
         m.handle_timeout(at(now));
@@ -112,23 +130,24 @@ impl HttpMachine {
         let messages = list(messages.collect());
         let mut events = Vec::new();
         while let Some(event) = m.poll_event() {
-            let (kind, key, value) = match event {
-                HttpEvent::Warning { message } => ("warning", "message", message),
-                HttpEvent::SessionExpired { session_id } => {
-                    ("session_expired", "sessionId", session_id)
-                }
-                HttpEvent::Closed { reason } => ("closed", "reason", reason),
-                // The JS layer does not turn OAuth on (`HttpConfig::oauth`), so this cannot
-                // happen yet; say so rather than drop it.
-                HttpEvent::AuthorizationRequired { status, .. } => (
-                    "warning",
-                    "message",
-                    format!("the server asks for OAuth authorization (HTTP {status})"),
-                ),
-            };
             let mut o = Map::new();
+            let (kind, key, value): (_, _, Value) = match event {
+                HttpEvent::Warning { message } => ("warning", "message", message.into()),
+                HttpEvent::SessionExpired { session_id } => {
+                    ("session_expired", "sessionId", session_id.into())
+                }
+                HttpEvent::Closed { reason } => ("closed", "reason", reason.into()),
+                HttpEvent::AuthorizationRequired {
+                    status,
+                    www_authenticate,
+                } => {
+                    o.insert("status".into(), status.into());
+                    let challenge = www_authenticate.map_or(Value::Null, Value::from);
+                    ("authorization_required", "wwwAuthenticate", challenge)
+                }
+            };
             o.insert("type".into(), kind.into());
-            o.insert(key.into(), value.into());
+            o.insert(key.into(), value);
             events.push(Value::Object(o));
         }
         let mut out = Map::new();
