@@ -1,4 +1,5 @@
-//! `run`, `mcp list`, `mcp call` and `tools`.
+//! `run`, `mcp list`, `mcp call` and `tools` (`mcp logout` is in [`crate::logout`]: it starts no
+//! server).
 
 use crate::app::App;
 use agentwire::driver::ServerStatus;

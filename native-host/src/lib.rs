@@ -16,6 +16,7 @@ pub mod commands;
 pub mod connect;
 pub mod http_transport;
 pub mod local_tools;
+pub mod logout;
 pub mod model;
 pub mod oauth;
 pub mod render;

@@ -209,3 +209,52 @@ fn an_unwritable_store_only_costs_the_next_runs_a_new_authorization() {
     assert_eq!(options.restore(&server.url), None);
     assert!(options.config.refresh_token.is_none());
 }
+
+#[test]
+fn the_cli_uses_a_stored_token_and_mcp_logout_forgets_it() {
+    let server = OAuthServer::start();
+    let state = tempfile::tempdir().unwrap();
+    let store = TokenStore::at(state.path().join(FILE_NAME));
+    // A token kept by an earlier run (headless here: the CLI would open a browser).
+    assert_eq!(run_once(&server.url, &store), "called with at-1");
+
+    let mut project = common::Project::new();
+    project
+        .entry(
+            "remote",
+            json!({"type": "http", "url": server.url, "oauth": true}),
+        )
+        .fixture("local", "normal.mjs", &[]);
+    let state_dir = state.path().to_str().unwrap();
+    let env = [("AGENTWIRE_STATE_DIR", state_dir)];
+
+    // The CLI finds the store through AGENTWIRE_STATE_DIR and needs no browser.
+    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("called with at-1"), "{out:?}");
+    assert!(!out.stderr.contains("open this URL"), "{out:?}");
+    assert_eq!(count(&server.stats(), "authorizations"), 1);
+
+    let out = project.run_with_env(&["mcp", "logout", "remote"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("forgot the OAuth token of remote") && out.stdout.contains(&server.url),
+        "{out:?}"
+    );
+    assert_eq!(store.load(&server.url), None);
+    let out = project.run_with_env(&["mcp", "logout", "remote", "--json"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let report = out.json();
+    assert_eq!(report["forgotten"], false, "{report}");
+    assert_eq!(report["url"], server.url.as_str(), "{report}");
+
+    for (name, message) in [
+        ("nowhere", "no MCP server named \"nowhere\" (configured: "),
+        ("local", "local is not an http server"),
+    ] {
+        let out = project.run_with_env(&["mcp", "logout", name], &env);
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(out.stderr.contains(message), "{out:?}");
+    }
+    assert!(project.pid("local").is_none(), "logout starts no server");
+}

@@ -50,6 +50,11 @@ pub enum McpCommand {
         #[arg(default_value = "{}")]
         args: String,
     },
+    /// Forget the OAuth tokens kept for an http server (its next connection authorizes anew).
+    Logout {
+        /// Server name, as in the config.
+        server: String,
+    },
 }
 
 /// Options for every command.

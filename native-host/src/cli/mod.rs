@@ -10,6 +10,13 @@ use std::io::IsTerminal;
 /// Runs the parsed command line; returns the process exit status.
 pub async fn main(cli: Cli) -> i32 {
     let options = &cli.common;
+    // Needs the config only: no server is started.
+    if let Some(Command::Mcp {
+        command: McpCommand::Logout { server },
+    }) = &cli.command
+    {
+        return crate::logout::mcp_logout(options, server);
+    }
     let selection = match &cli.command {
         Some(Command::Mcp {
             command: McpCommand::Call { server, .. },
@@ -34,6 +41,9 @@ pub async fn main(cli: Cli) -> i32 {
             command: McpCommand::Call { server, tool, args },
         }) => commands::mcp_call(&app, server, tool, args, options.json).await,
         Some(Command::Tools) => commands::tools(&app, options.json),
+        Some(Command::Mcp {
+            command: McpCommand::Logout { .. },
+        }) => unreachable!("handled before the app starts"),
         None if std::io::stdin().is_terminal() => match crate::repl::run(&app).await {
             Ok(()) => 0,
             Err(message) => {
