@@ -65,6 +65,11 @@ pub(crate) struct Exchange {
     /// The message a `POST` carried, kept so it can be sent again in a new session after a
     /// `404` for the old one.
     pub request_body: Option<Vec<u8>>,
+    /// The session the request was made in, counted in sessions the server forgot before it
+    /// (an index into `StreamableHttp::forgotten` once that session is forgotten too). A
+    /// resumption keeps the number of the `POST` whose answer it continues: event ids mean
+    /// nothing in another session.
+    pub session: usize,
 }
 
 impl Exchange {
@@ -80,6 +85,7 @@ impl Exchange {
             got_event: false,
             dropped_event: None,
             request_body: None,
+            session: 0,
         }
     }
 

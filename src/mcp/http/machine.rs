@@ -58,8 +58,10 @@ pub(crate) enum State {
 /// is: the session is gone, and the client MUST start a new one. The machine reports
 /// [`HttpEvent::SessionExpired`], replays the `initialize` it saw (without a session id; the
 /// server's answer is swallowed, the session above already has one), sends
-/// `notifications/initialized`, and then re-sends the message that got the `404`. It does this
-/// at most [`MAX_REINITIALIZATIONS`] times, then closes.
+/// `notifications/initialized`, and then re-sends the message that got the `404`; requests
+/// awaited on resumptions of the old session's streams fail at once, as their event ids mean
+/// nothing in the new one. It does this at most
+/// [`MAX_REINITIALIZATIONS`](super::MAX_REINITIALIZATIONS) times, then closes.
 #[derive(Debug)]
 pub struct StreamableHttp {
     pub(crate) config: HttpConfig,
@@ -69,10 +71,10 @@ pub struct StreamableHttp {
     pub(crate) protocol_version: Option<String>,
     /// The id of our `initialize` request, to recognise its answer.
     pub(crate) initialize_id: Option<Id>,
-    /// The `initialize` POST still waiting for its head: later messages are held until the
-    /// session id is known.
+    /// The `initialize` POST still waiting for its head (a replayed one: for its answer):
+    /// later messages are held until the session id (and protocol version) is known.
     pub(crate) gate: Option<HttpRequestId>,
-    held: VecDeque<Vec<u8>>,
+    pub(crate) held: VecDeque<Vec<u8>>,
     /// Whether a `Listen` stream is open or scheduled (there is at most one).
     pub(crate) listening: bool,
     /// Whether the server answered anything yet: before that, an unreachable server is fatal.
@@ -84,17 +86,16 @@ pub struct StreamableHttp {
     pub(crate) messages: VecDeque<Vec<u8>>,
     pub(crate) events: VecDeque<HttpEvent>,
     /// The client's `initialize` request, replayed to start a new session after a `404`.
-    initialize_body: Option<Vec<u8>>,
+    pub(crate) initialize_body: Option<Vec<u8>>,
     /// The id of a replayed `initialize` whose answer must not reach the session.
-    replay_id: Option<Id>,
-    /// New sessions started after `404`s.
-    reinitializations: u32,
+    pub(crate) replay_id: Option<Id>,
+    /// The ids of the sessions the server forgot (answered `404` for), oldest first; one new
+    /// session was started after each. Its length numbers the current session (see
+    /// `Exchange::session`).
+    pub(crate) forgotten: Vec<String>,
     /// OAuth state: the bearer token, messages held while authorizing, attempts.
     pub(crate) auth: super::auth::AuthState,
 }
-
-/// How many times a machine starts a new session after `404`s before it gives up.
-pub const MAX_REINITIALIZATIONS: u32 = 3;
 
 impl StreamableHttp {
     /// A machine for one endpoint. Nothing is sent until the first [`send`](Self::send).
@@ -118,7 +119,7 @@ impl StreamableHttp {
             events: VecDeque::new(),
             initialize_body: None,
             replay_id: None,
-            reinitializations: 0,
+            forgotten: Vec::new(),
             auth: super::auth::AuthState::default(),
         }
     }
@@ -277,6 +278,7 @@ impl StreamableHttp {
         let headers = self.headers(HttpMethod::Post, None);
         let mut exchange = Exchange::new(Role::Post { initialize }, awaiting);
         exchange.request_body = Some(body.clone());
+        exchange.session = self.forgotten.len();
         let id = self.issue(HttpMethod::Post, headers, Some(body), exchange);
         if initialize {
             self.gate = Some(id);
@@ -413,55 +415,16 @@ impl StreamableHttp {
             if let Ok(Message::Response(response)) = Message::parse(&line) {
                 if response.id.as_ref() == Some(replay) {
                     self.replay_id = None;
+                    // The new session's protocol version is known now (read from this answer
+                    // as it passed): the messages waiting for it can carry it.
+                    if let Some(gate) = self.gate {
+                        self.release_gate(gate);
+                    }
                     return;
                 }
             }
         }
         self.messages.push_back(line);
-    }
-
-    /// Starts a new session after a `404` for the old one, then re-sends `body` in it.
-    /// Returns false when it cannot (no `initialize` seen, or too many new sessions already).
-    pub(crate) fn reinitialize(&mut self, body: Option<Vec<u8>>) -> bool {
-        if self.replay_id.is_some() {
-            // A new session is already being started: this message simply joins the queue.
-            self.held.extend(body);
-            return true;
-        }
-        let Some(initialize) = self.initialize_body.clone() else {
-            return false;
-        };
-        if self.reinitializations >= MAX_REINITIALIZATIONS {
-            return false;
-        }
-        let Ok(mut request) = serde_json::from_slice::<serde_json::Value>(&initialize) else {
-            return false;
-        };
-        self.reinitializations += 1;
-        let replay = Id::String(format!("agentwire-reinitialize-{}", self.reinitializations));
-        request["id"] = replay.to_value();
-        // Streams of the old session are worthless now.
-        let streams: Vec<HttpRequestId> = self
-            .exchanges
-            .iter()
-            .filter(|(_, e)| matches!(e.role, Role::Listen | Role::Resume))
-            .map(|(id, _)| *id)
-            .collect();
-        for id in streams {
-            self.abort(id);
-        }
-        self.scheduled.clear();
-        self.auth.streams.clear();
-        self.listening = false;
-        self.session_id = None;
-        self.protocol_version = None;
-        self.replay_id = Some(replay);
-        self.post(serde_json::to_vec(&request).unwrap_or_default());
-        self.post(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec());
-        if let Some(body) = body {
-            self.post(body);
-        }
-        true
     }
 
     /// Reports a non-fatal problem.

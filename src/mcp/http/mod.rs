@@ -28,8 +28,16 @@
 //! - `404` for a known session reports [`HttpEvent::SessionExpired`] and starts a new session,
 //!   as the spec requires: the `initialize` seen earlier is replayed without a session id (its
 //!   answer is kept from the session above, which is initialized already), then
-//!   `notifications/initialized`, then the message that got the `404`; after
-//!   [`MAX_REINITIALIZATIONS`] new sessions the machine gives up and closes;
+//!   `notifications/initialized` and the message that got the `404`, both sent once the
+//!   replayed `initialize` is answered (so they carry the new session's id and version); after
+//!   [`MAX_REINITIALIZATIONS`] new sessions the machine gives up and closes. Event ids mean
+//!   nothing in another session, so the old session's standalone stream is dropped and every
+//!   request awaited on one of its resumptions (in flight, whose `GET` is aborted, scheduled,
+//!   or held for authorization) fails at once with `httpStatus` 404, naming the forgotten
+//!   session. A `POST`'s stream of the old session that is still open keeps delivering (its
+//!   answers answer ids we sent); should it end before answering, its request fails at once the
+//!   same way instead of being resumed. A message sent in the old session whose own `404`
+//!   comes late is simply re-sent in the new one, not taken for the new session's expiry;
 //! - a message over `max_message_bytes` is dropped as it arrives: a JSON answer fails its
 //!   request at once; an SSE event is skipped with a warning, its first and last 128 bytes of
 //!   data kept, and when it ends the JSON-RPC id is read from them
@@ -57,11 +65,13 @@ mod auth;
 mod exchange;
 mod machine;
 mod messages;
+mod renew;
 mod responses;
 mod types;
 
 pub use auth::MAX_AUTHORIZATIONS;
-pub use machine::{StreamableHttp, MAX_REINITIALIZATIONS};
+pub use machine::StreamableHttp;
+pub use renew::MAX_REINITIALIZATIONS;
 pub use types::{
     find_header, HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, HttpRequestId,
 };

@@ -3,7 +3,7 @@
 use super::exchange::{Body, Exchange, Role, Scheduled};
 use super::machine::{State, StreamableHttp};
 use super::messages::{body_excerpt, error_line, is_blank, split};
-use super::types::{describe_status, find_header, HttpEvent, HttpRequestId};
+use super::types::{describe_status, find_header, HttpRequestId};
 use crate::json::quoted;
 use crate::jsonrpc::Id;
 use crate::model::{DroppedEvent, SseDecoder, SseEvent};
@@ -81,7 +81,12 @@ impl StreamableHttp {
             Role::Delete => self.shut_down("closed by the client".into()),
             Role::Post { initialize: true } if success => {
                 self.adopt_session_id(headers);
-                self.release_gate(id);
+                // A replayed `initialize` keeps the gate until its answer is read: the messages
+                // behind it need the new session's `MCP-Protocol-Version`, which the session
+                // above never asks for again.
+                if !self.replaying() {
+                    self.release_gate(id);
+                }
             }
             _ => {}
         }
@@ -264,7 +269,7 @@ impl StreamableHttp {
     /// Request `id` got its answer (or failed for good): no stream waits for it any more, and a
     /// scheduled resumption, or one held for authorization, owed nothing else is called off.
     /// (The exchange being read is out of the table; its caller updates it.)
-    fn settle(&mut self, id: &Id) {
+    pub(crate) fn settle(&mut self, id: &Id) {
         for exchange in self.exchanges.values_mut() {
             exchange.answered(id);
         }
@@ -396,6 +401,11 @@ impl StreamableHttp {
             let message = format!("the server's answer was dropped: {dropped}");
             return self.fail_awaiting(&exchange.awaiting, &message, None);
         }
+        if exchange.role != Role::Listen && exchange.session < self.forgotten.len() {
+            // A stream of a session the server forgot: its event ids mean nothing now.
+            let message = format!("{}{cause}", self.forgotten_stream(exchange.session));
+            return self.fail_awaiting(&exchange.awaiting, &message, Some(404));
+        }
         if exchange.role != Role::Listen && exchange.last_event_id.is_none() {
             let message = format!(
                 "the server closed the event stream before answering{cause} and sent no event id to resume from"
@@ -465,21 +475,7 @@ impl StreamableHttp {
             401 | 403 if exchange.role != Role::Listen => self.shut_down(format!(
                 "{message}; the server refused our credentials (check the `headers` in this server's config)"
             )),
-            404 if post && (self.session_id.is_some() || self.replaying()) => {
-                let session_id = self.session_id.clone().unwrap_or_default();
-                if !self.replaying() {
-                    self.events.push_back(HttpEvent::SessionExpired {
-                        session_id: session_id.clone(),
-                    });
-                }
-                // A new session whose own `initialize` gets a 404 cannot be started at all.
-                let replay_failed = self.replaying() && exchange.role == (Role::Post { initialize: true });
-                if replay_failed || !self.reinitialize(exchange.request_body) {
-                    self.shut_down(format!(
-                        "the server no longer knows session {session_id} ({message}), and starting a new session did not help: giving up"
-                    ));
-                }
-            }
+            404 if post && self.renewable(&exchange) => self.session_not_found(exchange, &message),
             _ if exchange.role == Role::Listen => {
                 self.listening = false;
                 // 405 is how a server says it offers no GET stream: nothing to report.

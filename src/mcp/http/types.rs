@@ -78,7 +78,8 @@ pub enum HttpEvent {
     },
     /// The server answered `404` for our session: it expired or the server restarted. The
     /// machine starts a new session and re-sends the message (state the server kept for the
-    /// old session, such as subscriptions, is gone).
+    /// old session, such as subscriptions, is gone; answers that needed resuming one of its
+    /// streams fail at once).
     SessionExpired {
         /// The session id the server no longer knows.
         session_id: String,

@@ -6,6 +6,7 @@ mod basics;
 mod errors;
 mod oversize;
 mod pair;
+mod renewal;
 mod streams;
 
 use super::{HttpConfig, HttpEvent, HttpMethod, HttpRequest, HttpRequestId, StreamableHttp};

@@ -313,3 +313,66 @@ fn a_streamed_tool_call_survives_a_token_expiring_before_its_stream_resumes() {
         ]
     );
 }
+
+#[test]
+fn a_streamed_tool_call_fails_at_once_when_the_server_forgets_the_session_before_it_resumes() {
+    let mut pair = Pair::new(false);
+    handshake(&mut pair);
+    let now = pair.host.now;
+    let op = pair
+        .session
+        .call_tool(now, "slow", json!({}), CallOptions::default())
+        .unwrap();
+    let (call, _) = pair.request();
+    pair.host.sse_head(call.id);
+    pair.host.chunk(call.id, "id: 1\nretry: 5000\ndata: \n\n");
+    pair.host.end(call.id);
+    let list = pair.session.list_tools(now).unwrap();
+    let (post, _) = pair.request();
+    pair.host.head(post.id, 404, &[]);
+    pair.host.end(post.id);
+    match pair.events().as_slice() {
+        [SessionEvent::ToolResult {
+            request,
+            result: Err(error),
+        }] if *request == op => {
+            let error = error.to_string();
+            assert!(
+                error.contains("forgot session S1 (HTTP 404)")
+                    && error.contains("cannot be resumed in the new session"),
+                "{error}"
+            );
+        }
+        other => panic!("expected the call to fail now, not at its timeout: {other:?}"),
+    }
+    let (init, body) = pair.request();
+    let mut reply = init_result(0, "2025-11-25");
+    reply["id"] = body["id"].clone();
+    pair.host
+        .json(init.id, &[("Mcp-Session-Id", "S2")], &reply.to_string());
+    let (initialized, _) = pair.request();
+    pair.host.accepted(initialized.id);
+    let (get, _) = pair.request();
+    pair.host.head(get.id, 405, &[]);
+    pair.host.end(get.id);
+    let (again, body) = pair.request();
+    assert_eq!(body["method"], "tools/list");
+    let answer = json!({"jsonrpc": "2.0", "id": body["id"], "result": {"tools": []}});
+    pair.host.json(again.id, &[], &answer.to_string());
+    assert!(matches!(pair.events().as_slice(),
+        [SessionEvent::ToolsListed { request, .. }] if *request == list));
+    pair.host.advance(60_000);
+    assert!(pair.events().is_empty(), "the call fails once");
+    pair.host.no_request();
+    assert_eq!(
+        pair.transcript[3..],
+        [
+            "POST tools/call session=S1 version=2025-11-25",
+            "POST tools/list session=S1 version=2025-11-25",
+            "POST initialize session=none version=none",
+            "POST notifications/initialized session=S2 version=2025-11-25",
+            "GET - session=S2 version=2025-11-25",
+            "POST tools/list session=S2 version=2025-11-25",
+        ]
+    );
+}
