@@ -2,7 +2,7 @@
 //! sockets, with a transcript of the HTTP requests it made.
 
 use super::*;
-use crate::mcp::{CallOptions, ClientSession, SessionConfig, SessionEvent};
+use crate::mcp::{CallOptions, ClientSession, RequestId, SessionConfig, SessionEvent};
 
 struct Pair {
     session: ClientSession,
@@ -25,6 +25,17 @@ impl Pair {
             host,
             transcript: Vec::new(),
         }
+    }
+
+    /// Calls `tool` with no arguments and returns the call's id with the POST it produced and
+    /// that POST's JSON body.
+    fn call(&mut self, tool: &str) -> (RequestId, HttpRequest, Value) {
+        let op = self
+            .session
+            .call_tool(self.host.now, tool, json!({}), CallOptions::default())
+            .unwrap();
+        let (post, body) = self.request();
+        (op, post, body)
     }
 
     /// Moves lines both ways until neither side has anything more to say.
@@ -103,11 +114,7 @@ fn handshake(pair: &mut Pair) {
 fn a_tool_call_with_an_elicitation_round_trip_over_sse() {
     let mut pair = Pair::new(true);
     handshake(&mut pair);
-    let op = pair
-        .session
-        .call_tool(pair.host.now, "ask", json!({}), CallOptions::default())
-        .unwrap();
-    let (call, body) = pair.request();
+    let (op, call, body) = pair.call("ask");
     let call_id = body["id"].clone();
     pair.host.sse_head(call.id);
     let elicit = json!({"jsonrpc": "2.0", "id": 77, "method": "elicitation/create",
@@ -213,17 +220,8 @@ fn an_oversized_answer_fails_its_tool_call_at_once_while_another_call_succeeds()
     config.max_message_bytes = 1_000;
     let mut pair = Pair::with(Host::with(config), false);
     handshake(&mut pair);
-    let now = pair.host.now;
-    let big = pair
-        .session
-        .call_tool(now, "dump", json!({}), CallOptions::default())
-        .unwrap();
-    let (big_post, big_body) = pair.request();
-    let small = pair
-        .session
-        .call_tool(now, "echo", json!({}), CallOptions::default())
-        .unwrap();
-    let (small_post, small_body) = pair.request();
+    let (big, big_post, big_body) = pair.call("dump");
+    let (small, small_post, small_body) = pair.call("echo");
     pair.host.sse_head(big_post.id);
     pair.host.sse_head(small_post.id);
     // The TypeScript SDK's order: the id after the payload. The server keeps the stream open.
@@ -264,11 +262,7 @@ fn an_oversized_answer_fails_its_tool_call_at_once_while_another_call_succeeds()
 fn a_streamed_tool_call_survives_a_token_expiring_before_its_stream_resumes() {
     let mut pair = Pair::with(super::auth::oauth_host(), false);
     handshake(&mut pair);
-    let op = pair
-        .session
-        .call_tool(pair.host.now, "slow", json!({}), CallOptions::default())
-        .unwrap();
-    let (call, body) = pair.request();
+    let (op, call, body) = pair.call("slow");
     pair.host.sse_head(call.id);
     pair.host.chunk(call.id, "id: 1\nretry: 200\ndata: \n\n");
     pair.host
@@ -319,11 +313,7 @@ fn a_streamed_tool_call_fails_at_once_when_the_server_forgets_the_session_before
     let mut pair = Pair::new(false);
     handshake(&mut pair);
     let now = pair.host.now;
-    let op = pair
-        .session
-        .call_tool(now, "slow", json!({}), CallOptions::default())
-        .unwrap();
-    let (call, _) = pair.request();
+    let (op, call, _) = pair.call("slow");
     pair.host.sse_head(call.id);
     pair.host.chunk(call.id, "id: 1\nretry: 5000\ndata: \n\n");
     pair.host.end(call.id);
