@@ -95,7 +95,9 @@ impl StoredToken {
 }
 
 /// The token file. Cheap to clone; every call reads or writes the file anew, so two runs
-/// side by side see each other's tokens (the last writer wins an entry, others are kept).
+/// side by side see each other's tokens. There is no lock: two runs saving at the same instant
+/// may lose one of their new entries (read, change, rename), which costs that server one more
+/// authorization, never a broken file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenStore {
     path: PathBuf,
