@@ -3,7 +3,7 @@
 
 use super::encoding::{form_encode, pkce_challenge};
 use super::flow::{OAuthFlow, Phase};
-use super::token::describe_answer;
+use super::token::{describe_answer, PRIVATE_KEY_JWT};
 use super::types::{OAuthClient, OAuthStep};
 use super::url::with_query;
 use crate::mcp::http::HttpMethod;
@@ -19,17 +19,21 @@ impl OAuthFlow {
                     ("refresh_token".to_owned(), refresh_token),
                     ("resource".to_owned(), self.resource.clone()),
                 ];
-                let step = self.post_token(grant);
-                self.phase = Phase::Refreshing;
-                return step;
+                return self.post_token(grant, Phase::Refreshing);
             }
         }
         if self.config.client_credentials {
-            return match self.client.as_ref().and_then(|c| c.client_secret.as_ref()) {
-                Some(_) => self.client_credentials_request(),
-                None => self.fail(
-                    "the client_credentials grant needs a configured client id and secret".into(),
-                ),
+            let ready = self.client.as_ref().is_some_and(|c| {
+                c.client_secret.is_some() || self.token_auth_method(c) == PRIVATE_KEY_JWT
+            });
+            return if ready {
+                self.client_credentials_request()
+            } else {
+                self.fail(
+                    "the client_credentials grant needs a configured client id and secret \
+                     (or a private key, for private_key_jwt)"
+                        .into(),
+                )
             };
         }
         if self.client.is_some() {

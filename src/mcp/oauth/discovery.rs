@@ -118,6 +118,7 @@ impl OAuthFlow {
             return self.next_metadata();
         };
         self.server = ServerMetadata {
+            issuer: text("issuer"),
             authorization_endpoint: authorization,
             token_endpoint: token,
             registration_endpoint: text("registration_endpoint"),

@@ -17,6 +17,8 @@ pub(super) enum Phase {
     Registration,
     Refreshing,
     Authorizing,
+    /// Waiting for the host's signed client assertion (`private_key_jwt`).
+    Signing,
     Token,
     Finished,
 }
@@ -24,6 +26,8 @@ pub(super) enum Phase {
 /// The authorization server's endpoints and capabilities (RFC 8414), as far as we use them.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ServerMetadata {
+    /// The `issuer` the metadata declares (the audience of client assertions).
+    pub(super) issuer: Option<String>,
     pub(super) authorization_endpoint: String,
     pub(super) token_endpoint: String,
     pub(super) registration_endpoint: Option<String>,
@@ -49,7 +53,8 @@ pub(super) struct ServerMetadata {
 /// The flow is strictly sequential, so its contract is simpler than the transport's: call
 /// [`start`](Self::start), then feed each step's outcome back ([`handle_response`](Self::handle_response)
 /// for a [`OAuthStep::Request`], [`handle_redirect`](Self::handle_redirect) for an
-/// [`OAuthStep::Authorize`]) until [`OAuthStep::Done`] or [`OAuthStep::Failed`]. It performs no
+/// [`OAuthStep::Authorize`], [`handle_assertion`](Self::handle_assertion) for an
+/// [`OAuthStep::SignAssertion`]) until [`OAuthStep::Done`] or [`OAuthStep::Failed`]. It performs no
 /// I/O and has no randomness of its own ([`OAuthRandom`] comes from the host).
 #[derive(Debug)]
 pub struct OAuthFlow {
@@ -72,6 +77,9 @@ pub struct OAuthFlow {
     pub(super) server: ServerMetadata,
     pub(super) client: Option<OAuthClient>,
     pub(super) scope: Option<String>,
+    /// A token request waiting for its client assertion: its form fields and the phase its
+    /// answer is read in.
+    pub(super) unsigned: Option<(Vec<(String, String)>, Phase)>,
     pub(super) next_id: u64,
 }
 
@@ -98,6 +106,7 @@ impl OAuthFlow {
             issuer: String::new(),
             server: ServerMetadata::default(),
             scope: None,
+            unsigned: None,
             next_id: 1,
         }
     }
@@ -139,6 +148,11 @@ impl OAuthFlow {
             Phase::Registration => self.on_registration(status, json, body),
             Phase::Refreshing => self.on_refresh(status, json),
             Phase::Token => self.on_token(status, json, body),
+            Phase::Signing => OAuthStep::Failed(
+                "the OAuth flow is waiting for a signed client assertion (handle_assertion), \
+                 not an HTTP response"
+                    .into(),
+            ),
             Phase::Authorizing | Phase::Finished => {
                 OAuthStep::Failed("the OAuth flow expected no HTTP response now".into())
             }
@@ -176,6 +190,14 @@ impl OAuthFlow {
             return self.fail(format!("the redirect from {endpoint} carries no `code`"));
         };
         self.token_request(&code)
+    }
+
+    /// The signed client assertion (a compact JWT) asked for by an [`OAuthStep::SignAssertion`].
+    pub fn handle_assertion(&mut self, assertion: &str) -> OAuthStep {
+        if self.phase != Phase::Signing {
+            return OAuthStep::Failed("the OAuth flow expected no client assertion now".into());
+        }
+        self.on_assertion(assertion)
     }
 
     // ----- helpers -----

@@ -1,5 +1,6 @@
 //! The token endpoint: authorization code, client credentials and refresh grants, with the
-//! client's authentication (`none`, `client_secret_post`, `client_secret_basic`).
+//! client's authentication (`none`, `client_secret_post`, `client_secret_basic`, and
+//! `private_key_jwt` with an assertion the host signs).
 
 use super::encoding::{base64_standard, form_encode, percent_encode};
 use super::flow::{OAuthFlow, Phase};
@@ -17,7 +18,7 @@ impl OAuthFlow {
             ("code_verifier".to_owned(), self.verifier.clone()),
             ("resource".to_owned(), self.resource.clone()),
         ];
-        self.post_token(grant)
+        self.post_token(grant, Phase::Token)
     }
 
     pub(super) fn client_credentials_request(&mut self) -> OAuthStep {
@@ -28,32 +29,48 @@ impl OAuthFlow {
         if let Some(scope) = &self.scope {
             grant.push(("scope".to_owned(), scope.clone()));
         }
-        self.post_token(grant)
+        self.post_token(grant, Phase::Token)
     }
 
-    /// `POST`s `grant` to the token endpoint with the client's authentication.
-    pub(super) fn post_token(&mut self, mut params: Vec<(String, String)>) -> OAuthStep {
+    /// How `client` authenticates at the token endpoint: as configured, else `private_key_jwt`
+    /// when the host can sign and the server accepts nothing else, else by preference among
+    /// the server's methods.
+    pub(super) fn token_auth_method(&self, client: &OAuthClient) -> String {
+        if let Some(method) = &client.auth_method {
+            return method.clone();
+        }
+        let only_jwt = self
+            .server
+            .auth_methods
+            .as_ref()
+            .is_some_and(|m| !m.is_empty() && m.iter().all(|m| m == PRIVATE_KEY_JWT));
+        if self.config.can_sign_assertions && only_jwt {
+            return PRIVATE_KEY_JWT.into();
+        }
+        match &client.client_secret {
+            None => "none".into(),
+            Some(_) => self
+                .preferred_method(false)
+                .filter(|m| m != "none")
+                .unwrap_or_else(|| "client_secret_basic".into()),
+        }
+    }
+
+    /// `POST`s `grant` to the token endpoint with the client's authentication, and reads the
+    /// answer in phase `then`. With `private_key_jwt` the host signs an assertion first.
+    pub(super) fn post_token(
+        &mut self,
+        mut params: Vec<(String, String)>,
+        then: Phase,
+    ) -> OAuthStep {
         let client = self.client.clone().unwrap_or(OAuthClient {
             client_id: String::new(),
             client_secret: None,
             auth_method: None,
         });
-        let method = match (&client.auth_method, &client.client_secret) {
-            (Some(method), _) => method.clone(),
-            (None, None) => "none".into(),
-            (None, Some(_)) => self
-                .preferred_method(false)
-                .filter(|m| m != "none")
-                .unwrap_or_else(|| "client_secret_basic".into()),
-        };
+        let method = self.token_auth_method(&client);
         let secret = client.client_secret.clone().unwrap_or_default();
-        let mut headers = vec![
-            (
-                "Content-Type".to_owned(),
-                "application/x-www-form-urlencoded".to_owned(),
-            ),
-            ("Accept".to_owned(), "application/json".to_owned()),
-        ];
+        let mut headers = form_headers();
         match method.as_str() {
             "client_secret_basic" => {
                 // RFC 6749 §2.3.1: both parts are form-encoded before base64.
@@ -69,14 +86,68 @@ impl OAuthFlow {
                 params.push(("client_id".to_owned(), client.client_id.clone()));
                 params.push(("client_secret".to_owned(), secret));
             }
+            PRIVATE_KEY_JWT => {
+                if client.client_id.is_empty() {
+                    return self.fail(format!(
+                        "private_key_jwt at the token endpoint {} needs a configured client id",
+                        self.server.token_endpoint
+                    ));
+                }
+                // The secret is never sent: the signed assertion replaces it (RFC 7523 §2.2).
+                self.unsigned = Some((params, then));
+                self.phase = Phase::Signing;
+                let audience = self
+                    .server
+                    .issuer
+                    .clone()
+                    .unwrap_or_else(|| self.issuer.clone());
+                return OAuthStep::SignAssertion {
+                    client_id: client.client_id,
+                    audience,
+                };
+            }
             _ => params.push(("client_id".to_owned(), client.client_id.clone())),
         }
+        self.send_token_request(params, headers, then)
+    }
+
+    /// Completes the token request held back by `private_key_jwt` with the host's `assertion`.
+    pub(super) fn on_assertion(&mut self, assertion: &str) -> OAuthStep {
+        let endpoint = self.server.token_endpoint.clone();
+        let Some((mut params, then)) = self.unsigned.take() else {
+            return self.fail("the OAuth flow expected no client assertion now".into());
+        };
+        let assertion = assertion.trim();
+        if assertion.is_empty() {
+            return self.fail(format!(
+                "the client assertion for the token endpoint {endpoint} is empty: \
+                 the host signed nothing"
+            ));
+        }
+        // A JWS in compact serialization: header, claims and signature, dot-separated.
+        if assertion.split('.').count() != 3 || assertion.contains(char::is_whitespace) {
+            return self.fail(format!(
+                "the client assertion for the token endpoint {endpoint} is not a compact JWT \
+                 (three base64url parts separated by dots)"
+            ));
+        }
+        params.push(("client_assertion_type".to_owned(), JWT_BEARER.to_owned()));
+        params.push(("client_assertion".to_owned(), assertion.to_owned()));
+        self.send_token_request(params, form_headers(), then)
+    }
+
+    fn send_token_request(
+        &mut self,
+        params: Vec<(String, String)>,
+        headers: Vec<(String, String)>,
+        then: Phase,
+    ) -> OAuthStep {
         let pairs: Vec<(&str, &str)> = params
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
         let body = form_encode(&pairs).into_bytes();
-        self.phase = Phase::Token;
+        self.phase = then;
         self.current = self.server.token_endpoint.clone();
         let url = self.current.clone();
         self.request(HttpMethod::Post, url, headers, Some(body))
@@ -125,6 +196,23 @@ impl OAuthFlow {
             )),
         }
     }
+}
+
+/// The token endpoint authentication method with a signed JWT (RFC 7523 §2.2).
+pub(super) const PRIVATE_KEY_JWT: &str = "private_key_jwt";
+
+/// The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2).
+const JWT_BEARER: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+/// The headers of a form `POST` expecting JSON.
+fn form_headers() -> Vec<(String, String)> {
+    vec![
+        (
+            "Content-Type".to_owned(),
+            "application/x-www-form-urlencoded".to_owned(),
+        ),
+        ("Accept".to_owned(), "application/json".to_owned()),
+    ]
 }
 
 /// `HTTP 400: invalid_client (bad secret)` from an OAuth error answer; never echoes tokens

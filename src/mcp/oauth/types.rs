@@ -12,7 +12,8 @@ pub struct OAuthClient {
     /// The `client_secret`, for confidential clients.
     pub client_secret: Option<String>,
     /// How to authenticate at the token endpoint (`none`, `client_secret_post`,
-    /// `client_secret_basic`); `None` lets the flow choose from the server's metadata.
+    /// `client_secret_basic`, `private_key_jwt`); `None` lets the flow choose from the server's
+    /// metadata.
     pub auth_method: Option<String>,
 }
 
@@ -49,8 +50,13 @@ pub struct OAuthConfig {
     /// Scopes to request, overriding the server's hints.
     pub scope: Option<String>,
     /// Use the `client_credentials` grant (machine to machine, no user step) instead of the
-    /// authorization code; needs a [`client`](Self::client) with a secret.
+    /// authorization code; needs a [`client`](Self::client) with a secret, or one that
+    /// authenticates with `private_key_jwt`.
     pub client_credentials: bool,
+    /// The host holds a private key and can sign client assertions
+    /// ([`OAuthStep::SignAssertion`]): `private_key_jwt` is then used when the server offers
+    /// only that method, even for a client configured without an `auth_method`.
+    pub can_sign_assertions: bool,
     /// A refresh token from an earlier flow: tried first (with [`client`](Self::client)); when
     /// the server refuses it, the flow authorizes anew.
     pub refresh_token: Option<String>,
@@ -67,6 +73,7 @@ impl fmt::Debug for OAuthConfig {
             .field("client_metadata_url", &self.client_metadata_url)
             .field("scope", &self.scope)
             .field("client_credentials", &self.client_credentials)
+            .field("can_sign_assertions", &self.can_sign_assertions)
             .field(
                 "refresh_token",
                 &self.refresh_token.as_ref().map(|_| "<redacted>"),
@@ -86,6 +93,7 @@ impl OAuthConfig {
             client_metadata_url: None,
             scope: None,
             client_credentials: false,
+            can_sign_assertions: false,
             refresh_token: None,
         }
     }
@@ -112,6 +120,14 @@ pub enum OAuthStep {
     Authorize {
         /// The authorization request URL.
         url: String,
+    },
+    /// Sign a client assertion (RFC 7523 §2.2, `private_key_jwt`) and hand the JWT to
+    /// [`OAuthFlow::handle_assertion`](super::OAuthFlow::handle_assertion).
+    SignAssertion {
+        /// The `iss` and `sub` claims: the client id.
+        client_id: String,
+        /// The `aud` claim: the authorization server's issuer URL.
+        audience: String,
     },
     /// The flow finished.
     Done(OAuthToken),

@@ -26,6 +26,17 @@ pub struct Script {
     pub visited: Vec<String>,
     /// Rewrites the redirect (to test refusals, bad state, ...).
     pub redirect: fn(&str) -> String,
+    /// The `(client_id, audience)` of every assertion the flow asked to sign.
+    pub signed: Vec<(String, String)>,
+    /// The host's signer: `(client_id, audience)` to the assertion handed back.
+    pub sign: fn(&str, &str) -> String,
+}
+
+/// A stand-in signer: a JWT-shaped string naming the claims (the core never checks a signature).
+pub fn fake_sign(client_id: &str, audience: &str) -> String {
+    let claims =
+        crate::mcp::oauth::encoding::base64url(format!("{client_id}|{audience}").as_bytes());
+    format!("h.{claims}.sig")
 }
 
 /// Approves at once: redirects with `code=the-code` and the request's `state`.
@@ -43,6 +54,8 @@ impl Script {
             requests: Vec::new(),
             visited: Vec::new(),
             redirect: approve,
+            signed: Vec::new(),
+            sign: fake_sign,
         }
     }
 
@@ -108,6 +121,14 @@ impl Script {
                     let redirect = (self.redirect)(&url);
                     self.visited.push(url);
                     flow.handle_redirect(&redirect)
+                }
+                OAuthStep::SignAssertion {
+                    client_id,
+                    audience,
+                } => {
+                    let assertion = (self.sign)(&client_id, &audience);
+                    self.signed.push((client_id, audience));
+                    flow.handle_assertion(&assertion)
                 }
                 OAuthStep::Done(token) => return Ok(token),
                 OAuthStep::Failed(message) => return Err(message),

@@ -1,3 +1,4 @@
+mod assertion;
 mod encoding;
 mod flow;
 mod grants;
