@@ -24,7 +24,8 @@
 //!
 //! For `http` servers, `"oauth": true` lets agentwire run the MCP OAuth flow when the server
 //! answers `401` (the user authorizes in a browser); an object instead sets a pre-registered
-//! client (`clientId`, `clientSecret`), the `scope`, the `clientCredentials` grant, or
+//! client (`clientId`, with `clientSecret` or a `privateKey` PEM for `private_key_jwt`), the
+//! `scope`, the `clientCredentials` grant, or
 //! `storeTokens: false` (tokens in memory only, not kept by the host between runs; see
 //! [`OAuthSettings`]).
 //!

@@ -6,9 +6,10 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 /// Fields of an `"oauth": {...}` object.
-const OAUTH_FIELDS: [&str; 5] = [
+const OAUTH_FIELDS: [&str; 6] = [
     "clientId",
     "clientSecret",
+    "privateKey",
     "scope",
     "clientCredentials",
     "storeTokens",
@@ -21,10 +22,13 @@ pub struct OAuthSettings {
     pub client_id: Option<String>,
     /// Its secret, for a confidential client (write it as `${VAR}`, not in the file).
     pub client_secret: Option<String>,
+    /// An EC P-256 private key in PEM (write it as `${VAR}`): the client authenticates with a
+    /// signed JWT (`private_key_jwt`, ES256) instead of a secret.
+    pub private_key: Option<String>,
     /// Scopes to request instead of the server's hints (space-separated).
     pub scope: Option<String>,
     /// Use the `client_credentials` grant (machine to machine, no browser): needs `clientId`
-    /// and `clientSecret`.
+    /// and `clientSecret` or `privateKey`.
     pub client_credentials: bool,
     /// Keep tokens between runs (the host's token store); `"storeTokens": false` keeps them
     /// in memory only, so every run authorizes anew.
@@ -36,6 +40,7 @@ impl Default for OAuthSettings {
         OAuthSettings {
             client_id: None,
             client_secret: None,
+            private_key: None,
             scope: None,
             client_credentials: false,
             store_tokens: true,
@@ -45,12 +50,16 @@ impl Default for OAuthSettings {
 
 impl fmt::Debug for OAuthSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Never print the secret.
+        // Never print the secret or the key.
         f.debug_struct("OAuthSettings")
             .field("client_id", &self.client_id)
             .field(
                 "client_secret",
                 &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field(
+                "private_key",
+                &self.private_key.as_ref().map(|_| "<redacted>"),
             )
             .field("scope", &self.scope)
             .field("client_credentials", &self.client_credentials)
@@ -105,6 +114,7 @@ impl EntryCtx<'_> {
         let settings = OAuthSettings {
             client_id: text(self, "clientId")?,
             client_secret: text(self, "clientSecret")?,
+            private_key: text(self, "privateKey")?,
             scope: text(self, "scope")?,
             client_credentials: flag(self, "clientCredentials", false)?,
             store_tokens: flag(self, "storeTokens", true)?,
@@ -115,10 +125,32 @@ impl EntryCtx<'_> {
                 "\"oauth.clientSecret\" needs \"oauth.clientId\"".into(),
             ));
         }
-        if settings.client_credentials && settings.client_secret.is_none() {
+        if settings.private_key.is_some() && settings.client_id.is_none() {
+            return Err(self.err(
+                Some("oauth.privateKey"),
+                "\"oauth.privateKey\" needs \"oauth.clientId\"".into(),
+            ));
+        }
+        if let Some(key) = &settings.private_key {
+            // Catch a variable holding something else (a path, a public key) early; the host
+            // parses the key itself when it signs.
+            if !key.contains("-----BEGIN") || !key.contains("PRIVATE KEY-----") {
+                return Err(self.err(
+                    Some("oauth.privateKey"),
+                    "\"oauth.privateKey\" must be the PEM text of a private key \
+                     (-----BEGIN PRIVATE KEY-----...), not a path or a public key"
+                        .into(),
+                ));
+            }
+        }
+        if settings.client_credentials
+            && settings.client_secret.is_none()
+            && settings.private_key.is_none()
+        {
             return Err(self.err(
                 Some("oauth.clientCredentials"),
-                "\"oauth.clientCredentials\" needs \"oauth.clientId\" and \"oauth.clientSecret\""
+                "\"oauth.clientCredentials\" needs \"oauth.clientId\" and \"oauth.clientSecret\" \
+                 or \"oauth.privateKey\""
                     .into(),
             ));
         }

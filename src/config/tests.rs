@@ -5,6 +5,7 @@ fn env(name: &str) -> Option<String> {
         "GITHUB_TOKEN" => Some("ghp_123".into()),
         "HOME" => Some("/home/ada".into()),
         "GH_SECRET" => Some("s3cret".into()),
+        "M2M_KEY" => Some(TEST_PEM.into()),
         _ => None,
     }
 }
@@ -412,6 +413,21 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
 
     for (oauth, field, message) in [
         (
+            r#"{"privateKey": "${M2M_KEY}"}"#,
+            "oauth.privateKey",
+            "needs \"oauth.clientId\"",
+        ),
+        (
+            r#"{"clientId": "a", "privateKey": "/home/me/key.pem"}"#,
+            "oauth.privateKey",
+            "must be the PEM text of a private key",
+        ),
+        (
+            r#"{"clientId": "a", "privateKey": 1}"#,
+            "oauth.privateKey",
+            "must be a string",
+        ),
+        (
             r#"{"clientSecret": "x"}"#,
             "oauth.clientSecret",
             "needs \"oauth.clientId\"",
@@ -419,7 +435,7 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
         (
             r#"{"clientId": "a", "clientCredentials": true}"#,
             "oauth.clientCredentials",
-            "needs",
+            "or \"oauth.privateKey\"",
         ),
         (r#"{"clientId": 7}"#, "oauth.clientId", "must be a string"),
         (
@@ -441,4 +457,35 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
             "{oauth}: {text}"
         );
     }
+}
+
+/// Not a real key: the config only checks the PEM framing; the host parses the key.
+const TEST_PEM: &str =
+    "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----\n";
+
+#[test]
+fn oauth_private_key_authenticates_a_client_credentials_client_without_a_secret() {
+    let config = parse(
+        r#"{"mcpServers": {"m2m": {"type": "http", "url": "https://h/mcp", "oauth": {
+            "clientId": "svc", "privateKey": "${M2M_KEY}", "clientCredentials": true}}}}"#,
+    )
+    .unwrap();
+    let ServerTransport::Http {
+        oauth: Some(settings),
+        ..
+    } = &config.servers[0].transport
+    else {
+        panic!("{:?}", config.servers[0].transport);
+    };
+    assert_eq!(settings.client_id.as_deref(), Some("svc"));
+    assert_eq!(settings.private_key.as_deref(), Some(TEST_PEM));
+    assert_eq!(settings.client_secret, None);
+    assert!(settings.client_credentials);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let shown = format!("{settings:?}");
+    assert!(!shown.contains("MIGHAgEA"), "Debug hides the key: {shown}");
+    assert!(
+        shown.contains("private_key: Some(\"<redacted>\")"),
+        "{shown}"
+    );
 }
