@@ -96,12 +96,13 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
 
 /// The client-side OAuth setup: headless authorization (the suite's authorization servers
 /// approve at once), a metadata document URL the suite recognises, and the pre-registered
-/// client the suite hands over in `MCP_CONFORMANCE_CONTEXT` (`client_id`, `client_secret`).
+/// client the suite hands over in `MCP_CONFORMANCE_CONTEXT` (`client_id`, and `client_secret`
+/// or `private_key_pem`).
 fn oauth_options(scenario: &str) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Headless);
     options.config.client_name = "agentwire-conformance".into();
-    // A machine-to-machine client, configured as such (the JWT variant is not supported).
-    options.config.client_credentials = scenario == "auth/client-credentials-basic";
+    // A machine-to-machine client, configured as such: with a secret (`-basic`) or a key (`-jwt`).
+    options.config.client_credentials = scenario.starts_with("auth/client-credentials-");
     if scenario == "auth/basic-cimd" {
         options.config.client_metadata_url = Some(CLIENT_METADATA_URL.into());
     }
@@ -114,9 +115,15 @@ fn oauth_options(scenario: &str) -> OAuthOptions {
                 .get("client_secret")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
+            // Chosen from the server's metadata: with a key and a server that takes only
+            // private_key_jwt, that is what the flow uses.
             auth_method: None,
         });
     }
+    options.private_key = context
+        .get("private_key_pem")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     options
 }
 

@@ -190,14 +190,19 @@ pub fn describe(outcome: &ConnectOutcome) -> String {
 }
 
 /// The native OAuth options for a server's `oauth` settings: the browser flow, with the
-/// configured client, scope and grant.
+/// configured client (with its secret or private key), scope and grant.
 fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Browser);
     options.config.client = settings.client_id.clone().map(|client_id| OAuthClient {
         client_id,
         client_secret: settings.client_secret.clone(),
-        auth_method: None,
+        // A configured key means private_key_jwt, whatever else the server offers.
+        auth_method: settings
+            .private_key
+            .as_ref()
+            .map(|_| "private_key_jwt".to_owned()),
     });
+    options.private_key = settings.private_key.clone();
     options.config.scope = settings.scope.clone();
     options.config.client_credentials = settings.client_credentials;
     if settings.store_tokens {
@@ -226,6 +231,7 @@ mod tests {
         let settings = OAuthSettings {
             client_id: Some("Iv1.abc".into()),
             client_secret: Some("s3cret".into()),
+            private_key: None,
             scope: Some("repo".into()),
             client_credentials: true,
             store_tokens: false,
@@ -244,5 +250,27 @@ mod tests {
         );
         assert_eq!(options.config.scope.as_deref(), Some("repo"));
         assert!(options.config.client_credentials);
+        assert_eq!(options.private_key, None);
+
+        let pem = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleQ==\n-----END PRIVATE KEY-----";
+        let settings = OAuthSettings {
+            client_id: Some("svc".into()),
+            client_secret: None,
+            private_key: Some(pem.into()),
+            client_credentials: true,
+            ..OAuthSettings::default()
+        };
+        let options = oauth_options(&settings);
+        let client = options
+            .config
+            .client
+            .clone()
+            .expect("the configured client");
+        assert_eq!(client.client_id, "svc");
+        assert_eq!(client.client_secret, None);
+        assert_eq!(client.auth_method.as_deref(), Some("private_key_jwt"));
+        assert_eq!(options.private_key.as_deref(), Some(pem));
+        let shown = format!("{options:?}");
+        assert!(!shown.contains("c2VjcmV0"), "Debug hides the key: {shown}");
     }
 }

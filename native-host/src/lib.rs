@@ -15,6 +15,7 @@ pub mod clock;
 pub mod commands;
 pub mod connect;
 pub mod http_transport;
+pub mod jwt;
 pub mod local_tools;
 pub mod logout;
 pub mod model;

@@ -1,9 +1,11 @@
 //! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
 //! (or a headless stand-in) through the authorization step.
 
+use crate::jwt::AssertionKey;
 use crate::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::mcp::http::{HttpMethod, HttpRequest};
 use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
+use std::fmt;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -25,7 +27,7 @@ pub enum Authorizer {
 }
 
 /// OAuth settings for an HTTP MCP server.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct OAuthOptions {
     /// How the user authorizes.
     pub authorizer: Authorizer,
@@ -35,6 +37,23 @@ pub struct OAuthOptions {
     pub config: OAuthConfig,
     /// Where tokens are kept between runs; `None` keeps them in memory only.
     pub store: Option<TokenStore>,
+    /// The client's EC P-256 private key (PEM), to sign `private_key_jwt` assertions.
+    pub private_key: Option<String>,
+}
+
+impl fmt::Debug for OAuthOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the key (the config redacts its own secrets).
+        f.debug_struct("OAuthOptions")
+            .field("authorizer", &self.authorizer)
+            .field("config", &self.config)
+            .field("store", &self.store)
+            .field(
+                "private_key",
+                &self.private_key.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 impl OAuthOptions {
@@ -44,6 +63,7 @@ impl OAuthOptions {
             authorizer,
             config: OAuthConfig::new("", ""),
             store: None,
+            private_key: None,
         }
     }
 
@@ -113,6 +133,7 @@ pub async fn authorize(
     let config = OAuthConfig {
         resource_url: resource_url.to_owned(),
         redirect_uri,
+        can_sign_assertions: options.config.can_sign_assertions || options.private_key.is_some(),
         ..options.config.clone()
     };
     let mut flow = OAuthFlow::new(config, www_authenticate, random);
@@ -130,11 +151,33 @@ pub async fn authorize(
                 };
                 flow.handle_redirect(&redirect)
             }
+            OAuthStep::SignAssertion {
+                client_id,
+                audience,
+            } => {
+                let assertion = sign_assertion(options, &client_id, &audience)?;
+                flow.handle_assertion(&assertion)
+            }
             OAuthStep::Done(token) => return Ok(token),
             OAuthStep::Failed(message) => return Err(message),
             other => return Err(format!("unexpected OAuth step {other:?}")),
         };
     }
+}
+
+/// A `private_key_jwt` client assertion signed with the configured key.
+fn sign_assertion(
+    options: &OAuthOptions,
+    client_id: &str,
+    audience: &str,
+) -> Result<String, String> {
+    let Some(pem) = &options.private_key else {
+        return Err(format!(
+            "the authorization server {audience} wants client {client_id} to authenticate with \
+             private_key_jwt, but no private key is configured (oauth.privateKey)"
+        ));
+    };
+    AssertionKey::from_pem(pem)?.sign_now(client_id, audience)
 }
 
 async fn perform(
@@ -269,6 +312,22 @@ mod tests {
         let mut answer = String::new();
         socket.read_to_string(&mut answer).await.unwrap();
         answer
+    }
+
+    #[test]
+    fn an_assertion_without_a_key_names_the_setting() {
+        let options = OAuthOptions::new(Authorizer::Headless);
+        let error = sign_assertion(&options, "svc", "https://auth.example").unwrap_err();
+        assert!(error.contains("oauth.privateKey"), "{error}");
+        assert!(
+            error.contains("svc") && error.contains("https://auth.example"),
+            "{error}"
+        );
+        let mut options = options;
+        options.private_key = Some("not a key".into());
+        let error = sign_assertion(&options, "svc", "https://auth.example").unwrap_err();
+        assert!(error.contains("is not PEM text"), "{error}");
+        assert!(!format!("{options:?}").contains("not a key"));
     }
 
     #[tokio::test]
