@@ -162,22 +162,11 @@ mod tests {
             .duration_since(UNIX_EPOCH)
             .unwrap()
             .as_secs();
-        let first = json_part(
-            signer
-                .sign_now("svc", "aud")
-                .unwrap()
-                .split('.')
-                .nth(1)
-                .unwrap(),
-        );
-        let second = json_part(
-            signer
-                .sign_now("svc", "aud")
-                .unwrap()
-                .split('.')
-                .nth(1)
-                .unwrap(),
-        );
+        let claims_now = || {
+            let jwt = signer.sign_now("svc", "aud").unwrap();
+            json_part(jwt.split('.').nth(1).unwrap())
+        };
+        let (first, second) = (claims_now(), claims_now());
         let iat = first["iat"].as_u64().unwrap();
         assert!(iat >= before && iat <= before + 5, "{iat} vs {before}");
         assert_eq!(first["exp"].as_u64().unwrap(), iat + ASSERTION_LIFETIME);
