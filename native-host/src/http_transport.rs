@@ -329,26 +329,18 @@ impl Driver {
     }
 }
 
-/// Performs one request, reporting its head, body chunks and end (or error) to the machine.
-async fn perform(
-    client: reqwest::Client,
+/// A request the core emitted (the Streamable HTTP machine or the OAuth flow), as reqwest's;
+/// an HTTP method reqwest cannot send is an error naming it.
+pub(crate) fn to_reqwest(
+    client: &reqwest::Client,
     request: HttpRequest,
-    io: mpsc::Sender<(HttpRequestId, Io)>,
-) {
-    let id = request.id;
+) -> Result<reqwest::RequestBuilder, String> {
     let method = match request.method {
         HttpMethod::Get => reqwest::Method::GET,
         HttpMethod::Post => reqwest::Method::POST,
         HttpMethod::Delete => reqwest::Method::DELETE,
-        other => match reqwest::Method::from_bytes(other.as_str().as_bytes()) {
-            Ok(method) => method,
-            Err(_) => {
-                let _ = io
-                    .send((id, Io::Error(format!("unsupported method {other}"))))
-                    .await;
-                return;
-            }
-        },
+        other => reqwest::Method::from_bytes(other.as_str().as_bytes())
+            .map_err(|_| format!("unsupported method {other}"))?,
     };
     let mut builder = client.request(method, &request.url);
     for (name, value) in &request.headers {
@@ -357,6 +349,34 @@ async fn perform(
     if let Some(body) = request.body {
         builder = builder.body(body);
     }
+    Ok(builder)
+}
+
+/// Response headers as the core takes them: `(name, value)` pairs, values read leniently.
+pub(crate) fn header_pairs(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+            (name.as_str().to_owned(), value)
+        })
+        .collect()
+}
+
+/// Performs one request, reporting its head, body chunks and end (or error) to the machine.
+async fn perform(
+    client: reqwest::Client,
+    request: HttpRequest,
+    io: mpsc::Sender<(HttpRequestId, Io)>,
+) {
+    let id = request.id;
+    let builder = match to_reqwest(&client, request) {
+        Ok(builder) => builder,
+        Err(error) => {
+            let _ = io.send((id, Io::Error(error))).await;
+            return;
+        }
+    };
     let response = match builder.send().await {
         Ok(response) => response,
         Err(error) => {
@@ -365,14 +385,7 @@ async fn perform(
         }
     };
     let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(name, value)| {
-            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
-            (name.as_str().to_owned(), value)
-        })
-        .collect();
+    let headers = header_pairs(response.headers());
     if io.send((id, Io::Head(status, headers))).await.is_err() {
         return;
     }

@@ -1,9 +1,10 @@
 //! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
 //! (or a headless stand-in) through the authorization step.
 
+use crate::http_transport::{header_pairs, to_reqwest};
 use crate::jwt::AssertionKey;
 use crate::token_store::{unix_now, StoredToken, TokenStore};
-use agentwire::mcp::http::{HttpMethod, HttpRequest};
+use agentwire::mcp::http::HttpRequest;
 use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
 use std::fmt;
 use std::time::Duration;
@@ -184,34 +185,17 @@ async fn perform(
     client: &reqwest::Client,
     request: HttpRequest,
 ) -> Result<(u16, Vec<(String, String)>, Vec<u8>), String> {
-    let method = match request.method {
-        HttpMethod::Post => reqwest::Method::POST,
-        _ => reqwest::Method::GET,
-    };
-    let mut builder = client.request(method, &request.url);
-    for (name, value) in &request.headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    if let Some(body) = request.body {
-        builder = builder.body(body);
-    }
-    let response = builder
+    let url = request.url.clone();
+    let response = to_reqwest(client, request)?
         .send()
         .await
-        .map_err(|e| format!("OAuth request to {} failed: {e}", request.url))?;
+        .map_err(|e| format!("OAuth request to {url} failed: {e}"))?;
     let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(n, v)| {
-            let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
-            (n.as_str().to_owned(), value)
-        })
-        .collect();
+    let headers = header_pairs(response.headers());
     let body = response
         .bytes()
         .await
-        .map_err(|e| format!("OAuth response from {} broke off: {e}", request.url))?;
+        .map_err(|e| format!("OAuth response from {url} broke off: {e}"))?;
     Ok((status, headers, body.to_vec()))
 }
 
