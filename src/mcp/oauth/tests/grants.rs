@@ -130,6 +130,14 @@ fn offline_access_is_requested_only_when_the_server_lists_it() {
     assert_eq!(script.authorize_param("scope").unwrap(), "mcp:basic");
 }
 
+/// The error of a standard flow in which `url` answers `status` with `body`.
+fn failure_when(url: &str, status: u16, body: serde_json::Value) -> String {
+    let mut script = Script::new();
+    script.standard(json!({}));
+    script.answer(url, status, body);
+    script.run(config(), None).unwrap_err()
+}
+
 #[test]
 fn failures_name_the_culprit() {
     // Resource metadata found, but no authorization server metadata anywhere.
@@ -150,36 +158,31 @@ fn failures_name_the_culprit() {
     );
 
     // Metadata for another resource.
-    let mut script = Script::new();
-    script.standard(json!({}));
-    script.answer(
+    let error = failure_when(
         PATH_PRM,
         200,
         json!({"resource": "https://evil.example/mcp", "authorization_servers": [AS]}),
     );
-    let error = script.run(config(), None).unwrap_err();
     assert!(
         error.contains("names resource \"https://evil.example/mcp\""),
         "{error}"
     );
 
     // Registration refused.
-    let mut script = Script::new();
-    script.standard(json!({}));
-    script.answer(
+    let error = failure_when(
         &format!("{AS}/register"),
         400,
         json!({"error": "invalid_client_metadata", "error_description": "no"}),
     );
-    let error = script.run(config(), None).unwrap_err();
     assert!(error.contains("client registration at https://auth.example/register failed: HTTP 400: invalid_client_metadata (no)"), "{error}");
 
     // No registration endpoint and no client.
-    let mut script = Script::new();
-    script.standard(json!({}));
-    script.answer(&format!("{AS}/.well-known/oauth-authorization-server"), 200, json!({
-        "authorization_endpoint": format!("{AS}/authorize"), "token_endpoint": format!("{AS}/token")}));
-    let error = script.run(config(), None).unwrap_err();
+    let error = failure_when(
+        &format!("{AS}/.well-known/oauth-authorization-server"),
+        200,
+        json!({
+        "authorization_endpoint": format!("{AS}/authorize"), "token_endpoint": format!("{AS}/token")}),
+    );
     assert!(
         error.contains("offers no dynamic client registration"),
         "{error}"
