@@ -370,6 +370,17 @@ fn http_servers_opt_in_to_oauth() {
     );
 }
 
+/// The `oauth` settings of the config's first server, which must be an `http` one with them.
+fn first_oauth(config: &McpConfig) -> &OAuthSettings {
+    match &config.servers[0].transport {
+        ServerTransport::Http {
+            oauth: Some(settings),
+            ..
+        } => settings,
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environment() {
     let config = parse(
@@ -378,13 +389,7 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
             "colour": "blue"}}}}"#,
     )
     .unwrap();
-    let ServerTransport::Http {
-        oauth: Some(settings),
-        ..
-    } = &config.servers[0].transport
-    else {
-        panic!("{:?}", config.servers[0].transport);
-    };
+    let settings = first_oauth(&config);
     assert_eq!(settings.client_id.as_deref(), Some("Iv1.abc"));
     assert_eq!(settings.client_secret.as_deref(), Some("s3cret"));
     assert_eq!(settings.scope.as_deref(), Some("repo read:org"));
@@ -470,13 +475,7 @@ fn oauth_private_key_authenticates_a_client_credentials_client_without_a_secret(
             "clientId": "svc", "privateKey": "${M2M_KEY}", "clientCredentials": true}}}}"#,
     )
     .unwrap();
-    let ServerTransport::Http {
-        oauth: Some(settings),
-        ..
-    } = &config.servers[0].transport
-    else {
-        panic!("{:?}", config.servers[0].transport);
-    };
+    let settings = first_oauth(&config);
     assert_eq!(settings.client_id.as_deref(), Some("svc"));
     assert_eq!(settings.private_key.as_deref(), Some(TEST_PEM));
     assert_eq!(settings.client_secret, None);
