@@ -93,6 +93,22 @@ aw_summary() {
 
 aw_has() { command -v "$1" >/dev/null 2>&1; }
 
+# aw_ensure_free_disk DIR GIB: dies, naming DIR and what is free, unless the file system
+# holding DIR has at least GIB GiB available. Run before long builds: a disk that fills halfway
+# shows up as an unrelated failure (a truncated npm install, a linker error) much later.
+aw_ensure_free_disk() {
+  local dir="$1" need_gib="$2" free_kib
+  free_kib="$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')"
+  [[ "$free_kib" =~ ^[0-9]+$ ]] || {
+    aw_warn "could not read the free space under $dir (df said '$free_kib'); going on"
+    return 0
+  }
+  if ((free_kib < need_gib * 1024 * 1024)); then
+    aw_die "only $((free_kib / 1024)) MiB free under $dir; the build and tests need about" \
+      "$need_gib GiB (target/, npm caches, Node 22, the wasm std build). Free some space and rerun."
+  fi
+}
+
 # aw_as_root CMD...: runs CMD as root (directly when root, else through sudo).
 aw_as_root() {
   if [[ "$(id -u)" == 0 ]]; then
