@@ -14,7 +14,7 @@
 use agentwire::driver::McpClient;
 use agentwire::jsonrpc::ErrorObject;
 use agentwire::mcp::http::HttpConfig;
-use agentwire::mcp::oauth::OAuthClient;
+use agentwire::mcp::oauth::{EnterpriseGrant, OAuthClient};
 use agentwire::mcp::{CallOptions, SessionConfig, SessionEvent};
 use agentwire_host::clock::TokioClock;
 use agentwire_host::http_transport::HttpTransport;
@@ -97,7 +97,7 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
 /// The client-side OAuth setup: headless authorization (the suite's authorization servers
 /// approve at once), a metadata document URL the suite recognises, and the pre-registered
 /// client the suite hands over in `MCP_CONFORMANCE_CONTEXT` (`client_id`, and `client_secret`
-/// or `private_key_pem`).
+/// or `private_key_pem`; for cross-app access also the identity provider's `idp_*` fields).
 fn oauth_options(scenario: &str) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Headless);
     options.config.client_name = "agentwire-conformance".into();
@@ -124,6 +124,21 @@ fn oauth_options(scenario: &str) -> OAuthOptions {
         .get("private_key_pem")
         .and_then(Value::as_str)
         .map(str::to_owned);
+    // Cross-app access: the suite plays the enterprise identity provider and hands over the
+    // user's ID token from it.
+    let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
+    if let (Some(id_token), Some(idp_token_endpoint), Some(idp_client_id)) = (
+        text("idp_id_token"),
+        text("idp_token_endpoint"),
+        text("idp_client_id"),
+    ) {
+        options.config.enterprise = Some(EnterpriseGrant {
+            idp_token_endpoint,
+            id_token,
+            idp_client_id,
+            idp_client_secret: text("idp_client_secret"),
+        });
+    }
     options
 }
 

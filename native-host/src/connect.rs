@@ -190,7 +190,8 @@ pub fn describe(outcome: &ConnectOutcome) -> String {
 }
 
 /// The native OAuth options for a server's `oauth` settings: the browser flow, with the
-/// configured client (with its secret or private key), scope and grant.
+/// configured client (with its secret or private key), scope and grant (authorization code,
+/// client credentials, or cross-app access).
 fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Browser);
     options.config.client = settings.client_id.clone().map(|client_id| OAuthClient {
@@ -205,6 +206,7 @@ fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
     options.private_key = settings.private_key.clone();
     options.config.scope = settings.scope.clone();
     options.config.client_credentials = settings.client_credentials;
+    options.config.enterprise = settings.enterprise.clone();
     if settings.store_tokens {
         options.store = TokenStore::default_location();
     }
@@ -235,6 +237,7 @@ mod tests {
             scope: Some("repo".into()),
             client_credentials: true,
             store_tokens: false,
+            enterprise: None,
         };
         let options = oauth_options(&settings);
         assert_eq!(
@@ -251,6 +254,22 @@ mod tests {
         assert_eq!(options.config.scope.as_deref(), Some("repo"));
         assert!(options.config.client_credentials);
         assert_eq!(options.private_key, None);
+        assert_eq!(options.config.enterprise, None);
+
+        let grant = agentwire::mcp::oauth::EnterpriseGrant {
+            idp_token_endpoint: "https://idp.example/token".into(),
+            id_token: "eyJ.id.sig".into(),
+            idp_client_id: "at-idp".into(),
+            idp_client_secret: None,
+        };
+        let settings = OAuthSettings {
+            client_id: Some("notes-app".into()),
+            enterprise: Some(grant.clone()),
+            ..OAuthSettings::default()
+        };
+        let options = oauth_options(&settings);
+        assert_eq!(options.config.enterprise, Some(grant));
+        assert!(!options.config.client_credentials);
 
         let pem = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleQ==\n-----END PRIVATE KEY-----";
         let settings = OAuthSettings {

@@ -14,62 +14,9 @@ use agentwire_host::http_transport::HttpTransport;
 use agentwire_host::oauth::{Authorizer, OAuthOptions};
 use agentwire_host::token_store::{StoredToken, TokenStore, FILE_NAME};
 use common::lib_host::{block_on, spawn_local};
-use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use common::oauth_server::{count, OAuthServer};
+use serde_json::json;
 use std::time::Duration;
-
-/// The fixture server process; killed on drop.
-struct OAuthServer {
-    child: Child,
-    url: String,
-}
-
-impl OAuthServer {
-    fn start() -> Self {
-        let mut child = Command::new("node")
-            .arg(common::fixture("oauth-server.mjs"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start the OAuth fixture server");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("its stdout"))
-            .read_line(&mut line)
-            .expect("its address");
-        let hello: Value = serde_json::from_str(&line).expect("a JSON line with the address");
-        let url = hello["url"].as_str().expect("the url").to_owned();
-        OAuthServer { child, url }
-    }
-
-    fn admin(&self, method: reqwest::Method, path: &str) -> Value {
-        let url = self.url.replace("/mcp", path);
-        block_on(async move {
-            let response = reqwest::Client::new()
-                .request(method, url)
-                .send()
-                .await
-                .expect("the fixture answers");
-            response.json().await.expect("JSON")
-        })
-    }
-
-    fn stats(&self) -> Value {
-        self.admin(reqwest::Method::GET, "/stats")
-    }
-
-    /// Every access token issued so far stops working; refresh tokens still do.
-    fn revoke_access_tokens(&self) {
-        self.admin(reqwest::Method::POST, "/revoke");
-    }
-}
-
-impl Drop for OAuthServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// One "run": connect with OAuth and `store`, call `whoami`, close. Returns the tool's text
 /// (which names the access token the server saw).
@@ -96,12 +43,6 @@ fn run_once(url: &str, store: &TokenStore) -> String {
         let _ = tokio::time::timeout(Duration::from_secs(5), finished).await;
         output.to_model_text()
     })
-}
-
-fn count(stats: &Value, key: &str) -> u64 {
-    stats[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} in {stats}"))
 }
 
 #[test]

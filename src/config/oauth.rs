@@ -2,17 +2,27 @@
 //! servers that need more than dynamic registration, such as a pre-registered client.
 
 use super::EntryCtx;
+use crate::mcp::oauth::EnterpriseGrant;
 use serde_json::{Map, Value};
 use std::fmt;
 
 /// Fields of an `"oauth": {...}` object.
-const OAUTH_FIELDS: [&str; 6] = [
+const OAUTH_FIELDS: [&str; 7] = [
     "clientId",
     "clientSecret",
     "privateKey",
     "scope",
     "clientCredentials",
     "storeTokens",
+    "enterprise",
+];
+
+/// Fields of `"oauth": {"enterprise": {...}}` (cross-app access).
+const ENTERPRISE_FIELDS: [&str; 4] = [
+    "idpTokenEndpoint",
+    "idToken",
+    "idpClientId",
+    "idpClientSecret",
 ];
 
 /// How agentwire authorizes with an `http` server that answers `401` (MCP authorization).
@@ -33,6 +43,9 @@ pub struct OAuthSettings {
     /// Keep tokens between runs (the host's token store); `"storeTokens": false` keeps them
     /// in memory only, so every run authorizes anew.
     pub store_tokens: bool,
+    /// Cross-app access: the enterprise identity provider's token exchange replaces the
+    /// browser (needs `clientId` at the server's authorization server).
+    pub enterprise: Option<EnterpriseGrant>,
 }
 
 impl Default for OAuthSettings {
@@ -44,6 +57,7 @@ impl Default for OAuthSettings {
             scope: None,
             client_credentials: false,
             store_tokens: true,
+            enterprise: None,
         }
     }
 }
@@ -64,6 +78,7 @@ impl fmt::Debug for OAuthSettings {
             .field("scope", &self.scope)
             .field("client_credentials", &self.client_credentials)
             .field("store_tokens", &self.store_tokens)
+            .field("enterprise", &self.enterprise)
             .finish()
     }
 }
@@ -93,14 +108,7 @@ impl EntryCtx<'_> {
                 ));
             }
         }
-        let text = |ctx: &Self, key: &str| -> Result<Option<String>, super::ConfigError> {
-            let field = format!("oauth.{key}");
-            match object.get(key) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => ctx.expand(&field, s).map(Some),
-                Some(_) => Err(ctx.err(Some(&field), format!("\"{field}\" must be a string"))),
-            }
-        };
+        let text = |ctx: &Self, key: &str| ctx.string_field(object, "oauth", key);
         let flag = |ctx: &Self, key: &str, default: bool| -> Result<bool, super::ConfigError> {
             match object.get(key) {
                 None | Some(Value::Null) => Ok(default),
@@ -118,6 +126,7 @@ impl EntryCtx<'_> {
             scope: text(self, "scope")?,
             client_credentials: flag(self, "clientCredentials", false)?,
             store_tokens: flag(self, "storeTokens", true)?,
+            enterprise: self.enterprise(object)?,
         };
         if settings.client_secret.is_some() && settings.client_id.is_none() {
             return Err(self.err(
@@ -143,6 +152,24 @@ impl EntryCtx<'_> {
                 ));
             }
         }
+        if settings.enterprise.is_some() {
+            if settings.client_id.is_none() {
+                return Err(self.err(
+                    Some("oauth.enterprise"),
+                    "\"oauth.enterprise\" needs \"oauth.clientId\": the client registered at \
+                     the server's authorization server"
+                        .into(),
+                ));
+            }
+            if settings.client_credentials {
+                return Err(self.err(
+                    Some("oauth.enterprise"),
+                    "\"oauth.enterprise\" and \"oauth.clientCredentials\" are two different \
+                     grants: keep one"
+                        .into(),
+                ));
+            }
+        }
         if settings.client_credentials
             && settings.client_secret.is_none()
             && settings.private_key.is_none()
@@ -155,5 +182,71 @@ impl EntryCtx<'_> {
             ));
         }
         Ok(Some(settings))
+    }
+
+    /// Reads `oauth.enterprise`: absent or `null` (off), else an object with the identity
+    /// provider's token endpoint, the user's ID token and this app's client there.
+    fn enterprise(
+        &mut self,
+        oauth: &Map<String, Value>,
+    ) -> Result<Option<EnterpriseGrant>, super::ConfigError> {
+        let object = match oauth.get("enterprise") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Object(object)) => object,
+            Some(_) => {
+                return Err(self.err(
+                    Some("oauth.enterprise"),
+                    "\"oauth.enterprise\" must be an object".into(),
+                ))
+            }
+        };
+        for key in object.keys() {
+            if !ENTERPRISE_FIELDS.contains(&key.as_str()) {
+                self.warn(format!(
+                    "unknown field \"oauth.enterprise.{key}\" ignored (known: {})",
+                    ENTERPRISE_FIELDS.join(", ")
+                ));
+            }
+        }
+        let required = |ctx: &Self, key: &str| -> Result<String, super::ConfigError> {
+            ctx.string_field(object, "oauth.enterprise", key)?
+                .filter(|value| !value.trim().is_empty())
+                .ok_or_else(|| {
+                    let field = format!("oauth.enterprise.{key}");
+                    ctx.err(Some(&field), format!("\"{field}\" is required"))
+                })
+        };
+        let grant = EnterpriseGrant {
+            idp_token_endpoint: required(self, "idpTokenEndpoint")?,
+            id_token: required(self, "idToken")?,
+            idp_client_id: required(self, "idpClientId")?,
+            idp_client_secret: self.string_field(object, "oauth.enterprise", "idpClientSecret")?,
+        };
+        let endpoint = &grant.idp_token_endpoint;
+        if !endpoint.starts_with("https://") && !endpoint.starts_with("http://") {
+            return Err(self.err(
+                Some("oauth.enterprise.idpTokenEndpoint"),
+                format!(
+                    "\"oauth.enterprise.idpTokenEndpoint\" must start with http:// or https:// \
+                     (got {endpoint})"
+                ),
+            ));
+        }
+        Ok(Some(grant))
+    }
+
+    /// The string `object[key]` with `${VAR}`s expanded, named `{prefix}.{key}` in errors.
+    fn string_field(
+        &self,
+        object: &Map<String, Value>,
+        prefix: &str,
+        key: &str,
+    ) -> Result<Option<String>, super::ConfigError> {
+        let field = format!("{prefix}.{key}");
+        match object.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => self.expand(&field, s).map(Some),
+            Some(_) => Err(self.err(Some(&field), format!("\"{field}\" must be a string"))),
+        }
     }
 }

@@ -6,6 +6,7 @@ fn env(name: &str) -> Option<String> {
         "HOME" => Some("/home/ada".into()),
         "GH_SECRET" => Some("s3cret".into()),
         "M2M_KEY" => Some(TEST_PEM.into()),
+        "IDP_ID_TOKEN" => Some("eyJ.id-token.sig".into()),
         _ => None,
     }
 }
@@ -487,4 +488,92 @@ fn oauth_private_key_authenticates_a_client_credentials_client_without_a_secret(
         shown.contains("private_key: Some(\"<redacted>\")"),
         "{shown}"
     );
+}
+
+#[test]
+fn oauth_enterprise_names_the_identity_provider_and_takes_the_id_token_from_the_environment() {
+    let config = parse(
+        r#"{"mcpServers": {"notes": {"type": "http", "url": "https://h/mcp", "oauth": {
+            "clientId": "notes-app", "clientSecret": "${GH_SECRET}",
+            "enterprise": {"idpTokenEndpoint": "https://idp.example/token",
+                "idToken": "${IDP_ID_TOKEN}", "idpClientId": "notes-at-idp", "tint": 1}}}}}"#,
+    )
+    .unwrap();
+    let settings = first_oauth(&config);
+    let grant = settings.enterprise.as_ref().expect("the enterprise grant");
+    assert_eq!(grant.idp_token_endpoint, "https://idp.example/token");
+    assert_eq!(grant.id_token, "eyJ.id-token.sig");
+    assert_eq!(grant.idp_client_id, "notes-at-idp");
+    assert_eq!(grant.idp_client_secret, None);
+    assert_eq!(settings.client_id.as_deref(), Some("notes-app"));
+    assert!(
+        config
+            .warnings
+            .iter()
+            .any(|w| w.contains("oauth.enterprise.tint")),
+        "{:?}",
+        config.warnings
+    );
+    let shown = format!("{settings:?}");
+    assert!(
+        !shown.contains("id-token"),
+        "Debug hides the ID token: {shown}"
+    );
+
+    let idp = r#""idpTokenEndpoint": "https://idp.example/token", "idpClientId": "c""#;
+    for (oauth, field, message) in [
+        (
+            format!(r#"{{"enterprise": {{{idp}, "idToken": "t"}}}}"#),
+            "oauth.enterprise",
+            "needs \"oauth.clientId\"",
+        ),
+        (
+            format!(
+                r#"{{"clientId": "a", "clientSecret": "s", "clientCredentials": true,
+                    "enterprise": {{{idp}, "idToken": "t"}}}}"#
+            ),
+            "oauth.enterprise",
+            "two different grants",
+        ),
+        (
+            format!(r#"{{"clientId": "a", "enterprise": {{{idp}}}}}"#),
+            "oauth.enterprise.idToken",
+            "is required",
+        ),
+        (
+            r#"{"clientId": "a", "enterprise": {"idToken": "t", "idpClientId": "c"}}"#.into(),
+            "oauth.enterprise.idpTokenEndpoint",
+            "is required",
+        ),
+        (
+            format!(r#"{{"clientId": "a", "enterprise": {{{idp}, "idToken": "${{NOPE}}"}}}}"#),
+            "oauth.enterprise.idToken",
+            "NOPE",
+        ),
+        (
+            r#"{"clientId": "a", "enterprise": {"idpTokenEndpoint": "idp.example/token",
+                "idToken": "t", "idpClientId": "c"}}"#
+                .into(),
+            "oauth.enterprise.idpTokenEndpoint",
+            "must start with http:// or https://",
+        ),
+        (
+            r#"{"clientId": "a", "enterprise": "okta"}"#.into(),
+            "oauth.enterprise",
+            "must be an object",
+        ),
+        (
+            format!(r#"{{"clientId": "a", "enterprise": {{{idp}, "idToken": 5}}}}"#),
+            "oauth.enterprise.idToken",
+            "must be a string",
+        ),
+    ] {
+        let text = err(&format!(
+            r#"{{"mcpServers": {{"r": {{"type": "http", "url": "https://h/mcp", "oauth": {oauth}}}}}}}"#
+        ));
+        assert!(
+            text.contains(field) && text.contains(message),
+            "{oauth}: {text}"
+        );
+    }
 }

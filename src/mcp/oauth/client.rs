@@ -22,6 +22,9 @@ impl OAuthFlow {
                 return self.post_token(grant, Phase::Refreshing);
             }
         }
+        if let Some(grant) = self.config.enterprise.clone() {
+            return self.token_exchange_request(&grant);
+        }
         if self.config.client_credentials {
             let ready = self.client.as_ref().is_some_and(|c| {
                 c.client_secret.is_some() || self.token_auth_method(c) == PRIVATE_KEY_JWT

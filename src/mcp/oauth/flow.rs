@@ -19,6 +19,9 @@ pub(super) enum Phase {
     Authorizing,
     /// Waiting for the host's signed client assertion (`private_key_jwt`).
     Signing,
+    /// Exchanging the user's ID token for an identity assertion grant at the enterprise
+    /// identity provider (cross-app access).
+    TokenExchange,
     Token,
     Finished,
 }
@@ -48,7 +51,8 @@ pub(super) struct ServerMetadata {
 /// configured one, else the challenge's `scope`, else the resource's `scopes_supported`, else
 /// none; `offline_access` is added only when the authorization server lists it. With
 /// [`OAuthConfig::client_credentials`], the `client_credentials` grant replaces the
-/// authorization step (no user involved).
+/// authorization step (no user involved); with [`OAuthConfig::enterprise`], so does the
+/// enterprise identity provider's identity assertion grant (cross-app access).
 ///
 /// The flow is strictly sequential, so its contract is simpler than the transport's: call
 /// [`start`](Self::start), then feed each step's outcome back ([`handle_response`](Self::handle_response)
@@ -147,6 +151,7 @@ impl OAuthFlow {
             Phase::ServerMetadata => self.on_server_metadata(status, json),
             Phase::Registration => self.on_registration(status, json, body),
             Phase::Refreshing => self.on_refresh(status, json),
+            Phase::TokenExchange => self.on_token_exchange(status, json, body),
             Phase::Token => self.on_token(status, json, body),
             Phase::Signing => OAuthStep::Failed(
                 "the OAuth flow is waiting for a signed client assertion (handle_assertion), \

@@ -72,16 +72,7 @@ impl OAuthFlow {
         let secret = client.client_secret.clone().unwrap_or_default();
         let mut headers = form_headers();
         match method.as_str() {
-            "client_secret_basic" => {
-                // RFC 6749 §2.3.1: both parts are form-encoded before base64.
-                let pair = format!(
-                    "{}:{}",
-                    percent_encode(&client.client_id),
-                    percent_encode(&secret)
-                );
-                let value = format!("Basic {}", base64_standard(pair.as_bytes()));
-                headers.push(("Authorization".to_owned(), value));
-            }
+            "client_secret_basic" => headers.push(basic_authorization(&client.client_id, &secret)),
             "client_secret_post" => {
                 params.push(("client_id".to_owned(), client.client_id.clone()));
                 params.push(("client_secret".to_owned(), secret));
@@ -96,14 +87,9 @@ impl OAuthFlow {
                 // The secret is never sent: the signed assertion replaces it (RFC 7523 §2.2).
                 self.unsigned = Some((params, then));
                 self.phase = Phase::Signing;
-                let audience = self
-                    .server
-                    .issuer
-                    .clone()
-                    .unwrap_or_else(|| self.issuer.clone());
                 return OAuthStep::SignAssertion {
                     client_id: client.client_id,
-                    audience,
+                    audience: self.server_issuer(),
                 };
             }
             _ => params.push(("client_id".to_owned(), client.client_id.clone())),
@@ -134,6 +120,15 @@ impl OAuthFlow {
         params.push(("client_assertion_type".to_owned(), JWT_BEARER.to_owned()));
         params.push(("client_assertion".to_owned(), assertion.to_owned()));
         self.send_token_request(params, form_headers(), then)
+    }
+
+    /// The authorization server's issuer: as its metadata declares it, else the URL it was
+    /// discovered at. Client assertions and identity assertion grants are addressed to it.
+    pub(super) fn server_issuer(&self) -> String {
+        self.server
+            .issuer
+            .clone()
+            .unwrap_or_else(|| self.issuer.clone())
     }
 
     fn send_token_request(
@@ -204,8 +199,16 @@ pub(super) const PRIVATE_KEY_JWT: &str = "private_key_jwt";
 /// The `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2).
 const JWT_BEARER: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
+/// HTTP Basic client authentication (RFC 6749 §2.3.1): both parts are form-encoded before
+/// base64, so a `:` in the id or the secret survives.
+pub(super) fn basic_authorization(client_id: &str, secret: &str) -> (String, String) {
+    let pair = format!("{}:{}", percent_encode(client_id), percent_encode(secret));
+    let value = format!("Basic {}", base64_standard(pair.as_bytes()));
+    ("Authorization".to_owned(), value)
+}
+
 /// The headers of a form `POST` expecting JSON.
-fn form_headers() -> Vec<(String, String)> {
+pub(super) fn form_headers() -> Vec<(String, String)> {
     vec![
         (
             "Content-Type".to_owned(),

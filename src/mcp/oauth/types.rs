@@ -60,6 +60,39 @@ pub struct OAuthConfig {
     /// A refresh token from an earlier flow: tried first (with [`client`](Self::client)); when
     /// the server refuses it, the flow authorizes anew.
     pub refresh_token: Option<String>,
+    /// Enterprise-managed authorization (cross-app access): the enterprise identity provider
+    /// vouches for the user instead of a browser step; needs a configured
+    /// [`client`](Self::client) at the MCP server's authorization server.
+    pub enterprise: Option<EnterpriseGrant>,
+}
+
+/// The enterprise identity provider's side of cross-app access (SEP-990): the user's ID token
+/// from single sign-on, exchanged at the provider for an identity assertion grant (ID-JAG).
+#[derive(Clone, PartialEq, Eq)]
+pub struct EnterpriseGrant {
+    /// The identity provider's token endpoint, where the RFC 8693 token exchange happens.
+    pub idp_token_endpoint: String,
+    /// The user's OpenID Connect ID token from the identity provider: the exchange's subject.
+    pub id_token: String,
+    /// This application's client id at the identity provider.
+    pub idp_client_id: String,
+    /// Its secret there, for a confidential client (sent with HTTP Basic authentication).
+    pub idp_client_secret: Option<String>,
+}
+
+impl fmt::Debug for EnterpriseGrant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the ID token or the secret.
+        f.debug_struct("EnterpriseGrant")
+            .field("idp_token_endpoint", &self.idp_token_endpoint)
+            .field("id_token", &"<redacted>")
+            .field("idp_client_id", &self.idp_client_id)
+            .field(
+                "idp_client_secret",
+                &self.idp_client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
 }
 
 impl fmt::Debug for OAuthConfig {
@@ -78,6 +111,7 @@ impl fmt::Debug for OAuthConfig {
                 "refresh_token",
                 &self.refresh_token.as_ref().map(|_| "<redacted>"),
             )
+            .field("enterprise", &self.enterprise)
             .finish()
     }
 }
@@ -95,6 +129,7 @@ impl OAuthConfig {
             client_credentials: false,
             can_sign_assertions: false,
             refresh_token: None,
+            enterprise: None,
         }
     }
 }

@@ -1,5 +1,6 @@
 mod assertion;
 mod encoding;
+mod enterprise;
 mod flow;
 mod grants;
 mod harness;

@@ -1,0 +1,69 @@
+//! The OAuth fixture server (`fixtures/oauth-server.mjs`): an MCP server with its own
+//! authorization server and a stand-in enterprise identity provider, started per test.
+
+use super::lib_host::block_on;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// The fixture server process; killed on drop.
+pub struct OAuthServer {
+    child: Child,
+    /// The MCP endpoint, `http://127.0.0.1:<port>/mcp`.
+    pub url: String,
+}
+
+impl OAuthServer {
+    /// Starts the server and waits for its address.
+    pub fn start() -> Self {
+        let mut child = Command::new("node")
+            .arg(super::fixture("oauth-server.mjs"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the OAuth fixture server");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("its stdout"))
+            .read_line(&mut line)
+            .expect("its address");
+        let hello: Value = serde_json::from_str(&line).expect("a JSON line with the address");
+        let url = hello["url"].as_str().expect("the url").to_owned();
+        OAuthServer { child, url }
+    }
+
+    fn admin(&self, method: reqwest::Method, path: &str) -> Value {
+        let url = self.url.replace("/mcp", path);
+        block_on(async move {
+            let response = reqwest::Client::new()
+                .request(method, url)
+                .send()
+                .await
+                .expect("the fixture answers");
+            response.json().await.expect("JSON")
+        })
+    }
+
+    /// What the server counted so far (see the fixture's header).
+    pub fn stats(&self) -> Value {
+        self.admin(reqwest::Method::GET, "/stats")
+    }
+
+    /// Every access token issued so far stops working; refresh tokens still do.
+    pub fn revoke_access_tokens(&self) {
+        self.admin(reqwest::Method::POST, "/revoke");
+    }
+}
+
+impl Drop for OAuthServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The counter `key` of a `/stats` answer.
+pub fn count(stats: &Value, key: &str) -> u64 {
+    stats[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} in {stats}"))
+}

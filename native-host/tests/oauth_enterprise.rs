@@ -1,0 +1,76 @@
+//! Cross-app access from the CLI: a `.mcp.json` with `oauth.enterprise` reaches a server behind
+//! OAuth through the identity provider's token exchange and the JWT bearer grant, with no
+//! browser, and an expired ID token fails that server with an error naming the provider.
+
+mod common;
+
+use common::oauth_server::{count, OAuthServer};
+use serde_json::json;
+
+/// A project whose `remote` server uses cross-app access with the ID token from `$ADA_ID_TOKEN`.
+fn enterprise_project(server: &OAuthServer) -> common::Project {
+    let idp = server.url.replace("/mcp", "/idp/token");
+    let mut project = common::Project::new();
+    project.entry(
+        "remote",
+        json!({"type": "http", "url": server.url, "oauth": {
+            "clientId": "enterprise-app", "clientSecret": "${ENT_SECRET}",
+            "enterprise": {"idpTokenEndpoint": idp, "idToken": "${ADA_ID_TOKEN}",
+                "idpClientId": "agentwire"}}}),
+    );
+    project
+}
+
+#[test]
+fn the_cli_reaches_the_server_through_the_identity_provider() {
+    let server = OAuthServer::start();
+    let project = enterprise_project(&server);
+    let state = tempfile::tempdir().unwrap();
+    let env = [
+        ("AGENTWIRE_STATE_DIR", state.path().to_str().unwrap()),
+        ("ENT_SECRET", "ent-secret"),
+        ("ADA_ID_TOKEN", "id-token-of-ada"),
+    ];
+    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("called with at-1"), "{out:?}");
+    assert!(!out.stderr.contains("open this URL"), "no browser: {out:?}");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "exchanges"), 1, "{stats}");
+    assert_eq!(count(&stats, "jwtGrants"), 1, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 0, "{stats}");
+    assert_eq!(count(&stats, "registrations"), 0, "{stats}");
+
+    // The token is kept like any other: the next run asks nobody.
+    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("called with at-1"), "{out:?}");
+    assert_eq!(count(&server.stats(), "exchanges"), 1);
+}
+
+#[test]
+fn an_expired_id_token_fails_the_server_naming_the_identity_provider() {
+    let server = OAuthServer::start();
+    let project = enterprise_project(&server);
+    let state = tempfile::tempdir().unwrap();
+    let env = [
+        ("AGENTWIRE_STATE_DIR", state.path().to_str().unwrap()),
+        ("ENT_SECRET", "ent-secret"),
+        ("ADA_ID_TOKEN", "stale-token-of-ada"),
+    ];
+    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    assert_ne!(out.code, 0, "{out:?}");
+    let idp = server.url.replace("/mcp", "/idp/token");
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert!(
+        all.contains(&idp) && all.contains("invalid_grant (the ID token has expired)"),
+        "{out:?}"
+    );
+    assert!(
+        !all.contains("stale-token-of-ada"),
+        "the ID token is never shown: {out:?}"
+    );
+    let stats = server.stats();
+    assert_eq!(count(&stats, "jwtGrants"), 0, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 0, "{stats}");
+}

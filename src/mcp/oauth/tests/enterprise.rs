@@ -1,0 +1,193 @@
+//! Cross-app access: the identity provider's token exchange, then the JWT bearer grant.
+
+use super::harness::*;
+use crate::mcp::oauth::encoding::base64_standard;
+use crate::mcp::oauth::{EnterpriseGrant, OAuthClient, OAuthConfig};
+use serde_json::json;
+
+const IDP_TOKEN: &str = "https://idp.example/oauth2/token";
+const ID_TOKEN: &str = "eyJ.the-users-id-token.sig";
+const JAG: &str = "eyJ.an-id-jag.sig";
+
+/// A configured client at the authorization server, and the identity provider's side.
+fn enterprise_config(idp_client_secret: Option<&str>) -> OAuthConfig {
+    let mut config = config();
+    config.client = Some(OAuthClient {
+        client_id: "notes-app".into(),
+        client_secret: Some("as-secret".into()),
+        auth_method: None,
+    });
+    config.enterprise = Some(EnterpriseGrant {
+        idp_token_endpoint: IDP_TOKEN.into(),
+        id_token: ID_TOKEN.into(),
+        idp_client_id: "notes-at-idp".into(),
+        idp_client_secret: idp_client_secret.map(str::to_owned),
+    });
+    config
+}
+
+/// The standard servers, the authorization server taking Basic, and an identity provider that
+/// issues an ID-JAG.
+fn enterprise_script() -> Script {
+    let mut script = Script::new();
+    script.standard(json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"]}));
+    script.answer(
+        IDP_TOKEN,
+        200,
+        json!({
+            "access_token": JAG,
+            "issued_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+            "token_type": "N_A",
+        }),
+    );
+    script
+}
+
+#[test]
+fn the_id_token_becomes_an_id_jag_then_an_access_token_without_a_browser() {
+    let mut script = enterprise_script();
+    let token = script
+        .run(
+            enterprise_config(None),
+            Some(r#"Bearer scope="notes:read""#),
+        )
+        .unwrap();
+    assert_eq!(token.access_token, "tok");
+    assert_eq!(token.client.client_id, "notes-app");
+    assert!(script.visited.is_empty(), "no browser step");
+    let urls = script.urls();
+    assert!(!urls.contains(&format!("{AS}/register")), "{urls:?}");
+    let idp_at = urls.iter().position(|u| u == IDP_TOKEN).expect("exchange");
+    let as_at = urls.iter().position(|u| *u == format!("{AS}/token"));
+    assert_eq!(as_at, Some(idp_at + 1), "the grant follows the exchange");
+
+    let exchange = script.form_at(IDP_TOKEN);
+    assert_eq!(
+        exchange["grant_type"],
+        "urn:ietf:params:oauth:grant-type:token-exchange"
+    );
+    assert_eq!(
+        exchange["requested_token_type"],
+        "urn:ietf:params:oauth:token-type:id-jag"
+    );
+    assert_eq!(exchange["subject_token"], ID_TOKEN);
+    assert_eq!(
+        exchange["subject_token_type"],
+        "urn:ietf:params:oauth:token-type:id_token"
+    );
+    assert_eq!(exchange["audience"], AS, "the ID-JAG is for the AS");
+    assert_eq!(exchange["resource"], MCP, "and names the MCP server");
+    assert_eq!(exchange["scope"], "notes:read");
+    assert_eq!(exchange["client_id"], "notes-at-idp", "a public IdP client");
+    assert_eq!(script.request_to(IDP_TOKEN).header("authorization"), None);
+
+    let grant = script.token_form();
+    assert_eq!(
+        grant["grant_type"],
+        "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    );
+    assert_eq!(grant["assertion"], JAG);
+    assert_eq!(grant["scope"], "notes:read");
+    assert!(
+        !grant.contains_key("subject_token"),
+        "the ID token stays at the IdP"
+    );
+    let basic = format!("Basic {}", base64_standard(b"notes-app:as-secret"));
+    assert_eq!(
+        script
+            .request_to(&format!("{AS}/token"))
+            .header("authorization"),
+        Some(basic.as_str())
+    );
+}
+
+#[test]
+fn a_confidential_idp_client_authenticates_with_basic() {
+    let mut script = enterprise_script();
+    script
+        .run(enterprise_config(Some("idp:secret")), None)
+        .unwrap();
+    let exchange = script.form_at(IDP_TOKEN);
+    assert!(!exchange.contains_key("client_id"), "{exchange:?}");
+    assert!(!exchange.contains_key("client_secret"), "{exchange:?}");
+    assert!(
+        !exchange.contains_key("scope"),
+        "no scope anywhere: none asked"
+    );
+    // The `:` in the secret is form-encoded before base64 (RFC 6749 §2.3.1).
+    let basic = format!("Basic {}", base64_standard(b"notes-at-idp:idp%3Asecret"));
+    assert_eq!(
+        script.request_to(IDP_TOKEN).header("authorization"),
+        Some(basic.as_str())
+    );
+}
+
+#[test]
+fn failures_name_the_identity_provider_or_the_authorization_server() {
+    let mut refused = enterprise_script();
+    refused.answer(
+        IDP_TOKEN,
+        400,
+        json!({"error": "invalid_grant", "error_description": "ID token expired"}),
+    );
+    let error = refused.run(enterprise_config(None), None).unwrap_err();
+    assert!(
+        error.contains(IDP_TOKEN) && error.contains("invalid_grant (ID token expired)"),
+        "{error}"
+    );
+    assert!(
+        !error.contains(ID_TOKEN),
+        "the ID token is never echoed: {error}"
+    );
+    assert!(!refused.urls().contains(&format!("{AS}/token")));
+
+    let mut wrong_type = enterprise_script();
+    wrong_type.answer(
+        IDP_TOKEN,
+        200,
+        json!({"access_token": "at", "issued_token_type": "urn:ietf:params:oauth:token-type:access_token"}),
+    );
+    let error = wrong_type.run(enterprise_config(None), None).unwrap_err();
+    assert!(
+        error.contains(IDP_TOKEN) && error.contains("not an identity assertion grant"),
+        "{error}"
+    );
+
+    let mut as_refuses = enterprise_script();
+    as_refuses.answer(
+        &format!("{AS}/token"),
+        400,
+        json!({"error": "invalid_grant", "error_description": "audience mismatch"}),
+    );
+    let error = as_refuses.run(enterprise_config(None), None).unwrap_err();
+    assert!(
+        error.contains(&format!("{AS}/token")) && error.contains("audience mismatch"),
+        "{error}"
+    );
+
+    let mut no_client = enterprise_script();
+    let mut config = enterprise_config(None);
+    config.client = None;
+    let error = no_client.run(config, None).unwrap_err();
+    assert!(
+        error.contains("cross-app access needs a client id registered at the authorization server https://auth.example"),
+        "{error}"
+    );
+    assert!(!no_client.urls().contains(&IDP_TOKEN.to_owned()));
+}
+
+#[test]
+fn a_missing_issued_token_type_is_accepted() {
+    let mut script = enterprise_script();
+    script.answer(IDP_TOKEN, 200, json!({"access_token": JAG}));
+    script.run(enterprise_config(None), None).unwrap();
+    assert_eq!(script.token_form()["assertion"], JAG);
+}
+
+#[test]
+fn the_id_token_and_secrets_stay_out_of_debug_output() {
+    let shown = format!("{:?}", enterprise_config(Some("idp-secret-value")));
+    assert!(!shown.contains("the-users-id-token"), "{shown}");
+    assert!(!shown.contains("idp-secret-value"), "{shown}");
+    assert!(shown.contains(IDP_TOKEN), "{shown}");
+}
