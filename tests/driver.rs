@@ -162,6 +162,39 @@ fn a_hung_call_times_out_while_others_complete() {
 }
 
 #[test]
+fn timeouts_stop_while_the_transport_authorizes() {
+    let mut h = harness("2025-11-25");
+    let signal = h.transport.as_mut().unwrap().authorization_signal();
+    let config = SessionConfig {
+        request_timeout: Duration::from_secs(5),
+        ..SessionConfig::default()
+    };
+    let client = h.connect(config).unwrap();
+    let hung = client.call_tool("echo", json!({"mode": "hang"}), CallOptions::default());
+    let mut hung = Box::pin(hung);
+    let mut pending = |h: &mut Harness| {
+        h.pool
+            .run_until(futures::future::poll_immediate(&mut hung))
+            .is_none()
+    };
+    assert!(pending(&mut h));
+    h.clock.advance(2_000);
+    // The user spends a minute in the browser: far past the 5 s timeout.
+    signal.unbounded_send(true).unwrap();
+    h.pool.run_until_stalled();
+    h.clock.advance(60_000);
+    assert!(pending(&mut h), "no timeout while authorizing");
+    signal.unbounded_send(false).unwrap();
+    h.pool.run_until_stalled();
+    // 2 s were used before the pause: 3 s are left.
+    h.clock.advance(2_999);
+    assert!(pending(&mut h));
+    h.clock.advance(1);
+    let err = h.pool.run_until(hung).unwrap_err();
+    assert!(matches!(err, RequestError::Timeout { .. }), "{err}");
+}
+
+#[test]
 fn server_exit_fails_pending_calls_at_once_with_the_reason() {
     let mut h = harness("2025-11-25");
     let client = h.connect(SessionConfig::default()).unwrap();

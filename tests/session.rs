@@ -269,6 +269,48 @@ fn timeout_fails_the_request_sends_cancelled_and_drops_the_late_answer() {
 }
 
 #[test]
+fn paused_timeouts_give_the_requests_the_paused_time_back() {
+    let mut pair = Pair::ready();
+    let two_seconds = CallOptions {
+        timeout: Some(Duration::from_secs(2)),
+        ..opts()
+    };
+    let early = pair
+        .client
+        .call_tool(pair.now, "early", json!({}), two_seconds)
+        .unwrap();
+    pair.advance(1_000);
+    pair.client.pause_timeouts(pair.now);
+    assert_eq!(pair.client.poll_timeout(), None, "nothing to wake up for");
+    pair.advance(500);
+    let late = pair
+        .client
+        .call_tool(pair.now, "late", json!({}), two_seconds)
+        .unwrap();
+    pair.advance(5_000);
+    assert!(pair.events.is_empty(), "no timeout while paused");
+    pair.client.pause_timeouts(pair.now);
+    pair.client.resume_timeouts(pair.now);
+    // `early` had 1 s left; `late` was sent during the pause and has all of its 2 s.
+    pair.advance(999);
+    assert!(pair.events.is_empty());
+    pair.advance(1);
+    assert!(matches!(pair.event(),
+        SessionEvent::ToolResult { request, result: Err(RequestError::Timeout { .. }) } if request == early));
+    pair.advance(999);
+    assert!(pair.events.is_empty());
+    pair.advance(1);
+    assert!(matches!(pair.event(),
+        SessionEvent::ToolResult { request, result: Err(RequestError::Timeout { .. }) } if request == late));
+    pair.client.resume_timeouts(pair.now);
+    assert_eq!(
+        pair.client.poll_timeout(),
+        None,
+        "a resume without a pause is harmless"
+    );
+}
+
+#[test]
 fn cancel_fails_the_request_and_tells_the_server() {
     let mut pair = Pair::ready();
     let id = pair

@@ -39,16 +39,15 @@ async fn connect_one(
     server: &ServerConfig,
     tails: &Mutex<StderrTails>,
 ) -> Result<McpClient, String> {
-    // A user authorizing in the browser during the handshake needs more than the usual
-    // startup time.
-    let startup_timeout = match &server.transport {
-        ServerTransport::Http {
-            oauth: Some(settings),
-            ..
-        } if !settings.client_credentials => server
-            .startup_timeout
-            .max(crate::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)),
-        _ => server.startup_timeout,
+    // A user authorizing in the browser during the handshake does not eat the startup time:
+    // the session pauses its timeouts while the transport authorizes.
+    let startup_timeout = server.startup_timeout;
+    // The outer limit below has no such pause, so it allows for the longest authorization.
+    let authorization_allowance = match &server.transport {
+        ServerTransport::Http { oauth: Some(_), .. } => {
+            crate::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)
+        }
+        _ => Duration::ZERO,
     };
     let config = SessionConfig {
         initialize_timeout: startup_timeout,
@@ -100,7 +99,8 @@ async fn connect_one(
         }
     };
     // The session has its own initialize timeout; this outer one also covers a spawn that hangs.
-    match tokio::time::timeout(startup_timeout + Duration::from_millis(500), handshake).await {
+    let outer = startup_timeout + authorization_allowance + Duration::from_millis(500);
+    match tokio::time::timeout(outer, handshake).await {
         Ok(result) => result.map(|(client, _details)| client),
         Err(_) => Err(format!(
             "no answer to initialize within {} ms",

@@ -49,6 +49,8 @@ pub struct HttpTransport {
     ///
     /// [`finished`]: HttpTransport::finished
     stopped: watch::Receiver<()>,
+    /// Whether an OAuth flow is running (for [`Transport::authorizing`]).
+    authorizing: Mutex<watch::Receiver<bool>>,
 }
 
 impl HttpTransport {
@@ -93,6 +95,7 @@ impl HttpTransport {
         let closed = Arc::new(StdMutex::new(None));
         let url = config.url.clone();
         let (stopped_tx, stopped) = watch::channel(());
+        let (authorizing_tx, authorizing) = watch::channel(false);
         let mut machine = StreamableHttp::new(config);
         if let Some(token) = stored_token {
             // Nothing is closed yet, so this cannot fail.
@@ -109,6 +112,7 @@ impl HttpTransport {
             close_waiters: Vec::new(),
             oauth,
             auth_needed: None,
+            authorizing: authorizing_tx,
         };
         tokio::spawn(driver.run(commands_rx));
         Ok(HttpTransport {
@@ -118,6 +122,7 @@ impl HttpTransport {
             closed,
             events: StdMutex::new(Some(events_rx)),
             stopped,
+            authorizing: Mutex::new(authorizing),
         })
     }
 
@@ -187,6 +192,8 @@ struct Driver {
     oauth: Option<OAuthOptions>,
     /// An `AuthorizationRequired` to act on: its status and `WWW-Authenticate`.
     auth_needed: Option<(u16, Option<String>)>,
+    /// `true` while an OAuth flow runs, so the session stops its request timeouts.
+    authorizing: watch::Sender<bool>,
 }
 
 impl Driver {
@@ -267,7 +274,10 @@ impl Driver {
             options.config.refresh_token = None;
         }
         let url = self.machine.config().url.clone();
+        // Nobody listening (the session is gone) is fine.
+        let _ = self.authorizing.send(true);
         let outcome = crate::oauth::authorize(&options, &url, challenge.as_deref()).await;
+        let _ = self.authorizing.send(false);
         match outcome {
             Ok(mut token) => {
                 // The same client serves later rounds (step-up) without registering again.
@@ -424,6 +434,15 @@ impl Transport for HttpTransport {
     async fn closed_reason(&self) -> String {
         let reason = self.closed.lock().ok().and_then(|c| c.clone());
         reason.unwrap_or_else(|| format!("the HTTP transport to {} stopped", self.url))
+    }
+
+    async fn authorizing(&self) -> bool {
+        let mut authorizing = self.authorizing.lock().await;
+        match authorizing.changed().await {
+            Ok(()) => *authorizing.borrow_and_update(),
+            // The driver stopped: no more authorization rounds.
+            Err(_) => std::future::pending().await,
+        }
     }
 
     async fn close(&self) {

@@ -340,6 +340,13 @@ async fn drive<T: Transport, C: Clock>(
                     with(&mut |shared| shared.session.handle_eof(&reason));
                 }
             },
+            authorizing = transport.authorizing().fuse() => {
+                let now = clock.now();
+                with(&mut |shared| match authorizing {
+                    true => shared.session.pause_timeouts(now),
+                    false => shared.session.resume_timeouts(now),
+                });
+            }
             _ = timer.fuse() => {
                 let now = clock.now();
                 with(&mut |shared| shared.session.handle_timeout(now));

@@ -21,6 +21,13 @@ pub trait Transport {
     }
     /// Shuts the transport down (close stdin, terminate the process, ...).
     fn close(&self) -> impl Future<Output = ()>;
+    /// Completes when the transport starts (`true`) or finishes (`false`) authorizing, such as
+    /// an OAuth flow waiting for the user's consent in a browser. Request timeouts stop
+    /// meanwhile: the time goes to the user, not to a slow server. Must be cancel-safe, like
+    /// `recv`. The default never completes (a transport that never authorizes).
+    fn authorizing(&self) -> impl Future<Output = bool> {
+        futures::future::pending()
+    }
 }
 
 /// The host's clock and timer.

@@ -150,6 +150,8 @@ pub struct ClientSession {
     pub(super) transmit: VecDeque<Vec<u8>>,
     pub(super) events: VecDeque<SessionEvent>,
     pub(super) decoder: LineDecoder,
+    /// Since when request timeouts are paused (see [`ClientSession::pause_timeouts`]).
+    pub(super) paused_since: Option<Instant>,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -167,6 +169,7 @@ impl ClientSession {
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             decoder: LineDecoder::new(config.max_frame_len),
+            paused_since: None,
             config,
         };
         let params = session.initialize_params();
@@ -394,8 +397,27 @@ impl ClientSession {
         self.shut_down(reason.to_owned());
     }
 
-    /// Fails every request whose deadline is at or before `now`. Harmless if called early.
+    /// Stops request timeouts from `now` until [`resume_timeouts`](Self::resume_timeouts):
+    /// the transport is waiting on the user (an OAuth consent in a browser), not on the server.
+    /// A second pause while paused changes nothing.
+    pub fn pause_timeouts(&mut self, now: Instant) {
+        self.paused_since.get_or_insert(now);
+    }
+
+    /// Restarts request timeouts: every request in flight gets the paused time back (from its
+    /// sending, if it was sent during the pause). Does nothing when not paused.
+    pub fn resume_timeouts(&mut self, now: Instant) {
+        if let Some(since) = self.paused_since.take() {
+            self.pending.postpone_all(since, now);
+        }
+    }
+
+    /// Fails every request whose deadline is at or before `now`. Harmless if called early;
+    /// does nothing while timeouts are paused.
     pub fn handle_timeout(&mut self, now: Instant) {
+        if self.paused_since.is_some() {
+            return;
+        }
         while let Some((wire_id, pending)) = self.pending.pop_expired(now) {
             let waited = now.saturating_since(pending.sent_at);
             if let Purpose::Initialize = pending.data {
@@ -430,8 +452,12 @@ impl ClientSession {
         self.events.pop_front()
     }
 
-    /// When `handle_timeout` should next be called, if any request is in flight.
+    /// When `handle_timeout` should next be called, if any request is in flight (and timeouts
+    /// are not paused).
     pub fn poll_timeout(&self) -> Option<Instant> {
+        if self.paused_since.is_some() {
+            return None;
+        }
         self.pending.next_deadline()
     }
 

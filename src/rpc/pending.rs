@@ -146,6 +146,29 @@ impl<T> PendingTable<T> {
         true
     }
 
+    /// Gives every request in flight back the time from `paused_at` (or from its sending, if
+    /// later) to `now`, silence timer and hard deadline alike: time spent waiting on something
+    /// other than the server (a user authorizing in a browser) does not count against it.
+    pub fn postpone_all(&mut self, paused_at: Instant, now: Instant) {
+        let mut entries = Vec::with_capacity(self.live);
+        for (id, pending) in &mut self.slots {
+            if let Some(pending) = pending {
+                let from = if pending.sent_at > paused_at {
+                    pending.sent_at
+                } else {
+                    paused_at
+                };
+                let by = now.saturating_since(from);
+                let d = &mut pending.deadlines;
+                d.deadline = d.deadline + by;
+                d.hard_deadline = d.hard_deadline.map(|hard| hard + by);
+                entries.push(Reverse((d.deadline, *id)));
+            }
+        }
+        // Every old entry is stale now; heapifying the fresh ones is O(n).
+        self.by_deadline = BinaryHeap::from(entries);
+    }
+
     /// The earliest deadline of any request in flight.
     pub fn next_deadline(&self) -> Option<Instant> {
         self.by_deadline.peek().map(|Reverse((at, _))| *at)

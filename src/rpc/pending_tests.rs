@@ -239,3 +239,50 @@ fn agrees_with_a_naive_table_under_a_random_workload() {
     ids.sort_unstable();
     assert_eq!(drained, ids);
 }
+
+#[test]
+fn postponing_gives_back_the_paused_time_from_each_requests_sending() {
+    let mut t = PendingTable::new();
+    let before = t.insert(
+        "a",
+        at(0),
+        Deadlines::starting_at(at(0), secs(10), None),
+        (),
+    );
+    let capped = t.insert(
+        "b",
+        at(0),
+        Deadlines::starting_at(at(0), secs(30), Some(secs(12))),
+        (),
+    );
+    // Paused from 5 s to 65 s; this one was sent at 20 s, during the pause.
+    let during = t.insert(
+        "c",
+        at(20_000),
+        Deadlines::starting_at(at(20_000), secs(10), None),
+        (),
+    );
+    t.postpone_all(at(5_000), at(65_000));
+    let deadline = |t: &PendingTable<()>, id| t.get(id).unwrap().deadlines;
+    assert_eq!(
+        deadline(&t, before).deadline,
+        at(70_000),
+        "10 s + 60 s paused"
+    );
+    assert_eq!(deadline(&t, capped).deadline, at(72_000));
+    assert_eq!(
+        deadline(&t, capped).hard_deadline,
+        Some(at(72_000)),
+        "moved too"
+    );
+    assert_eq!(
+        deadline(&t, during).deadline,
+        at(75_000),
+        "30 + 45 s from its sending"
+    );
+    assert_eq!(t.next_deadline(), Some(at(70_000)));
+    let order: Vec<u64> =
+        std::iter::from_fn(|| t.pop_expired(at(100_000)).map(|(id, _)| id)).collect();
+    assert_eq!(order, [before, capped, during]);
+    assert!(t.next_deadline().is_none(), "no stale entry survives");
+}

@@ -60,6 +60,18 @@ pub struct MemoryTransport {
     pub to_server: mpsc::UnboundedSender<Vec<u8>>,
     pub from_server: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
     pub closed: Rc<Cell<bool>>,
+    /// Authorization rounds the test announces (see [`MemoryTransport::authorization_signal`]).
+    authorizing: Mutex<Option<mpsc::UnboundedReceiver<bool>>>,
+}
+
+impl MemoryTransport {
+    /// Where the test announces authorization rounds: `true` when one starts, `false` when it
+    /// ends, as an HTTP transport with OAuth would.
+    pub fn authorization_signal(&mut self) -> mpsc::UnboundedSender<bool> {
+        let (tx, rx) = mpsc::unbounded();
+        self.authorizing = Mutex::new(Some(rx));
+        tx
+    }
 }
 
 impl Transport for MemoryTransport {
@@ -77,6 +89,16 @@ impl Transport for MemoryTransport {
     async fn close(&self) {
         self.closed.set(true);
     }
+    async fn authorizing(&self) -> bool {
+        let mut signal = self.authorizing.lock().await;
+        match signal.as_mut() {
+            Some(rx) => match rx.next().await {
+                Some(authorizing) => authorizing,
+                None => std::future::pending().await,
+            },
+            None => std::future::pending().await,
+        }
+    }
 }
 
 /// A transport and the server's ends of its two pipes.
@@ -91,6 +113,7 @@ pub fn memory_pipe() -> (
         to_server: c2s_tx,
         from_server: Mutex::new(s2c_rx),
         closed: Rc::new(Cell::new(false)),
+        authorizing: Mutex::new(None),
     };
     (transport, c2s_rx, s2c_tx)
 }

@@ -16,8 +16,14 @@ pub struct OAuthServer {
 impl OAuthServer {
     /// Starts the server and waits for its address.
     pub fn start() -> Self {
+        Self::start_with_env(&[])
+    }
+
+    /// Like [`start`](Self::start), with extra environment (such as `AUTHORIZE_DELAY_MS`).
+    pub fn start_with_env(env: &[(&str, &str)]) -> Self {
         let mut child = Command::new("node")
             .arg(super::fixture("oauth-server.mjs"))
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
