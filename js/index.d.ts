@@ -117,6 +117,12 @@ export interface Transport {
   onMessage(callback: (message: string | object) => void): void;
   /** Registers the callback for the end of the connection, with the reason if known. */
   onClose?(callback: (reason?: string | Error) => void): void;
+  /**
+   * Registers the callback for authorization rounds: call it with `true` when the transport
+   * starts waiting for credentials (a user consenting in a popup) and `false` when it has them
+   * or gave up. Request timeouts stop meanwhile, since the server is not the one being slow.
+   */
+  onAuthorizing?(callback: (authorizing: boolean) => void): void;
   /** Ends the connection. */
   close?(): void;
 }
@@ -376,7 +382,7 @@ export interface HttpTransportOptions {
    * OAuth flow (or refresh a token) your own way and resolve to the token. The refused
    * messages are held meanwhile and sent again with `Authorization: Bearer <token>`, which
    * every later request carries too. A throw, a rejection or no token fails the server; three
-   * refusals in a row without a success give up.
+   * refusals in a row without a success give up. Request timeouts stop while it runs.
    */
   authorize?: (challenge: HttpAuthorizationChallenge) => string | Promise<string>;
 }

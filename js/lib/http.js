@@ -58,7 +58,8 @@ function safely(callback, value) {
  * transport for `agent.connect`. Nothing is sent until the first message. Works wherever
  * `fetch` streams response bodies (Node 20+, browsers; cross-origin servers must allow CORS).
  * With `authorize`, a 401/403 asks it for an access token (the host runs the OAuth flow its
- * own way) and the refused messages are sent again with it.
+ * own way) and the refused messages are sent again with it. Request timeouts stop while it
+ * runs (reported through `onAuthorizing`), so a user taking a minute to consent is fine.
  */
 export function httpTransport(url, options) {
   const where = 'httpTransport';
@@ -78,6 +79,7 @@ export function httpTransport(url, options) {
   let closedReason = '';
   let deliver = () => {};
   let closedCallback = () => {};
+  let authorizingCallback = () => {};
   /** Requests being performed: id → AbortController. */
   const inFlight = new Map();
   let timer = null;
@@ -156,6 +158,8 @@ export function httpTransport(url, options) {
   async function askForToken({ status, wwwAuthenticate }) {
     let token;
     let failure = null;
+    // Request timeouts stop while the user is busy with the authorization.
+    safely(authorizingCallback, true);
     try {
       token = await authorize({ url, status, wwwAuthenticate: wwwAuthenticate ?? undefined });
       if (typeof token !== 'string' || token.length === 0) {
@@ -163,6 +167,8 @@ export function httpTransport(url, options) {
       }
     } catch (error) {
       failure = `authorize() failed: ${messageOf(error)}`;
+    } finally {
+      safely(authorizingCallback, false);
     }
     if (!machine) return; // closed meanwhile
     if (failure === null) machine.setAccessToken(now(), token);
@@ -223,6 +229,9 @@ export function httpTransport(url, options) {
     },
     onClose(callback) {
       closedCallback = callback;
+    },
+    onAuthorizing(callback) {
+      authorizingCallback = callback;
     },
     close() {
       if (finished) return;

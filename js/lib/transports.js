@@ -79,7 +79,7 @@ export function checkTransport(where, transport) {
       fail(where, `transport.${name} must be a function, got ${describe(transport[name])}`);
     }
   }
-  for (const name of ['onClose', 'close']) {
+  for (const name of ['onClose', 'onAuthorizing', 'close']) {
     if (transport[name] !== undefined && typeof transport[name] !== 'function') {
       fail(where, `transport.${name} must be a function when given, got ${describe(transport[name])}`);
     }
@@ -100,9 +100,9 @@ function asLine(message) {
 }
 
 /**
- * The shape the wasm side drives: `send(line)`, `start(onMessage, onClose)`, `close()`. It
- * never calls back after the connection closed, and never lets a throw from the host's object
- * or from a callback escape into the host's own event handlers.
+ * The shape the wasm side drives: `send(line)`, `start(onMessage, onClose, onAuthorizing)`,
+ * `close()`. It never calls back after the connection closed, and never lets a throw from the
+ * host's object or from a callback escape into the host's own event handlers.
  */
 export function adaptTransport(transport) {
   let open = true;
@@ -111,7 +111,7 @@ export function adaptTransport(transport) {
       if (!open) throw new Error('the transport is closed');
       return transport.send(line);
     },
-    start(onMessage, onClose) {
+    start(onMessage, onClose, onAuthorizing) {
       const closeOnce = (reason) => {
         if (!open) return;
         open = false;
@@ -131,6 +131,14 @@ export function adaptTransport(transport) {
         }
       });
       transport.onClose?.(closeOnce);
+      transport.onAuthorizing?.((authorizing) => {
+        if (!open) return;
+        try {
+          onAuthorizing(Boolean(authorizing));
+        } catch {
+          // Same as above.
+        }
+      });
     },
     close() {
       if (!open) return;

@@ -196,6 +196,33 @@ test('authorize supplies a token on 401, again when it expires; refused messages
   }
 });
 
+test('a slow authorize times out neither the handshake nor a call: timeouts wait for it', T, async () => {
+  const server = await recordingServer({ token: 'first' });
+  let next = 'first';
+  let asked = 0;
+  // The user takes three times as long as any timeout allows.
+  const authorize = async () => {
+    asked += 1;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    return next;
+  };
+  const agent = await createAgent({ servers: {} });
+  try {
+    const transport = httpTransport(server.url, { authorize });
+    const status = await agent.connect('slow', transport, { timeoutMs: 200, toolTimeoutMs: 200 });
+    assert.equal(status.status, 'connected', status.error);
+    server.rotate('second');
+    next = 'second';
+    const result = await agent.callTool('mcp__slow__echo', { message: 'worth the wait' });
+    assert.equal(result.isError, false, result.text);
+    assert.equal(result.text, 'echo: worth the wait');
+    assert.equal(asked, 2);
+  } finally {
+    agent.close();
+    await server.stop();
+  }
+});
+
 test('authorize failing, giving no token or a refused token fails that server, named', T, async () => {
   const server = await recordingServer({ token: 'right' });
   let wrongTries = 0;

@@ -70,6 +70,17 @@ export async function realBackends(): Promise<ServerInfo[]> {
     authorize: async ({ url, status, wwwAuthenticate }) => `token for ${url} after ${status} ${wwwAuthenticate ?? ''}`,
   });
   const status: ServerInfo = await agent.connect('remote', remote, { timeoutMs: 10_000 });
+  // A bridged transport that authorizes on its own says when, so timeouts wait for the user.
+  let announce: (authorizing: boolean) => void = () => {};
+  const bridged: Transport = {
+    send: (line: string) => console.log(line),
+    onMessage: () => {},
+    onAuthorizing: (callback) => {
+      announce = callback;
+    },
+  };
+  await agent.connect('bridged', bridged);
+  announce(true);
   if (status.status === 'failed') console.warn(status.error);
   await agent.connect('everything', stdioTransport('npx', ['-y', '@modelcontextprotocol/server-everything'], { env: { DEBUG: '1' } }));
   agent.setModel(mockModel());

@@ -1,8 +1,9 @@
 //! An MCP transport over a JS object: the host moves lines, the core does the protocol.
 //!
-//! The JS layer hands over a normalised object `{ send(line), start(onMessage, onClose),
-//! close() }` (it adapts the public `{ send, onMessage, onClose, close }` shape to it and makes
-//! sure a callback is never called after the transport is closed). Messages arrive one whole
+//! The JS layer hands over a normalised object `{ send(line), start(onMessage, onClose,
+//! onAuthorizing), close() }` (it adapts the public `{ send, onMessage, onClose, onAuthorizing,
+//! close }` shape to it and makes sure a callback is never called after the transport is
+//! closed). Messages arrive one whole
 //! JSON-RPC message per `onMessage` call, without a newline; this side adds one, so the core's
 //! line framing reads them exactly as it reads a child's stdout.
 
@@ -46,8 +47,10 @@ pub(crate) struct JsTransport {
     close: Function,
     inbox: Mutex<mpsc::UnboundedReceiver<Incoming>>,
     reason: RefCell<Option<String>>,
+    /// Authorization rounds the host announces: `true` at the start, `false` at the end.
+    authorizing: Mutex<mpsc::UnboundedReceiver<bool>>,
     /// Kept alive as long as the transport, so the host can call them until it is closed.
-    _callbacks: (Callback, Callback),
+    _callbacks: (Callback, Callback, Callback),
 }
 
 fn method(target: &JsValue, name: &str) -> Result<Function, String> {
@@ -93,11 +96,16 @@ impl JsTransport {
             };
             let _ = tx.unbounded_send(Incoming::Closed(reason));
         });
+        let (rounds, authorizing) = mpsc::unbounded();
+        let on_authorizing = Callback::new(move |flag: JsValue| {
+            let _ = rounds.unbounded_send(flag.is_truthy());
+        });
         start
-            .call2(
+            .call3(
                 &target,
                 on_message.as_ref().unchecked_ref(),
                 on_close.as_ref().unchecked_ref(),
+                on_authorizing.as_ref().unchecked_ref(),
             )
             .map_err(|e| format!("the transport failed to start: {}", error_text(&e)))?;
         Ok(JsTransport {
@@ -106,7 +114,8 @@ impl JsTransport {
             close,
             inbox: Mutex::new(rx),
             reason: RefCell::new(None),
-            _callbacks: (on_message, on_close),
+            authorizing: Mutex::new(authorizing),
+            _callbacks: (on_message, on_close, on_authorizing),
         })
     }
 }
@@ -145,6 +154,14 @@ impl Transport for JsTransport {
             .borrow_mut()
             .take()
             .unwrap_or_else(|| "the transport closed".into())
+    }
+
+    async fn authorizing(&self) -> bool {
+        match self.authorizing.lock().await.next().await {
+            Some(authorizing) => authorizing,
+            // The transport is gone: no more rounds.
+            None => futures::future::pending().await,
+        }
     }
 
     async fn close(&self) {
