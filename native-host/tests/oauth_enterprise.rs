@@ -6,6 +6,7 @@ mod common;
 
 use common::oauth_server::{count, OAuthServer};
 use serde_json::json;
+use std::path::Path;
 
 /// A project whose `remote` server uses cross-app access with the ID token from `$ADA_ID_TOKEN`.
 fn enterprise_project(server: &OAuthServer) -> common::Project {
@@ -21,17 +22,23 @@ fn enterprise_project(server: &OAuthServer) -> common::Project {
     project
 }
 
+/// `agentwire mcp call remote whoami --json`, with tokens kept under `state` and `id_token` as
+/// the user's ID token from the identity provider.
+fn call_whoami(project: &common::Project, state: &Path, id_token: &str) -> common::CliOutput {
+    let env = [
+        ("AGENTWIRE_STATE_DIR", state.to_str().unwrap()),
+        ("ENT_SECRET", "ent-secret"),
+        ("ADA_ID_TOKEN", id_token),
+    ];
+    project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env)
+}
+
 #[test]
 fn the_cli_reaches_the_server_through_the_identity_provider() {
     let server = OAuthServer::start();
     let project = enterprise_project(&server);
     let state = tempfile::tempdir().unwrap();
-    let env = [
-        ("AGENTWIRE_STATE_DIR", state.path().to_str().unwrap()),
-        ("ENT_SECRET", "ent-secret"),
-        ("ADA_ID_TOKEN", "id-token-of-ada"),
-    ];
-    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    let out = call_whoami(&project, state.path(), "id-token-of-ada");
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("called with at-1"), "{out:?}");
     assert!(!out.stderr.contains("open this URL"), "no browser: {out:?}");
@@ -42,7 +49,7 @@ fn the_cli_reaches_the_server_through_the_identity_provider() {
     assert_eq!(count(&stats, "registrations"), 0, "{stats}");
 
     // The token is kept like any other: the next run asks nobody.
-    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    let out = call_whoami(&project, state.path(), "id-token-of-ada");
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("called with at-1"), "{out:?}");
     assert_eq!(count(&server.stats(), "exchanges"), 1);
@@ -53,12 +60,7 @@ fn an_expired_id_token_fails_the_server_naming_the_identity_provider() {
     let server = OAuthServer::start();
     let project = enterprise_project(&server);
     let state = tempfile::tempdir().unwrap();
-    let env = [
-        ("AGENTWIRE_STATE_DIR", state.path().to_str().unwrap()),
-        ("ENT_SECRET", "ent-secret"),
-        ("ADA_ID_TOKEN", "stale-token-of-ada"),
-    ];
-    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    let out = call_whoami(&project, state.path(), "stale-token-of-ada");
     assert_ne!(out.code, 0, "{out:?}");
     let idp = server.url.replace("/mcp", "/idp/token");
     let all = format!("{}{}", out.stdout, out.stderr);

@@ -100,14 +100,7 @@ impl EntryCtx<'_> {
                 ))
             }
         };
-        for key in object.keys() {
-            if !OAUTH_FIELDS.contains(&key.as_str()) {
-                self.warn(format!(
-                    "unknown field \"oauth.{key}\" ignored (known: {})",
-                    OAUTH_FIELDS.join(", ")
-                ));
-            }
-        }
+        self.warn_unknown_fields(object, "oauth", &OAUTH_FIELDS);
         let text = |ctx: &Self, key: &str| ctx.string_field(object, "oauth", key);
         let flag = |ctx: &Self, key: &str, default: bool| -> Result<bool, super::ConfigError> {
             match object.get(key) {
@@ -200,14 +193,7 @@ impl EntryCtx<'_> {
                 ))
             }
         };
-        for key in object.keys() {
-            if !ENTERPRISE_FIELDS.contains(&key.as_str()) {
-                self.warn(format!(
-                    "unknown field \"oauth.enterprise.{key}\" ignored (known: {})",
-                    ENTERPRISE_FIELDS.join(", ")
-                ));
-            }
-        }
+        self.warn_unknown_fields(object, "oauth.enterprise", &ENTERPRISE_FIELDS);
         let required = |ctx: &Self, key: &str| -> Result<String, super::ConfigError> {
             ctx.string_field(object, "oauth.enterprise", key)?
                 .filter(|value| !value.trim().is_empty())
@@ -233,6 +219,19 @@ impl EntryCtx<'_> {
             ));
         }
         Ok(Some(grant))
+    }
+
+    /// Warns about each field of `object` (named `{prefix}.{field}`) that is not in `known`:
+    /// a typo should not silently turn a setting off, nor fail the whole file.
+    fn warn_unknown_fields(&mut self, object: &Map<String, Value>, prefix: &str, known: &[&str]) {
+        for key in object.keys() {
+            if !known.contains(&key.as_str()) {
+                self.warn(format!(
+                    "unknown field \"{prefix}.{key}\" ignored (known: {})",
+                    known.join(", ")
+                ));
+            }
+        }
     }
 
     /// The string `object[key]` with `${VAR}`s expanded, named `{prefix}.{key}` in errors.
