@@ -133,8 +133,9 @@ fn oauth_options(scenario: &str) -> OAuthOptions {
         text("idp_client_id"),
     ) {
         options.config.enterprise = Some(EnterpriseGrant {
-            idp_token_endpoint,
-            id_token,
+            idp_issuer: text("idp_issuer"),
+            idp_token_endpoint: Some(idp_token_endpoint),
+            id_token: Some(id_token),
             idp_client_id,
             idp_client_secret: text("idp_client_secret"),
         });

@@ -257,8 +257,9 @@ mod tests {
         assert_eq!(options.config.enterprise, None);
 
         let grant = agentwire::mcp::oauth::EnterpriseGrant {
-            idp_token_endpoint: "https://idp.example/token".into(),
-            id_token: "eyJ.id.sig".into(),
+            idp_issuer: Some("https://idp.example".into()),
+            idp_token_endpoint: None,
+            id_token: None,
             idp_client_id: "at-idp".into(),
             idp_client_secret: None,
         };

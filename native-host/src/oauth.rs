@@ -111,9 +111,11 @@ pub async fn authorize(
     let mut random = OAuthRandom {
         verifier: [0; 32],
         state: [0; 16],
+        nonce: [0; 16],
     };
     getrandom::fill(&mut random.verifier)
         .and_then(|_| getrandom::fill(&mut random.state))
+        .and_then(|_| getrandom::fill(&mut random.nonce))
         .map_err(|e| format!("no randomness for OAuth: {e}"))?;
     // The browser flow needs its listener before the redirect URI exists.
     let listener = match options.authorizer {

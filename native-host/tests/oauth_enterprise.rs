@@ -1,10 +1,13 @@
-//! Cross-app access from the CLI: a `.mcp.json` with `oauth.enterprise` reaches a server behind
-//! OAuth through the identity provider's token exchange and the JWT bearer grant, with no
-//! browser, and an expired ID token fails that server with an error naming the provider.
+//! Cross-app access: a `.mcp.json` with `oauth.enterprise` reaches a server behind OAuth
+//! through the identity provider's token exchange and the JWT bearer grant, with no browser,
+//! and an expired ID token fails that server with an error naming the provider. Without an ID
+//! token, the user signs in at the identity provider first (headless here).
 
 mod common;
 
-use common::oauth_server::{count, OAuthServer};
+use agentwire::mcp::oauth::{EnterpriseGrant, OAuthClient};
+use agentwire_host::oauth::{Authorizer, OAuthOptions};
+use common::oauth_server::{count, whoami_with, OAuthServer};
 use serde_json::json;
 use std::path::Path;
 
@@ -75,4 +78,32 @@ fn an_expired_id_token_fails_the_server_naming_the_identity_provider() {
     let stats = server.stats();
     assert_eq!(count(&stats, "jwtGrants"), 0, "{stats}");
     assert_eq!(count(&stats, "authorizations"), 0, "{stats}");
+}
+
+#[test]
+fn without_an_id_token_the_user_signs_in_at_the_identity_provider_first() {
+    let server = OAuthServer::start();
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.config.client = Some(OAuthClient {
+        client_id: "enterprise-app".into(),
+        client_secret: Some("ent-secret".into()),
+        auth_method: None,
+    });
+    options.config.enterprise = Some(EnterpriseGrant {
+        idp_issuer: Some(server.url.replace("/mcp", "/idp")),
+        idp_token_endpoint: None,
+        id_token: None,
+        idp_client_id: "agentwire".into(),
+        idp_client_secret: None,
+    });
+    assert_eq!(whoami_with(&server.url, options), "called with at-1");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "idpSignIns"), 1, "{stats}");
+    assert_eq!(count(&stats, "exchanges"), 1, "{stats}");
+    assert_eq!(count(&stats, "jwtGrants"), 1, "{stats}");
+    assert_eq!(
+        count(&stats, "authorizations"),
+        0,
+        "no consent at the server: {stats}"
+    );
 }

@@ -5,44 +5,17 @@
 
 mod common;
 
-use agentwire::driver::McpClient;
-use agentwire::mcp::http::HttpConfig;
-use agentwire::mcp::CallOptions;
-use agentwire::mcp::SessionConfig;
-use agentwire_host::clock::TokioClock;
-use agentwire_host::http_transport::HttpTransport;
 use agentwire_host::oauth::{Authorizer, OAuthOptions};
 use agentwire_host::token_store::{StoredToken, TokenStore, FILE_NAME};
-use common::lib_host::{block_on, spawn_local};
-use common::oauth_server::{count, OAuthServer};
+use common::oauth_server::{count, whoami_with, OAuthServer};
 use serde_json::json;
-use std::time::Duration;
 
 /// One "run": connect with OAuth and `store`, call `whoami`, close. Returns the tool's text
 /// (which names the access token the server saw).
 fn run_once(url: &str, store: &TokenStore) -> String {
     let mut options = OAuthOptions::new(Authorizer::Headless);
     options.store = Some(store.clone());
-    let url = url.to_owned();
-    block_on(async move {
-        let transport =
-            HttpTransport::with_oauth(HttpConfig::new(url.as_str()), Some(options)).unwrap();
-        let finished = transport.finished();
-        let session = SessionConfig {
-            initialize_timeout: Duration::from_secs(20),
-            ..SessionConfig::default()
-        };
-        let (client, _) = McpClient::connect(session, transport, TokioClock, spawn_local)
-            .await
-            .expect("the handshake, authorized");
-        let output = client
-            .call_tool("whoami", json!({}), CallOptions::default())
-            .await
-            .expect("whoami");
-        client.close("run finished");
-        let _ = tokio::time::timeout(Duration::from_secs(5), finished).await;
-        output.to_model_text()
-    })
+    whoami_with(url, options)
 }
 
 #[test]

@@ -18,7 +18,8 @@ const OAUTH_FIELDS: [&str; 7] = [
 ];
 
 /// Fields of `"oauth": {"enterprise": {...}}` (cross-app access).
-const ENTERPRISE_FIELDS: [&str; 4] = [
+const ENTERPRISE_FIELDS: [&str; 5] = [
+    "idpIssuer",
     "idpTokenEndpoint",
     "idToken",
     "idpClientId",
@@ -177,8 +178,9 @@ impl EntryCtx<'_> {
         Ok(Some(settings))
     }
 
-    /// Reads `oauth.enterprise`: absent or `null` (off), else an object with the identity
-    /// provider's token endpoint, the user's ID token and this app's client there.
+    /// Reads `oauth.enterprise`: absent or `null` (off), else an object naming the identity
+    /// provider (its issuer, or its token endpoint and the user's ID token) and this app's
+    /// client there.
     fn enterprise(
         &mut self,
         oauth: &Map<String, Value>,
@@ -194,29 +196,47 @@ impl EntryCtx<'_> {
             }
         };
         self.warn_unknown_fields(object, "oauth.enterprise", &ENTERPRISE_FIELDS);
-        let required = |ctx: &Self, key: &str| -> Result<String, super::ConfigError> {
-            ctx.string_field(object, "oauth.enterprise", key)?
-                .filter(|value| !value.trim().is_empty())
-                .ok_or_else(|| {
-                    let field = format!("oauth.enterprise.{key}");
-                    ctx.err(Some(&field), format!("\"{field}\" is required"))
-                })
+        // An empty value (a variable set to "") counts as missing.
+        let optional = |ctx: &Self, key: &str| -> Result<Option<String>, super::ConfigError> {
+            Ok(ctx
+                .string_field(object, "oauth.enterprise", key)?
+                .filter(|value| !value.trim().is_empty()))
         };
+        let idp_client_id = optional(self, "idpClientId")?.ok_or_else(|| {
+            self.err(
+                Some("oauth.enterprise.idpClientId"),
+                "\"oauth.enterprise.idpClientId\" is required".into(),
+            )
+        })?;
         let grant = EnterpriseGrant {
-            idp_token_endpoint: required(self, "idpTokenEndpoint")?,
-            id_token: required(self, "idToken")?,
-            idp_client_id: required(self, "idpClientId")?,
+            idp_issuer: optional(self, "idpIssuer")?,
+            idp_token_endpoint: optional(self, "idpTokenEndpoint")?,
+            id_token: optional(self, "idToken")?,
+            idp_client_id,
             idp_client_secret: self.string_field(object, "oauth.enterprise", "idpClientSecret")?,
         };
-        let endpoint = &grant.idp_token_endpoint;
-        if !endpoint.starts_with("https://") && !endpoint.starts_with("http://") {
+        let ready = grant.idp_issuer.is_some()
+            || (grant.id_token.is_some() && grant.idp_token_endpoint.is_some());
+        if !ready {
             return Err(self.err(
-                Some("oauth.enterprise.idpTokenEndpoint"),
-                format!(
-                    "\"oauth.enterprise.idpTokenEndpoint\" must start with http:// or https:// \
-                     (got {endpoint})"
-                ),
+                Some("oauth.enterprise"),
+                "\"oauth.enterprise\" needs \"idpIssuer\" (to sign in at the identity \
+                 provider), or \"idToken\" and \"idpTokenEndpoint\""
+                    .into(),
             ));
+        }
+        for (key, url) in [
+            ("idpIssuer", &grant.idp_issuer),
+            ("idpTokenEndpoint", &grant.idp_token_endpoint),
+        ] {
+            let Some(url) = url else { continue };
+            if !url.starts_with("https://") && !url.starts_with("http://") {
+                let field = format!("oauth.enterprise.{key}");
+                return Err(self.err(
+                    Some(&field),
+                    format!("\"{field}\" must start with http:// or https:// (got {url})"),
+                ));
+            }
         }
         Ok(Some(grant))
     }

@@ -501,8 +501,12 @@ fn oauth_enterprise_names_the_identity_provider_and_takes_the_id_token_from_the_
     .unwrap();
     let settings = first_oauth(&config);
     let grant = settings.enterprise.as_ref().expect("the enterprise grant");
-    assert_eq!(grant.idp_token_endpoint, "https://idp.example/token");
-    assert_eq!(grant.id_token, "eyJ.id-token.sig");
+    assert_eq!(
+        grant.idp_token_endpoint.as_deref(),
+        Some("https://idp.example/token")
+    );
+    assert_eq!(grant.id_token.as_deref(), Some("eyJ.id-token.sig"));
+    assert_eq!(grant.idp_issuer, None);
     assert_eq!(grant.idp_client_id, "notes-at-idp");
     assert_eq!(grant.idp_client_secret, None);
     assert_eq!(settings.client_id.as_deref(), Some("notes-app"));
@@ -519,6 +523,21 @@ fn oauth_enterprise_names_the_identity_provider_and_takes_the_id_token_from_the_
         !shown.contains("id-token"),
         "Debug hides the ID token: {shown}"
     );
+
+    // With the issuer alone, the user signs in at the identity provider for the ID token.
+    let config = parse(
+        r#"{"mcpServers": {"notes": {"type": "http", "url": "https://h/mcp", "oauth": {
+            "clientId": "notes-app", "enterprise": {"idpIssuer": "https://acme.okta.example",
+                "idpClientId": "agentwire", "idToken": ""}}}}}"#,
+    )
+    .unwrap();
+    let grant = first_oauth(&config).enterprise.clone().unwrap();
+    assert_eq!(
+        grant.idp_issuer.as_deref(),
+        Some("https://acme.okta.example")
+    );
+    assert_eq!(grant.id_token, None, "an empty ID token counts as none");
+    assert_eq!(grant.idp_token_endpoint, None, "discovered later");
 
     let idp = r#""idpTokenEndpoint": "https://idp.example/token", "idpClientId": "c""#;
     for (oauth, field, message) in [
@@ -537,13 +556,24 @@ fn oauth_enterprise_names_the_identity_provider_and_takes_the_id_token_from_the_
         ),
         (
             format!(r#"{{"clientId": "a", "enterprise": {{{idp}}}}}"#),
-            "oauth.enterprise.idToken",
-            "is required",
+            "oauth.enterprise",
+            "needs \"idpIssuer\" (to sign in at the identity provider), or \"idToken\" and \"idpTokenEndpoint\"",
         ),
         (
             r#"{"clientId": "a", "enterprise": {"idToken": "t", "idpClientId": "c"}}"#.into(),
-            "oauth.enterprise.idpTokenEndpoint",
+            "oauth.enterprise",
+            "needs \"idpIssuer\"",
+        ),
+        (
+            r#"{"clientId": "a", "enterprise": {"idpIssuer": "https://idp.example"}}"#.into(),
+            "oauth.enterprise.idpClientId",
             "is required",
+        ),
+        (
+            r#"{"clientId": "a", "enterprise": {"idpIssuer": "idp.example", "idpClientId": "c"}}"#
+                .into(),
+            "oauth.enterprise.idpIssuer",
+            "must start with http:// or https://",
         ),
         (
             format!(r#"{{"clientId": "a", "enterprise": {{{idp}, "idToken": "${{NOPE}}"}}}}"#),

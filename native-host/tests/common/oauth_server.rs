@@ -1,10 +1,17 @@
 //! The OAuth fixture server (`fixtures/oauth-server.mjs`): an MCP server with its own
 //! authorization server and a stand-in enterprise identity provider, started per test.
 
-use super::lib_host::block_on;
-use serde_json::Value;
+use super::lib_host::{block_on, spawn_local};
+use agentwire::driver::McpClient;
+use agentwire::mcp::http::HttpConfig;
+use agentwire::mcp::{CallOptions, SessionConfig};
+use agentwire_host::clock::TokioClock;
+use agentwire_host::http_transport::HttpTransport;
+use agentwire_host::oauth::OAuthOptions;
+use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 /// The fixture server process; killed on drop.
 pub struct OAuthServer {
@@ -72,4 +79,29 @@ pub fn count(stats: &Value, key: &str) -> u64 {
     stats[key]
         .as_u64()
         .unwrap_or_else(|| panic!("{key} in {stats}"))
+}
+
+/// Connects to the MCP server at `url` with `options`, calls `whoami`, closes. Returns the
+/// tool's text, which names the access token the server saw.
+pub fn whoami_with(url: &str, options: OAuthOptions) -> String {
+    let url = url.to_owned();
+    block_on(async move {
+        let transport =
+            HttpTransport::with_oauth(HttpConfig::new(url.as_str()), Some(options)).unwrap();
+        let finished = transport.finished();
+        let session = SessionConfig {
+            initialize_timeout: Duration::from_secs(20),
+            ..SessionConfig::default()
+        };
+        let (client, _) = McpClient::connect(session, transport, TokioClock, spawn_local)
+            .await
+            .expect("the handshake, authorized");
+        let output = client
+            .call_tool("whoami", json!({}), CallOptions::default())
+            .await
+            .expect("whoami");
+        client.close("run finished");
+        let _ = tokio::time::timeout(Duration::from_secs(5), finished).await;
+        output.to_model_text()
+    })
 }

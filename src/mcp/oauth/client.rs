@@ -23,7 +23,7 @@ impl OAuthFlow {
             }
         }
         if let Some(grant) = self.config.enterprise.clone() {
-            return self.token_exchange_request(&grant);
+            return self.start_enterprise(&grant);
         }
         if self.config.client_credentials {
             let ready = self.client.as_ref().is_some_and(|c| {

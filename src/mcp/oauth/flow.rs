@@ -2,6 +2,7 @@
 
 use super::challenge::BearerChallenge;
 use super::encoding::base64url;
+use super::enterprise::IdpSession;
 use super::types::{OAuthClient, OAuthConfig, OAuthRandom, OAuthStep};
 use super::url::SplitUrl;
 use crate::json::quoted;
@@ -19,8 +20,14 @@ pub(super) enum Phase {
     Authorizing,
     /// Waiting for the host's signed client assertion (`private_key_jwt`).
     Signing,
-    /// Exchanging the user's ID token for an identity assertion grant at the enterprise
-    /// identity provider (cross-app access).
+    /// Reading the enterprise identity provider's discovery document (cross-app access).
+    IdpMetadata,
+    /// The user signing in at the identity provider.
+    IdpAuthorizing,
+    /// Trading the sign-in's code for the user's ID token.
+    IdpToken,
+    /// Exchanging the user's ID token for an identity assertion grant at the identity
+    /// provider.
     TokenExchange,
     Token,
     Finished,
@@ -84,6 +91,8 @@ pub struct OAuthFlow {
     /// A token request waiting for its client assertion: its form fields and the phase its
     /// answer is read in.
     pub(super) unsigned: Option<(Vec<(String, String)>, Phase)>,
+    /// The enterprise identity provider's side (cross-app access only).
+    pub(super) idp: IdpSession,
     pub(super) next_id: u64,
 }
 
@@ -95,6 +104,7 @@ impl OAuthFlow {
             .map(BearerChallenge::parse)
             .unwrap_or_default();
         OAuthFlow {
+            idp: IdpSession::new(config.enterprise.as_ref(), &random.nonce),
             resource: config.resource_url.clone(),
             client: config.client.clone(),
             config,
@@ -151,6 +161,8 @@ impl OAuthFlow {
             Phase::ServerMetadata => self.on_server_metadata(status, json),
             Phase::Registration => self.on_registration(status, json, body),
             Phase::Refreshing => self.on_refresh(status, json),
+            Phase::IdpMetadata => self.on_idp_metadata(status, json),
+            Phase::IdpToken => self.on_idp_token(status, json, body),
             Phase::TokenExchange => self.on_token_exchange(status, json, body),
             Phase::Token => self.on_token(status, json, body),
             Phase::Signing => OAuthStep::Failed(
@@ -158,7 +170,7 @@ impl OAuthFlow {
                  not an HTTP response"
                     .into(),
             ),
-            Phase::Authorizing | Phase::Finished => {
+            Phase::Authorizing | Phase::IdpAuthorizing | Phase::Finished => {
                 OAuthStep::Failed("the OAuth flow expected no HTTP response now".into())
             }
         }
@@ -167,16 +179,19 @@ impl OAuthFlow {
     /// Where the authorization server redirected the user agent after an
     /// [`OAuthStep::Authorize`] (the full redirect URL with `code` and `state`).
     pub fn handle_redirect(&mut self, url: &str) -> OAuthStep {
-        if self.phase != Phase::Authorizing {
-            return OAuthStep::Failed("the OAuth flow expected no redirect now".into());
-        }
+        // The user signs in at the identity provider (cross-app access) or authorizes at the
+        // MCP server's authorization server: the redirect is checked the same way.
+        let endpoint = match self.phase {
+            Phase::Authorizing => self.server.authorization_endpoint.clone(),
+            Phase::IdpAuthorizing => self.idp_authorization_endpoint(),
+            _ => return OAuthStep::Failed("the OAuth flow expected no redirect now".into()),
+        };
         let Some(redirect) = SplitUrl::parse(url) else {
             return self.fail(format!(
                 "the authorization redirect {url} is not a URL",
                 url = quoted(url)
             ));
         };
-        let endpoint = self.server.authorization_endpoint.clone();
         if let Some(error) = redirect.query_param("error") {
             let detail = redirect
                 .query_param("error_description")
@@ -194,7 +209,10 @@ impl OAuthFlow {
         let Some(code) = redirect.query_param("code") else {
             return self.fail(format!("the redirect from {endpoint} carries no `code`"));
         };
-        self.token_request(&code)
+        match self.phase {
+            Phase::IdpAuthorizing => self.idp_code_request(&code),
+            _ => self.token_request(&code),
+        }
     }
 
     /// The signed client assertion (a compact JWT) asked for by an [`OAuthStep::SignAssertion`].

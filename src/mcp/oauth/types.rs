@@ -68,12 +68,20 @@ pub struct OAuthConfig {
 
 /// The enterprise identity provider's side of cross-app access (SEP-990): the user's ID token
 /// from single sign-on, exchanged at the provider for an identity assertion grant (ID-JAG).
+///
+/// Either the ID token and the token endpoint are given, or the issuer is: then the flow
+/// discovers the provider (OpenID Connect Discovery) and, without an ID token, signs the user
+/// in there first (a browser step, [`OAuthStep::Authorize`]).
 #[derive(Clone, PartialEq, Eq)]
 pub struct EnterpriseGrant {
-    /// The identity provider's token endpoint, where the RFC 8693 token exchange happens.
-    pub idp_token_endpoint: String,
-    /// The user's OpenID Connect ID token from the identity provider: the exchange's subject.
-    pub id_token: String,
+    /// The identity provider's issuer URL, for discovery and for checking the ID token.
+    pub idp_issuer: Option<String>,
+    /// The identity provider's token endpoint, where the RFC 8693 token exchange happens
+    /// (discovered from the issuer when not given).
+    pub idp_token_endpoint: Option<String>,
+    /// The user's OpenID Connect ID token from the identity provider: the exchange's subject
+    /// (obtained by signing in when not given).
+    pub id_token: Option<String>,
     /// This application's client id at the identity provider.
     pub idp_client_id: String,
     /// Its secret there, for a confidential client (sent with HTTP Basic authentication).
@@ -84,8 +92,9 @@ impl fmt::Debug for EnterpriseGrant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Never print the ID token or the secret.
         f.debug_struct("EnterpriseGrant")
+            .field("idp_issuer", &self.idp_issuer)
             .field("idp_token_endpoint", &self.idp_token_endpoint)
-            .field("id_token", &"<redacted>")
+            .field("id_token", &self.id_token.as_ref().map(|_| "<redacted>"))
             .field("idp_client_id", &self.idp_client_id)
             .field(
                 "idp_client_secret",
@@ -134,13 +143,15 @@ impl OAuthConfig {
     }
 }
 
-/// Randomness the host supplies (the core has none): PKCE verifier and `state` bytes.
+/// Randomness the host supplies (the core has none): PKCE verifier, `state` and `nonce` bytes.
 #[derive(Clone)]
 pub struct OAuthRandom {
     /// Becomes the PKCE `code_verifier` (base64url, 43 characters).
     pub verifier: [u8; 32],
     /// Becomes the `state` parameter.
     pub state: [u8; 16],
+    /// Becomes the OpenID Connect `nonce` when signing in at an identity provider.
+    pub nonce: [u8; 16],
 }
 
 /// What the host should do next.

@@ -46,6 +46,22 @@ fn base64_pads_standard_and_not_url_safe() {
 }
 
 #[test]
+fn base64url_decodes_what_it_encodes_and_refuses_the_rest() {
+    for length in 0..40usize {
+        let data: Vec<u8> = (0..length).map(|i| (i * 37 + 11) as u8).collect();
+        assert_eq!(
+            base64url_decode(&base64url(&data)),
+            Some(data),
+            "{length} bytes"
+        );
+    }
+    assert_eq!(base64url_decode("-_8"), Some(vec![0xfb, 0xff]));
+    assert_eq!(base64url_decode("Zg=="), None, "no padding in JWTs");
+    assert_eq!(base64url_decode("Zm9v+"), None, "standard alphabet");
+    assert_eq!(base64url_decode("Zm9vY"), None, "impossible length");
+}
+
+#[test]
 fn percent_encoding_round_trips() {
     let text = "a b&c=d/é~";
     assert_eq!(percent_encode(text), "a%20b%26c%3Dd%2F%C3%A9~");

@@ -15,11 +15,14 @@ pub fn random() -> OAuthRandom {
     OAuthRandom {
         verifier: [7; 32],
         state: [9; 16],
+        nonce: [5; 16],
     }
 }
 
 pub struct Script {
     pub answers: HashMap<String, (u16, Vec<u8>)>,
+    /// Answers for one `grant_type` at a token endpoint, before `answers`.
+    pub grant_answers: HashMap<(String, String), (u16, Vec<u8>)>,
     /// Every request made, in order.
     pub requests: Vec<HttpRequest>,
     /// The authorization URLs visited.
@@ -51,6 +54,7 @@ impl Script {
     pub fn new() -> Self {
         Script {
             answers: HashMap::new(),
+            grant_answers: HashMap::new(),
             requests: Vec::new(),
             visited: Vec::new(),
             redirect: approve,
@@ -62,6 +66,14 @@ impl Script {
     pub fn answer(&mut self, url: &str, status: u16, body: Value) -> &mut Self {
         self.answers
             .insert(url.to_owned(), (status, body.to_string().into_bytes()));
+        self
+    }
+
+    /// The answer at token endpoint `url` to the form `grant_type`.
+    pub fn answer_grant(&mut self, url: &str, grant: &str, status: u16, body: Value) -> &mut Self {
+        let key = (url.to_owned(), grant.to_owned());
+        self.grant_answers
+            .insert(key, (status, body.to_string().into_bytes()));
         self
     }
 
@@ -110,8 +122,9 @@ impl Script {
             step = match step {
                 OAuthStep::Request(request) => {
                     let (status, body) = self
-                        .answers
-                        .get(&request.url)
+                        .grant_answers
+                        .get(&(request.url.clone(), grant_type(&request)))
+                        .or_else(|| self.answers.get(&request.url))
                         .cloned()
                         .unwrap_or((404, b"Not Found".to_vec()));
                     self.requests.push(request);
@@ -155,22 +168,34 @@ impl Script {
         self.form_at(&format!("{AS}/token"))
     }
 
-    /// The form fields of the request to `url`.
+    /// The form fields of the (last) request to `url`.
     pub fn form_at(&self, url: &str) -> HashMap<String, String> {
-        let request = self.request_to(url);
-        assert_eq!(request.method, HttpMethod::Post);
-        let body = String::from_utf8(request.body.clone().unwrap()).unwrap();
-        let url = SplitUrl::parse(&format!("http://x/?{body}")).unwrap();
-        body.split('&')
-            .map(|pair| pair.split('=').next().unwrap().to_owned())
-            .map(|k| (k.clone(), url.query_param(&k).unwrap()))
-            .collect()
+        form_of(self.request_to(url))
     }
 
     /// A query parameter of the (last) authorization URL.
     pub fn authorize_param(&self, name: &str) -> Option<String> {
         SplitUrl::parse(self.visited.last()?)?.query_param(name)
     }
+}
+
+/// The form fields of a `POST`.
+pub fn form_of(request: &HttpRequest) -> HashMap<String, String> {
+    assert_eq!(request.method, HttpMethod::Post);
+    let body = String::from_utf8(request.body.clone().unwrap()).unwrap();
+    let url = SplitUrl::parse(&format!("http://x/?{body}")).unwrap();
+    body.split('&')
+        .map(|pair| pair.split('=').next().unwrap().to_owned())
+        .map(|k| (k.clone(), url.query_param(&k).unwrap()))
+        .collect()
+}
+
+/// The `grant_type` of a form `POST`, if any.
+fn grant_type(request: &HttpRequest) -> String {
+    let body = String::from_utf8_lossy(request.body.as_deref().unwrap_or_default()).into_owned();
+    SplitUrl::parse(&format!("http://x/?{body}"))
+        .and_then(|url| url.query_param("grant_type"))
+        .unwrap_or_default()
 }
 
 pub fn config() -> OAuthConfig {
