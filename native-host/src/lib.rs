@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod account;
 pub mod app;
 pub mod cli;
 pub mod clock;
@@ -17,7 +18,6 @@ pub mod connect;
 pub mod http_transport;
 pub mod jwt;
 pub mod local_tools;
-pub mod logout;
 pub mod model;
 pub mod oauth;
 pub mod render;

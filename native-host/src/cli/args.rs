@@ -50,6 +50,12 @@ pub enum McpCommand {
         #[arg(default_value = "{}")]
         args: String,
     },
+    /// Authorize an http server with OAuth now (browser if needed) and keep its token, so
+    /// later runs need nobody.
+    Login {
+        /// Server name, as in the config.
+        server: String,
+    },
     /// Forget the OAuth tokens kept for an http server (its next connection authorizes anew).
     Logout {
         /// Server name, as in the config.

@@ -15,7 +15,14 @@ pub async fn main(cli: Cli) -> i32 {
         command: McpCommand::Logout { server },
     }) = &cli.command
     {
-        return crate::logout::mcp_logout(options, server);
+        return crate::account::mcp_logout(options, server);
+    }
+    // Starts the one server itself, to report on its authorization.
+    if let Some(Command::Mcp {
+        command: McpCommand::Login { server },
+    }) = &cli.command
+    {
+        return crate::account::mcp_login(options, server).await;
     }
     let selection = match &cli.command {
         Some(Command::Mcp {
@@ -42,7 +49,7 @@ pub async fn main(cli: Cli) -> i32 {
         }) => commands::mcp_call(&app, server, tool, args, options.json).await,
         Some(Command::Tools) => commands::tools(&app, options.json),
         Some(Command::Mcp {
-            command: McpCommand::Logout { .. },
+            command: McpCommand::Logout { .. } | McpCommand::Login { .. },
         }) => unreachable!("handled before the app starts"),
         None if std::io::stdin().is_terminal() => match crate::repl::run(&app).await {
             Ok(()) => 0,
