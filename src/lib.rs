@@ -20,6 +20,8 @@ pub mod model;
 pub mod policy;
 pub mod registry;
 pub mod rpc;
+#[cfg(test)]
+mod test_rng;
 pub mod time;
 mod vec_map;
 #[cfg(target_arch = "wasm32")]

@@ -3,6 +3,7 @@
 //! outputs. Plus linear-time and bounded-memory proofs that count work instead of timing it.
 
 use super::*;
+use crate::test_rng::Rng;
 
 /// One output of the decoder, owned so runs can be compared.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,18 +214,6 @@ fn fixtures() -> Vec<Fixture> {
             vec![frame("a"), Out::Eof(Some(too_long_error(&x(12), 8)))],
         ),
     ]
-}
-
-/// Deterministic pseudo-random numbers (xorshift64*), so chunk boundaries vary but never flake.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
 }
 
 /// Pushes `chunks` in order, draining after each push, then finishes.

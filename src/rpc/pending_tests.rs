@@ -1,6 +1,7 @@
 //! Tests of the pending-request table, lazy deletion and compaction included.
 
 use super::*;
+use crate::test_rng::Rng;
 
 fn at(ms: u64) -> Instant {
     Instant::from_millis(ms)
@@ -187,13 +188,8 @@ fn memory_follows_requests_in_flight_not_requests_ever_sent() {
 fn agrees_with_a_naive_table_under_a_random_workload() {
     // A fixed xorshift sequence: deterministic, and varied enough to reach compactions with
     // stale entries on top, in the middle and at the bottom of the heap.
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rand = |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rand = |n: u64| rng.below(n as usize) as u64;
     let mut t = PendingTable::new();
     let mut naive: Vec<(u64, Instant)> = Vec::new(); // (id, deadline) in flight
     let mut now = 0;

@@ -1,4 +1,5 @@
 mod assertion;
+mod chaos;
 mod encoding;
 mod enterprise;
 mod flow;
