@@ -3,6 +3,7 @@
 mod auth;
 mod auth_streams;
 mod basics;
+mod chaos;
 mod errors;
 mod oversize;
 mod pair;
