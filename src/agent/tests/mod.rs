@@ -1,6 +1,7 @@
 //! Transcript tests of the agent loop: a scripted model and scripted tools drive the loop, and
 //! the sequence of outputs (events, actions, audit records) is compared with a constant list.
 
+mod chaos;
 mod direct;
 mod limits;
 mod transcripts;

@@ -1,0 +1,195 @@
+//! A chaotic model, tools and user: random tool calls (unknown names, odd or duplicate ids,
+//! arguments of every JSON type, huge values), model failures, tool results in any order (some
+//! for calls that do not exist, some twice), random approvals, and cancellations at any point,
+//! over several runs of one conversation. The loop must never panic, end every run with exactly
+//! one terminal event, and only ever show the model a history it can accept: every tool call
+//! answered by exactly one tool message, after it.
+
+use super::*;
+use crate::test_rng::Rng;
+use std::collections::HashMap;
+
+const SESSIONS: u64 = 300;
+const RUNS_PER_SESSION: usize = 3;
+/// Far more than any run needs: the step limit and the repeat guard end runs long before.
+const MAX_ITERATIONS: usize = 400;
+
+/// Checks the invariant the model APIs enforce: each assistant tool call id appears once, and
+/// exactly one tool message answers it, after it. Returns what is wrong.
+fn check_history(messages: &[ChatMessage]) -> Result<(), String> {
+    let mut asked: HashMap<&str, usize> = HashMap::new();
+    let mut answered: HashMap<&str, usize> = HashMap::new();
+    for (at, message) in messages.iter().enumerate() {
+        match message {
+            ChatMessage::Assistant { tool_calls, .. } => {
+                for call in tool_calls {
+                    if asked.insert(&call.id, at).is_some() {
+                        return Err(format!("call id {:?} used twice", call.id));
+                    }
+                }
+            }
+            ChatMessage::Tool { tool_call_id, .. } => {
+                if !asked.contains_key(tool_call_id.as_str()) {
+                    return Err(format!(
+                        "a tool message answers {tool_call_id:?}, never asked"
+                    ));
+                }
+                *answered.entry(tool_call_id).or_insert(0) += 1;
+            }
+            ChatMessage::User { .. } => {}
+        }
+    }
+    for id in asked.keys() {
+        match answered.get(id) {
+            Some(1) => {}
+            Some(n) => return Err(format!("call {id:?} answered {n} times")),
+            None => return Err(format!("call {id:?} never answered")),
+        }
+    }
+    Ok(())
+}
+
+/// Arguments of every shape a model might produce.
+fn arguments(rng: &mut Rng) -> Value {
+    match rng.below(7) {
+        0 => json!({}),
+        1 => json!({"owner": "vercel", "repo": "ai", "n": rng.below(5)}),
+        2 => json!([1, 2, 3]),
+        3 => json!("a string"),
+        4 => Value::Null,
+        5 => json!({"text": "x".repeat(rng.below(20_000))}),
+        _ => json!({"deep": {"deeper": {"deepest": [null, true, 1.5, {"k": "v"}]}}}),
+    }
+}
+
+/// What the model says: a failure, an answer, or tool calls.
+fn model_reply(rng: &mut Rng) -> Result<ModelResponse, String> {
+    match rng.below(10) {
+        0 => Err("the model endpoint returned HTTP 500".into()),
+        1 | 2 => Ok(ModelResponse::text(if rng.below(2) == 0 {
+            "done"
+        } else {
+            ""
+        })),
+        _ => {
+            let names = [
+                GET,
+                LIST,
+                CREATE,
+                DELETE,
+                "shell",
+                "nope",
+                "",
+                "mcp__gone__tool",
+            ];
+            let ids = ["call_1", "call_1", "", "call_2", "x"];
+            let calls = (0..1 + rng.below(4))
+                .map(|_| ToolCall {
+                    id: (*rng.pick(&ids)).to_owned(),
+                    name: (*rng.pick(&names)).to_owned(),
+                    arguments: arguments(rng),
+                })
+                .collect();
+            Ok(ModelResponse {
+                text: (rng.below(3) == 0).then(|| "let me look".to_owned()),
+                tool_calls: calls,
+            })
+        }
+    }
+}
+
+/// A tool's result: text of any size, or a failure.
+fn tool_result(rng: &mut Rng) -> Result<ToolOutput, ToolFailure> {
+    match rng.below(6) {
+        0 => Err(ToolFailure::Error("server gone".into())),
+        1 => Err(ToolFailure::Timeout),
+        2 => Err(ToolFailure::Cancelled),
+        3 => Ok(ToolOutput::text("y".repeat(rng.below(100_000)))),
+        _ => Ok(ToolOutput::text("ok")),
+    }
+}
+
+#[test]
+fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
+    for session in 0..SESSIONS {
+        let mut rng = Rng(0x000a_9e47 + session * 104_729);
+        let config = AgentConfig {
+            max_steps: 1 + rng.below(6) as u32,
+            output_budget_chars: *rng.pick(&[1_000, 50_000, 1_000_000]),
+            ..AgentConfig::default()
+        };
+        let mut agent = Agent::new(registry(), Policy::new(), config);
+        let mut now = 1_000;
+        for run in 0..RUNS_PER_SESSION {
+            agent
+                .start_run(Instant::from_millis(now), "look at vercel/ai")
+                .unwrap();
+            let mut running: Vec<String> = Vec::new();
+            let mut terminal = 0;
+            for _ in 0..MAX_ITERATIONS {
+                now += rng.below(2_000) as u64;
+                let at = Instant::from_millis(now);
+                while let Some(event) = agent.poll_event() {
+                    terminal += event.is_terminal() as usize;
+                }
+                while agent.poll_audit().is_some() {}
+                if !agent.is_running() {
+                    break;
+                }
+                if rng.below(40) == 0 {
+                    agent.cancel_run(at).unwrap();
+                    continue;
+                }
+                match agent.poll_action() {
+                    Some(Action::CallModel(request)) => {
+                        check_history(&request.messages)
+                            .unwrap_or_else(|e| panic!("session {session} run {run}: {e}"));
+                        agent
+                            .handle_model_response(at, model_reply(&mut rng))
+                            .unwrap();
+                    }
+                    Some(Action::CallTools(invocations)) => {
+                        running.extend(invocations.into_iter().map(|i| i.call_id));
+                    }
+                    Some(Action::RequestApproval(request)) => {
+                        let answer = *rng.pick(&[Approval::Yes, Approval::No, Approval::Always]);
+                        let id = if rng.below(10) == 0 {
+                            "wrong"
+                        } else {
+                            &request.call_id
+                        };
+                        if agent.handle_approval(at, id, answer).is_err() {
+                            // A wrong id changes nothing; the real answer follows.
+                            agent.handle_approval(at, &request.call_id, answer).unwrap();
+                        }
+                    }
+                    None if !running.is_empty() => {
+                        let id = running.swap_remove(rng.below(running.len()));
+                        let result = tool_result(&mut rng);
+                        agent.handle_tool_result(at, &id, result).unwrap();
+                        // A late or duplicate result is refused, and changes nothing.
+                        if rng.below(5) == 0 {
+                            assert!(agent
+                                .handle_tool_result(at, &id, tool_result(&mut rng))
+                                .is_err());
+                        }
+                    }
+                    None => panic!("session {session} run {run}: running, with nothing to do"),
+                }
+            }
+            while let Some(event) = agent.poll_event() {
+                terminal += event.is_terminal() as usize;
+            }
+            assert!(
+                !agent.is_running(),
+                "session {session} run {run} did not end"
+            );
+            assert_eq!(
+                terminal, 1,
+                "session {session} run {run}: one terminal event"
+            );
+            check_history(agent.history())
+                .unwrap_or_else(|e| panic!("session {session} run {run}, history: {e}"));
+        }
+    }
+}
