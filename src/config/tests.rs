@@ -371,6 +371,18 @@ fn http_servers_opt_in_to_oauth() {
     );
 }
 
+/// Checks that an `http` server with `"oauth": <oauth>` is refused with an error naming
+/// `field` and saying `message`.
+fn assert_oauth_error(oauth: &str, field: &str, message: &str) {
+    let text = err(&format!(
+        r#"{{"mcpServers": {{"r": {{"type": "http", "url": "https://h/mcp", "oauth": {oauth}}}}}}}"#
+    ));
+    assert!(
+        text.contains(field) && text.contains(message),
+        "{oauth}: {text}"
+    );
+}
+
 /// The `oauth` settings of the config's first server, which must be an `http` one with them.
 fn first_oauth(config: &McpConfig) -> &OAuthSettings {
     match &config.servers[0].transport {
@@ -455,13 +467,7 @@ fn oauth_settings_name_a_pre_registered_client_with_its_secret_from_the_environm
             "must be a boolean",
         ),
     ] {
-        let text = err(&format!(
-            r#"{{"mcpServers": {{"r": {{"type": "http", "url": "https://h/mcp", "oauth": {oauth}}}}}}}"#
-        ));
-        assert!(
-            text.contains(field) && text.contains(message),
-            "{oauth}: {text}"
-        );
+        assert_oauth_error(oauth, field, message);
     }
 }
 
@@ -598,12 +604,6 @@ fn oauth_enterprise_names_the_identity_provider_and_takes_the_id_token_from_the_
             "must be a string",
         ),
     ] {
-        let text = err(&format!(
-            r#"{{"mcpServers": {{"r": {{"type": "http", "url": "https://h/mcp", "oauth": {oauth}}}}}}}"#
-        ));
-        assert!(
-            text.contains(field) && text.contains(message),
-            "{oauth}: {text}"
-        );
+        assert_oauth_error(&oauth, field, message);
     }
 }
