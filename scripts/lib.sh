@@ -93,6 +93,29 @@ aw_summary() {
 
 aw_has() { command -v "$1" >/dev/null 2>&1; }
 
+# aw_retry ATTEMPTS CMD...: runs CMD up to ATTEMPTS times, waiting 10 s, then 20 s, ... in
+# between ($AW_RETRY_DELAY instead of 10): a registry or mirror that hiccups once should not
+# fail a whole CI run. Returns CMD's last exit status.
+aw_retry() {
+  local attempts="$1" n=1 status delay="${AW_RETRY_DELAY:-10}"
+  shift
+  while true; do
+    "$@" && return 0
+    status=$?
+    ((n >= attempts)) && return "$status"
+    aw_warn "attempt $n of $attempts failed (exit $status): $*; trying again in $((delay * n)) s"
+    sleep "$((delay * n))"
+    n=$((n + 1))
+  done
+}
+
+# aw_in DIR CMD...: runs CMD in DIR (in a subshell), for aw_retry.
+aw_in() {
+  local dir="$1"
+  shift
+  (cd "$dir" && "$@")
+}
+
 # aw_ensure_free_disk DIR GIB: dies, naming DIR and what is free, unless the file system
 # holding DIR has at least GIB GiB available. Run before long builds: a disk that fills halfway
 # shows up as an unrelated failure (a truncated npm install, a linker error) much later.
@@ -136,10 +159,12 @@ aw_apt_ensure() {
   local start
   start="$(aw_now)"
   if [[ -z "$AW_APT_UPDATED" ]]; then
-    aw_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    aw_retry 3 aw_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq ||
+      aw_die "apt-get update failed"
     AW_APT_UPDATED=1
   fi
-  aw_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  aw_retry 3 aw_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" \
+    >/dev/null || aw_die "apt-get install ${missing[*]} failed"
   aw_log "installed ${missing[*]} in $(aw_since "$start")"
 }
 
@@ -192,7 +217,7 @@ aw_ensure_wasm_bindgen() {
   start="$(aw_now)"
   # Not --locked: the CLI's own lock file names a version the registry lacked once.
   # CARGO_TARGET_DIR unset so the install builds in its own temporary folder.
-  env -u CARGO_TARGET_DIR cargo install --quiet --force wasm-bindgen-cli --version "$want" ||
+  aw_retry 2 env -u CARGO_TARGET_DIR cargo install --quiet --force wasm-bindgen-cli --version "$want" ||
     aw_die "cargo install wasm-bindgen-cli --version $want failed"
   have="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }')" || true
   [[ "$have" == "$want" ]] || aw_die "installed wasm-bindgen reports '$have', expected $want"
@@ -212,7 +237,7 @@ aw_npm_tool() {
     aw_log "npm install $spec (into $dir)"
     mkdir -p "$dir"
     [[ -f "$dir/package.json" ]] || echo '{"private":true}' >"$dir/package.json"
-    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error "$spec" >&2) ||
+    aw_retry 3 aw_in "$dir" npm install --no-audit --no-fund --loglevel=error "$spec" >&2 ||
       aw_die "npm install $spec failed"
   fi
   echo "$dir/node_modules/.bin/$bin"
@@ -248,10 +273,11 @@ aw_npm_deps() {
   start="$(aw_now)"
   if [[ -f "$dir/package-lock.json" ]]; then
     aw_log "npm ci in ${dir#"$AW_ROOT"/}"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || aw_die "npm ci failed in $dir"
+    aw_retry 3 aw_in "$dir" npm ci --no-audit --no-fund --loglevel=error ||
+      aw_die "npm ci failed in $dir"
   else
     aw_log "npm install in ${dir#"$AW_ROOT"/}"
-    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error) ||
+    aw_retry 3 aw_in "$dir" npm install --no-audit --no-fund --loglevel=error ||
       aw_die "npm install failed in $dir"
   fi
   aw_log "npm deps of ${dir#"$AW_ROOT"/} ready in $(aw_since "$start")"
