@@ -7,9 +7,9 @@ use crate::cli::args::CommonOptions;
 use crate::commands::ExitCode;
 use crate::servers::plan;
 use crate::token_store::{unix_now, StoredToken, TokenStore};
-use agentwire::config::{OAuthSettings, ServerTransport};
+use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::ServerStatus;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// Connects `server` (authorizing it if no kept token works) and says how it went. Exit 0 when
 /// authorized; 1 when the authorization failed; 2 for an unknown server, one that is not
@@ -85,6 +85,47 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
         ),
     }
     0
+}
+
+/// The OAuth state of a configured server, for `mcp list`: `None` without OAuth, else whether
+/// a token is kept (`kept`), when it expires (`expiresAt`, Unix seconds) and whether tokens are
+/// kept at all (`storeTokens`).
+pub fn oauth_state(server: &ServerConfig) -> Option<Value> {
+    let ServerTransport::Http {
+        url,
+        oauth: Some(settings),
+        ..
+    } = &server.transport
+    else {
+        return None;
+    };
+    if !settings.store_tokens {
+        return Some(json!({"kept": false, "storeTokens": false}));
+    }
+    let kept = TokenStore::default_location().and_then(|store| store.load(url));
+    Some(json!({
+        "kept": kept.is_some(),
+        "expiresAt": kept.and_then(|t| t.expires_at),
+        "storeTokens": true,
+    }))
+}
+
+/// `oauth_state` in words: "OAuth token kept, valid for about 42 minutes".
+pub fn describe_oauth_state(state: &Value) -> String {
+    if state["storeTokens"] == false {
+        return "OAuth tokens in memory only".into();
+    }
+    if state["kept"] != true {
+        return "no OAuth token kept (`agentwire mcp login` authorizes ahead of time)".into();
+    }
+    match state["expiresAt"].as_u64() {
+        Some(at) if at <= unix_now() => "OAuth token kept, expired (refreshed on next use)".into(),
+        Some(at) => format!(
+            "OAuth token kept, valid for about {} minutes",
+            (at - unix_now()) / 60
+        ),
+        None => "OAuth token kept".into(),
+    }
 }
 
 /// ", valid for about N minutes" when the token says when it expires.

@@ -24,6 +24,9 @@ pub struct App {
     pub runtime: Runtime<TokioClock>,
     /// The terminal view (events, approvals, audit).
     pub terminal: Terminal,
+    /// The configured servers this app started (for what the runtime does not know, such as
+    /// their OAuth settings).
+    pub servers: Vec<ServerConfig>,
     /// Stderr tails of stdio servers.
     pub tails: Mutex<StderrTails>,
     /// Output format.
@@ -137,6 +140,7 @@ impl App {
         let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit);
         let app = App {
             runtime,
+            servers: servers.clone(),
             terminal,
             tails: Mutex::new(StderrTails::new()),
             format,

@@ -39,7 +39,17 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     ServerStatus::Failed { reason } => Value::String(reason.clone()),
                     _ => Value::Null,
                 };
-                json!({"name": name, "status": status.as_str(), "error": error, "tools": tools})
+                let oauth = app
+                    .servers
+                    .iter()
+                    .find(|s| &s.name == name)
+                    .and_then(crate::account::oauth_state);
+                let mut entry = json!({"name": name, "status": status.as_str(), "error": error,
+                    "tools": tools});
+                if let Some(oauth) = oauth {
+                    entry["oauth"] = oauth;
+                }
+                entry
             })
             .collect()
     });
@@ -48,13 +58,17 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
     } else {
         for entry in &entries {
             let tools = entry["tools"].as_array().map_or(0, Vec::len);
+            let oauth = match entry.get("oauth") {
+                Some(state) => format!(" ({})", crate::account::describe_oauth_state(state)),
+                None => String::new(),
+            };
             match entry["status"].as_str() {
                 Some("connected") => crate::outln!(
-                    "{}: connected, {tools} tools",
+                    "{}: connected, {tools} tools{oauth}",
                     entry["name"].as_str().unwrap_or("")
                 ),
                 Some(status) => crate::outln!(
-                    "{}: {status}{}",
+                    "{}: {status}{oauth}{}",
                     entry["name"].as_str().unwrap_or(""),
                     entry["error"]
                         .as_str()

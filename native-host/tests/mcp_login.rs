@@ -114,3 +114,57 @@ fn login_names_what_is_wrong() {
         "no server was started for a refused login"
     );
 }
+
+#[test]
+fn mcp_list_says_whether_each_oauth_server_keeps_a_token() {
+    let server = OAuthServer::start();
+    let mut project = project(&server);
+    let idp = server.url.replace("/mcp", "/idp/token");
+    project.entry(
+        "memory",
+        json!({"type": "http", "url": server.url, "oauth": {
+            "clientId": "enterprise-app", "clientSecret": "ent-secret", "storeTokens": false,
+            "enterprise": {"idpTokenEndpoint": idp, "idToken": "id-token-of-ada",
+                "idpClientId": "agentwire"}}}),
+    );
+    let state = tempfile::tempdir().unwrap();
+    let env = [
+        ("AGENTWIRE_STATE_DIR", state.path().to_str().unwrap()),
+        ("ADA_ID_TOKEN", "id-token-of-ada"),
+    ];
+    let out = project.run_with_env(&["mcp", "list", "--json"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let report = out.json();
+    let server_entry = |name: &str| {
+        report["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {report}"))
+    };
+    // Connecting authorized `remote` (no browser needed), and its token is kept.
+    let remote = server_entry("remote");
+    assert_eq!(remote["oauth"]["kept"], true, "{remote}");
+    assert!(remote["oauth"]["expiresAt"].as_u64().is_some(), "{remote}");
+    assert_eq!(
+        server_entry("memory")["oauth"],
+        json!({"kept": false, "storeTokens": false})
+    );
+    assert!(
+        server_entry("open").get("oauth").is_none(),
+        "no OAuth, no field"
+    );
+    assert!(server_entry("local").get("oauth").is_none());
+
+    let out = project.run_with_env(&["mcp", "list"], &env);
+    assert!(
+        out.stdout
+            .contains("remote: connected, 1 tools (OAuth token kept, valid for about")
+            && out
+                .stdout
+                .contains("memory: connected, 1 tools (OAuth tokens in memory only)"),
+        "{out:?}"
+    );
+}
