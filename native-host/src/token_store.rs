@@ -132,21 +132,50 @@ impl TokenStore {
         StoredToken::from_value(servers.get(url)?)
     }
 
-    /// Stores `token` for the server at `url`, keeping every other entry.
+    /// Stores `token` for the server at `url`, keeping every other entry (also those another
+    /// agentwire process saves at the same time).
     pub fn save(&self, url: &str, token: &StoredToken) -> Result<(), String> {
-        let mut servers = self.read()?;
-        servers.insert(url.to_owned(), token.to_value());
-        self.write(servers)
+        self.locked(|| {
+            let mut servers = self.read()?;
+            servers.insert(url.to_owned(), token.to_value());
+            self.write(servers)
+        })
     }
 
     /// Removes the entry of `url`; false when there was none.
     pub fn forget(&self, url: &str) -> Result<bool, String> {
-        let mut servers = self.read()?;
-        let removed = servers.remove(url).is_some();
-        if removed {
-            self.write(servers)?;
+        self.locked(|| {
+            let mut servers = self.read()?;
+            let removed = servers.remove(url).is_some();
+            if removed {
+                self.write(servers)?;
+            }
+            Ok(removed)
+        })
+    }
+
+    /// Runs `change`, a read, modify and write of the file, holding an exclusive lock on the
+    /// sibling `oauth-tokens.json.lock`: two agentwire processes saving at once would otherwise
+    /// each write back what they read, and one of the tokens would be lost. (The lock is on a
+    /// file of its own because the store itself is replaced by a rename on every write.)
+    fn locked<T>(&self, change: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
-        Ok(removed)
+        let lock_path = self.path.with_extension("json.lock");
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let lock = options
+            .open(&lock_path)
+            .and_then(|file| file.lock().map(|()| file))
+            .map_err(|e| format!("cannot lock the token store ({}): {e}", lock_path.display()))?;
+        let outcome = change();
+        // Closing the file releases the lock.
+        drop(lock);
+        outcome
     }
 
     /// Every entry, by URL; an absent file is an empty store.
@@ -225,6 +254,36 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_saves_keep_every_entry() {
+        // Eight writers (as two agentwire processes would be) saving at once: each reads the
+        // file, adds its entry and writes it back, so without a lock they overwrite each other.
+        let dir = tempfile::tempdir().unwrap();
+        let store = TokenStore::at(dir.path().join(FILE_NAME));
+        let writers: Vec<_> = (0..8)
+            .map(|writer| {
+                let store = store.clone();
+                std::thread::spawn(move || {
+                    for n in 0..15 {
+                        let url = format!("https://server-{writer}-{n}.example/mcp");
+                        let saved = StoredToken::from_token(&token(&url, None, None), 1_000);
+                        store.save(&url, &saved).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        for writer in 0..8 {
+            for n in 0..15 {
+                let url = format!("https://server-{writer}-{n}.example/mcp");
+                let loaded = store.load(&url).unwrap_or_else(|| panic!("{url} was lost"));
+                assert_eq!(loaded.access_token, url);
+            }
+        }
+    }
+
+    #[test]
     fn a_saved_token_loads_back_under_its_url_and_others_are_kept() {
         let dir = tempfile::tempdir().unwrap();
         let store = TokenStore::at(dir.path().join("nested/dir").join(FILE_NAME));
@@ -259,8 +318,23 @@ mod tests {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        // The lock file stays: removing it would let a second writer lock a new file while a
+        // first one still holds the old.
+        assert_eq!(
+            names,
+            [FILE_NAME.to_owned(), format!("{FILE_NAME}.lock")],
+            "no temporary file is left behind"
+        );
+        let lock = dir.path().join(format!("{FILE_NAME}.lock"));
+        assert_eq!(
+            std::fs::metadata(lock).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
 
     #[test]
