@@ -1,6 +1,8 @@
 //! `agentwire mcp login SERVER`: authorizes an OAuth server ahead of time and keeps its token,
-//! says so when a kept token works already, and names the culprit when it cannot. The server
-//! authorizes through cross-app access with a configured ID token, so no browser is involved.
+//! says so when a kept token works already, and names the culprit when it cannot. Most tests
+//! authorize through cross-app access with a configured ID token (no browser); one goes
+//! through the browser flow with a stand-in `xdg-open` that follows the URL like a user who
+//! approves.
 
 mod common;
 
@@ -167,4 +169,54 @@ fn mcp_list_says_whether_each_oauth_server_keeps_a_token() {
                 .contains("memory: connected, 1 tools (OAuth tokens in memory only)"),
         "{out:?}"
     );
+}
+
+/// Unix only: the stand-in browser is a shell script.
+#[cfg(unix)]
+#[test]
+fn login_through_the_browser_keeps_the_token_for_later_runs() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = OAuthServer::start();
+    let mut project = common::Project::new();
+    project.entry(
+        "remote",
+        json!({"type": "http", "url": server.url, "oauth": true}),
+    );
+    // The "browser": an `xdg-open` first on PATH that follows the authorization URL, as a user
+    // who approves would; the fixture approves at once and redirects to the CLI's listener.
+    let bin = tempfile::tempdir().unwrap();
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(
+        &opener,
+        "#!/bin/sh\nexec node -e 'fetch(process.argv[1]).catch(() => {})' \"$1\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let state = tempfile::tempdir().unwrap();
+    let env = [
+        ("PATH", path.as_str()),
+        ("AGENTWIRE_STATE_DIR", state.path().to_str().unwrap()),
+    ];
+    let out = project.run_with_env(&["mcp", "login", "remote"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains("To authorize agentwire, open this URL"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("authorized remote"), "{out:?}");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "registrations"), 1, "{stats}");
+    assert_eq!(count(&stats, "authorizations"), 1, "{stats}");
+
+    // A later run uses the kept token: no browser, no new authorization.
+    let out = project.run_with_env(&["mcp", "call", "remote", "whoami", "--json"], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("called with at-1"), "{out:?}");
+    assert!(!out.stderr.contains("open this URL"), "{out:?}");
+    assert_eq!(count(&server.stats(), "authorizations"), 1);
 }
