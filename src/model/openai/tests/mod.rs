@@ -1,5 +1,6 @@
 //! Codec tests over payloads shaped like what OpenAI and DashScope return.
 
+mod chaos;
 mod decode;
 mod encode;
 mod stream;
