@@ -5,7 +5,7 @@ mod support;
 use agentwire::content::ContentBlock;
 use agentwire::jsonrpc::{codes, Id};
 use agentwire::mcp::{
-    CallOptions, RequestError, RequestId, SessionConfig, SessionError, SessionEvent,
+    CallOptions, RequestError, RequestId, Root, SessionConfig, SessionError, SessionEvent,
     SUPPORTED_PROTOCOL_VERSIONS,
 };
 use serde_json::{json, Value};
@@ -366,6 +366,60 @@ fn progress_extends_the_deadline_up_to_the_hard_cap() {
         matches!(pair.event(), SessionEvent::ToolResult { result: Err(RequestError::Timeout { waited, .. }), .. }
         if waited == Duration::from_secs(25))
     );
+}
+
+#[test]
+fn fixed_roots_are_declared_and_answered_by_the_session_itself() {
+    let project = Root {
+        uri: "file:///home/ada/my%20project".into(),
+        name: Some("my project".into()),
+    };
+    let mut pair = Pair::new(SessionConfig {
+        fixed_roots: vec![
+            project,
+            Root {
+                uri: "file:///srv/data".into(),
+                name: None,
+            },
+        ],
+        ..SessionConfig::default()
+    });
+    let init = pair.recv();
+    assert_eq!(
+        init["params"]["capabilities"]["roots"],
+        json!({"listChanged": false})
+    );
+    pair.reply(
+        &init,
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s"}}),
+    );
+    assert_eq!(pair.recv()["method"], "notifications/initialized");
+    pair.events.clear();
+    // Asked in the middle of a call, as a filesystem server would: answered at once.
+    let _call = pair
+        .client
+        .call_tool(pair.now, "read", json!({}), opts())
+        .unwrap();
+    pair.drain();
+    let _request = pair.recv();
+    pair.send(json!({"jsonrpc": "2.0", "id": "r1", "method": "roots/list"}));
+    assert_eq!(
+        pair.recv(),
+        json!({"jsonrpc": "2.0", "id": "r1", "result": {"roots": [
+            {"uri": "file:///home/ada/my%20project", "name": "my project"},
+            {"uri": "file:///srv/data"}]}})
+    );
+    assert!(
+        pair.events.is_empty(),
+        "no host round trip: {:?}",
+        pair.events
+    );
+
+    // Without fixed roots and without `roots`, nothing is declared and the request is refused.
+    let mut plain = Pair::new(SessionConfig::default());
+    assert!(plain.recv()["params"]["capabilities"]
+        .get("roots")
+        .is_none());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use crate::cli::args::CommonOptions;
 use crate::clock::TokioClock;
-use crate::connect::{connect_all, describe, last_stderr, StderrTails};
+use crate::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
 use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::render::{Format, Terminal};
@@ -12,6 +12,7 @@ use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
 use agentwire::driver::{ModelBackend, Runtime};
 use agentwire::fallback::after_real_failure;
+use agentwire::mcp::Root;
 use agentwire::policy::Policy;
 use agentwire::registry::{Registry, Risk, RiskOverrides};
 use std::io::IsTerminal;
@@ -115,6 +116,8 @@ impl App {
                 Workspace::current().map_err(|e| format!("workspace (current directory): {e}"))?
             }
         };
+        // Servers may work in the workspace: it is their one root.
+        let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let tools = BuiltinTools::new(workspace);
         for problem in tools.register(&mut registry) {
             eprintln!("warning: {problem}");
@@ -154,15 +157,15 @@ impl App {
             say(notice);
         }
         let progress = !quiet && std::io::stderr().is_terminal();
-        for outcome in connect_all(&app.runtime, &servers, &app.tails, progress).await {
+        for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =
                 plan.github_fallback_is_real && outcome.name == "github" && outcome.result.is_err();
             if fell_back {
                 let reason = outcome.result.as_ref().err().cloned().unwrap_or_default();
                 say(&after_real_failure(&reason).notice());
                 app.runtime.remove_server("github");
-                for retry in connect_all(&app.runtime, &[mock_github()], &app.tails, progress).await
-                {
+                let mock = [mock_github()];
+                for retry in connect_all(&app.runtime, &mock, &app.tails, progress, &roots).await {
                     say(&describe(&retry));
                 }
             } else {

@@ -10,7 +10,7 @@ use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
 use agentwire::mcp::http::HttpConfig;
 use agentwire::mcp::oauth::OAuthClient;
-use agentwire::mcp::SessionConfig;
+use agentwire::mcp::{Root, SessionConfig};
 use futures::future::{join_all, LocalBoxFuture};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -34,10 +34,12 @@ fn spawn_local(future: LocalBoxFuture<'static, ()>) {
     tokio::task::spawn_local(future);
 }
 
-/// Starts one server and waits for its handshake, within its startup timeout.
+/// Starts one server and waits for its handshake, within its startup timeout. `roots` are
+/// offered to it (the `roots` capability; the session answers `roots/list` itself).
 async fn connect_one(
     server: &ServerConfig,
     tails: &Mutex<StderrTails>,
+    roots: &[Root],
 ) -> Result<McpClient, String> {
     // A user authorizing in the browser during the handshake does not eat the startup time:
     // the session pauses its timeouts while the transport authorizes.
@@ -52,6 +54,7 @@ async fn connect_one(
     let config = SessionConfig {
         initialize_timeout: startup_timeout,
         request_timeout: server.timeout,
+        fixed_roots: roots.to_vec(),
         ..SessionConfig::default()
     };
     let handshake = async {
@@ -109,14 +112,15 @@ async fn connect_one(
     }
 }
 
-/// Connects every enabled server concurrently and adds it to the runtime (tools included).
-/// Disabled servers are recorded as such. Never fails as a whole: each server reports its own
-/// outcome.
+/// Connects every enabled server concurrently and adds it to the runtime (tools included),
+/// offering each the `roots` (the workspace). Disabled servers are recorded as such. Never
+/// fails as a whole: each server reports its own outcome.
 pub async fn connect_all(
     runtime: &Runtime<TokioClock>,
     servers: &[ServerConfig],
     tails: &Mutex<StderrTails>,
     show_progress: bool,
+    roots: &[Root],
 ) -> Vec<ConnectOutcome> {
     let bars = MultiProgress::new();
     if !show_progress {
@@ -131,7 +135,7 @@ pub async fn connect_all(
         bar.enable_steady_tick(Duration::from_millis(100));
         async move {
             let started = Instant::now();
-            let result = match connect_one(server, tails).await {
+            let result = match connect_one(server, tails, roots).await {
                 Ok(client) => runtime.add_server(&server.name, client).await,
                 Err(reason) => {
                     let reason = with_stderr(reason, &server.name, tails);
@@ -211,6 +215,17 @@ fn oauth_options(settings: &OAuthSettings) -> OAuthOptions {
         options.store = TokenStore::default_location();
     }
     options
+}
+
+/// The workspace as an MCP root: its `file://` URI, named after the directory. `None` for a
+/// path that cannot be a URI (not absolute).
+pub fn workspace_root(dir: &std::path::Path) -> Option<Root> {
+    let uri = reqwest::Url::from_directory_path(dir).ok()?;
+    Some(Root {
+        // Without the trailing slash `from_directory_path` adds: the form servers compare.
+        uri: uri.as_str().trim_end_matches('/').to_owned(),
+        name: dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+    })
 }
 
 #[cfg(test)]

@@ -154,6 +154,22 @@ fn github_server_reports_invalid_arguments_offline() {
 }
 
 #[test]
+fn everything_server_is_offered_the_workspace_as_its_root() {
+    // server-everything asks for roots right after the handshake (it registers
+    // `get-roots-list` only for clients with the `roots` capability).
+    let project = project();
+    let out = project.run(&["mcp", "call", "everything", "get-roots-list", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = out.json()["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let workspace = std::fs::canonicalize(project.path()).unwrap();
+    let uri = format!("file://{}", workspace.display());
+    assert!(text.contains(&uri), "{uri} in {text}");
+}
+
+#[test]
 fn everything_server_echo_structured_content_and_image() {
     let project = project();
     let out = project.run(&[

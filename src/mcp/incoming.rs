@@ -189,6 +189,11 @@ impl ClientSession {
                 self.send_response(id, Ok(json!({})));
                 return;
             }
+            "roots/list" if !self.config.fixed_roots.is_empty() => {
+                let roots = super::roots::roots_result(&self.config.fixed_roots);
+                self.send_response(id, Ok(roots));
+                return;
+            }
             "roots/list" => self.config.roots,
             "sampling/createMessage" => self.config.sampling,
             "elicitation/create" => self.config.elicitation,

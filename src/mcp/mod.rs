@@ -4,9 +4,11 @@ mod events;
 pub mod http;
 mod incoming;
 pub mod oauth;
+mod roots;
 mod session;
 
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};
+pub use roots::Root;
 pub use session::{CallOptions, ClientSession, SessionConfig, SessionError};
 
 /// The protocol version agentwire asks for.

@@ -1,6 +1,7 @@
 //! The MCP client session as a sans-IO state machine.
 
 use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
+use super::roots::Root;
 use super::LATEST_PROTOCOL_VERSION;
 use crate::framing::{DecodeError, FrameError, LineDecoder};
 use crate::jsonrpc::{ErrorObject, Id, Message, Notification, Request, Response};
@@ -22,6 +23,9 @@ pub struct SessionConfig {
     pub protocol_version: String,
     /// Declare the `roots` capability (host answers `roots/list`).
     pub roots: bool,
+    /// Roots the session answers `roots/list` with by itself (declaring the capability):
+    /// no round trip through the host, so a server may ask in the middle of a tool call.
+    pub fixed_roots: Vec<Root>,
     /// Declare the `sampling` capability (host answers `sampling/createMessage`).
     pub sampling: bool,
     /// Declare the `elicitation` capability (host answers `elicitation/create`).
@@ -45,6 +49,7 @@ impl Default for SessionConfig {
             client_version: env!("CARGO_PKG_VERSION").into(),
             protocol_version: LATEST_PROTOCOL_VERSION.into(),
             roots: false,
+            fixed_roots: Vec::new(),
             sampling: false,
             elicitation: false,
             initialize_timeout: Duration::from_secs(30),
@@ -186,7 +191,7 @@ impl ClientSession {
 
     fn initialize_params(&self) -> Value {
         let mut capabilities = Map::new();
-        if self.config.roots {
+        if self.config.roots || !self.config.fixed_roots.is_empty() {
             capabilities.insert("roots".into(), json!({"listChanged": false}));
         }
         if self.config.sampling {
