@@ -314,6 +314,20 @@ export interface AgentOptions {
   onAudit?: (record: AuditRecord) => void;
   /** Receives runtime notices (a server failed or disconnected, its tools changed). */
   onNotice?: (message: string) => void;
+  /**
+   * Directories servers may work in (MCP roots), as `file://` URIs or `{ uri, name }`: offered
+   * to every server the agent connects, which may ask for them with `roots/list` (a filesystem
+   * server, say). None by default.
+   */
+  roots?: Array<string | Root>;
+}
+
+/** An MCP root: a directory a server may work in. */
+export interface Root {
+  /** A `file://` URI. */
+  uri: string;
+  /** A name to show for it. */
+  name?: string;
 }
 
 /** An agent: a conversation with a model, MCP servers and JS tools. */

@@ -31,6 +31,7 @@ const AGENT_OPTIONS = [
   'maxOutputChars',
   'onAudit',
   'onNotice',
+  'roots',
 ];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
@@ -40,8 +41,28 @@ const RISKS = ['read', 'network', 'write', 'execute'];
 /** Only `createAgent` may construct an Agent. */
 const token = Symbol('agentwire.Agent');
 
+/**
+ * `roots` as `[{uri, name?}]`: each a `file://` URI string or such an object. Servers may ask
+ * for them (`roots/list`) to know which directories they may work in.
+ */
+function checkRoots(where, roots) {
+  if (roots === undefined) return [];
+  if (!Array.isArray(roots)) fail(where, `"roots" must be an array of file:// URIs, got ${describe(roots)}`);
+  return roots.map((root, i) => {
+    const { uri, name } = typeof root === 'string' ? { uri: root } : isPlainObject(root) ? root : {};
+    if (typeof uri !== 'string' || !uri.startsWith('file://')) {
+      fail(where, `roots[${i}] must be a file:// URI or {uri, name}, got ${describe(root)}`);
+    }
+    if (name !== undefined && typeof name !== 'string') {
+      fail(where, `roots[${i}].name must be a string, got ${describe(name)}`);
+    }
+    return name === undefined ? { uri } : { uri, name };
+  });
+}
+
 function checkAgentOptions(where, options) {
-  const o = checkOptions(where, options, AGENT_OPTIONS);
+  // A copy: normalising `roots` must not change the caller's object.
+  const o = { ...checkOptions(where, options, AGENT_OPTIONS) };
   checkModel(where, o.model);
   for (const key of ['allow', 'ask', 'deny']) optionalStrings(where, key, o[key]);
   optionalString(where, 'systemPrompt', o.systemPrompt);
@@ -53,6 +74,7 @@ function checkAgentOptions(where, options) {
   optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
   optionalFunction(where, 'onAudit', o.onAudit);
   optionalFunction(where, 'onNotice', o.onNotice);
+  o.roots = checkRoots(where, o.roots);
   if (o.servers !== undefined) {
     if (!isPlainObject(o.servers)) {
       fail(where, `"servers" must be an object mapping names to transports, got ${describe(o.servers)}`);
@@ -139,6 +161,8 @@ export class Agent {
   #closed = false;
   #onAudit;
   #onNotice;
+  /** Offered to every server this agent connects (`[{uri, name?}]`). */
+  #roots;
   /** Where streamed model text goes during a run. */
   #textSink = null;
 
@@ -157,6 +181,7 @@ export class Agent {
       maxOutputChars: options.maxOutputChars,
     };
     this.#onAudit = options.onAudit;
+    this.#roots = options.roots ?? [];
     this.#onNotice = options.onNotice;
     const glue = wasm('createAgent');
     try {
@@ -248,7 +273,7 @@ export class Agent {
     optionalCount(where, 'toolTimeoutMs', o.toolTimeoutMs, 1);
     optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
     const core = this.#live(where);
-    const json = JSON.stringify(o);
+    const json = JSON.stringify({ ...o, roots: this.#roots });
     if (isMockGithub(transport)) {
       // Its module first, so the handshake does not wait for it; a load failure shows up as
       // the server's error when the transport's first send fails the same way.

@@ -28,6 +28,9 @@ test('createAgent: unknown options and wrong types', async () => {
   await rejectsWith(() => createAgent({ onAudit: true }), /"onAudit" must be a function, got a boolean/);
   await rejectsWith(() => createAgent({ tools: {} }), /"tools" must be an array of tool definitions, got an object/);
   await rejectsWith(() => createAgent({ tools: [{ name: 'x' }] }), /createAgent: tools\[0\]: "execute" must be a function, got undefined/);
+  await rejectsWith(() => createAgent({ roots: '/home/project' }), /"roots" must be an array of file:\/\/ URIs, got a string/);
+  await rejectsWith(() => createAgent({ roots: ['/home/project'] }), /roots\[0\] must be a file:\/\/ URI or \{uri, name\}, got a string "\/home\/project"/);
+  await rejectsWith(() => createAgent({ roots: [{ uri: 'file:///a', name: 3 }] }), /roots\[0\]\.name must be a string, got the number 3/);
 });
 
 test('createAgent: an invalid permission pattern names the pattern and the problem', async () => {

@@ -236,3 +236,21 @@ test('disconnect removes exactly that server and its tools; the name can be reus
     agent.close();
   }
 });
+
+test('roots are offered to every server; server-everything lists them', T, async () => {
+  const { command, args } = everythingServer();
+  const agent = await createAgent({
+    servers: { everything: stdioTransport(command, args) },
+    roots: ['file:///home/project', { uri: 'file:///srv/my%20data', name: 'my data' }],
+  });
+  try {
+    const [status] = agent.servers();
+    assert.equal(status.status, 'connected', status.error);
+    const result = await agent.callTool('mcp__everything__get-roots-list', {});
+    assert.equal(result.isError, false, result.text);
+    assert.match(result.text, /file:\/\/\/home\/project/);
+    assert.match(result.text, /my data[\s\S]*file:\/\/\/srv\/my%20data/);
+  } finally {
+    agent.close();
+  }
+});

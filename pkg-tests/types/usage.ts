@@ -63,6 +63,7 @@ export async function realBackends(): Promise<ServerInfo[]> {
     allow: ['mcp__github__get_*'],
     deny: ['bash'],
     onNotice: (message: string) => console.warn(message),
+    roots: ['file:///home/project', { uri: 'file:///data', name: 'data' }],
   });
   const remote: Transport = httpTransport('https://mcp.example.com/mcp', {
     headers: { Authorization: 'Bearer token' },
@@ -128,6 +129,8 @@ export async function mistakes(agent: Agent): Promise<void> {
   await agent.connect('broken', { close() {} });
   // @ts-expect-error: headers are strings
   httpTransport('https://example.com/mcp', { headers: { 'x-retries': 3 } });
+  // @ts-expect-error: a root is a URI string or {uri, name}
+  await createAgent({ roots: [{ path: '/home/project' }] });
   // @ts-expect-error: authorize gives a token string
   httpTransport('https://example.com/mcp', { authorize: async () => ({ token: 'x' }) });
   await agent.run('hi', {

@@ -6,7 +6,7 @@ use super::transport::{JsTransport, Probe};
 use crate::agent::{Agent, AgentConfig};
 use crate::driver::{DirectCallOutput, LocalTools, McpClient, Runtime, ServerStatus};
 use crate::json::to_text;
-use crate::mcp::SessionConfig;
+use crate::mcp::{Root, SessionConfig};
 use crate::policy::{Policy, RuleKind};
 use crate::registry::{Registry, Risk, ToolLimits, ToolSource, ToolSpec};
 use js_sys::{Function, Promise};
@@ -182,6 +182,18 @@ async fn attach(
     if let Some(timeout) = millis(&options, "timeoutMs") {
         config.initialize_timeout = timeout;
         config.request_timeout = timeout;
+    }
+    // The agent's roots (checked by the JS layer), answered by the session itself.
+    if let Some(Value::Array(roots)) = options.get("roots") {
+        config.fixed_roots = roots
+            .iter()
+            .filter_map(|root| {
+                Some(Root {
+                    uri: root.get("uri")?.as_str()?.to_owned(),
+                    name: root.get("name").and_then(Value::as_str).map(str::to_owned),
+                })
+            })
+            .collect();
     }
     match McpClient::connect(config, transport, JsClock, spawn).await {
         Ok((client, _)) => {
