@@ -53,9 +53,10 @@ pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_millis(30_000);
 /// Risk classes accepted by `risk` and `toolRisk`.
 pub const RISKS: [&str; 4] = ["read", "write", "execute", "network"];
 
-const COMMON_FIELDS: [&str; 6] = [
+const COMMON_FIELDS: [&str; 7] = [
     "type",
     "disabled",
+    "sampling",
     "timeout",
     "startupTimeout",
     "risk",
@@ -80,6 +81,9 @@ pub struct ServerConfig {
     pub name: String,
     /// `"disabled": true` keeps the entry but starts nothing.
     pub disabled: bool,
+    /// agentwire extension: `"sampling": true` lets the server use the agent's model
+    /// (`sampling/createMessage`), spending the user's model budget; off by default.
+    pub sampling: bool,
     /// Per-request timeout.
     pub timeout: Duration,
     /// Time allowed for start-up and the MCP handshake.
@@ -310,13 +314,13 @@ impl EntryCtx<'_> {
             }
         };
         self.warn_unknown(map, &transport);
-        let disabled = match map.get("disabled") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
-                return Err(self.err(Some("disabled"), "\"disabled\" must be a boolean".into()))
-            }
+        let flag = |key: &str| match map.get(key) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.err(Some(key), format!("\"{key}\" must be a boolean"))),
         };
+        let disabled = flag("disabled")?;
+        let sampling = flag("sampling")?;
         let risk = match map.get("risk") {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.risk_value("risk", v)?),
@@ -336,6 +340,7 @@ impl EntryCtx<'_> {
         Ok(ServerConfig {
             name: self.name.to_owned(),
             disabled,
+            sampling,
             timeout: self.millis(map, "timeout", DEFAULT_TIMEOUT)?,
             startup_timeout: self.millis(map, "startupTimeout", DEFAULT_STARTUP_TIMEOUT)?,
             transport,

@@ -2,7 +2,8 @@
 
 mod support;
 
-use agentwire::driver::McpClient;
+use agentwire::driver::{McpClient, RequestHandler};
+use agentwire::jsonrpc::ErrorObject;
 use agentwire::mcp::{CallOptions, RequestError, SessionConfig};
 use futures::channel::mpsc;
 use futures::executor::LocalPool;
@@ -24,12 +25,25 @@ async fn scripted_server(
 ) {
     let mut buffer = Vec::new();
     let mut held = Vec::new();
+    let mut sampling_for = None;
     while let Some(chunk) = from_client.next().await {
         buffer.extend_from_slice(&chunk);
         while let Some(pos) = buffer.iter().position(|b| *b == b'\n') {
             let line: Vec<u8> = buffer.drain(..=pos).collect();
             let msg: Value = serde_json::from_slice(&line).unwrap();
             seen.borrow_mut().push(msg.clone());
+            // The client's answer to our sampling request: finishes the call that asked.
+            if msg["id"] == "sample-1" {
+                let call: Value = sampling_for.take().expect("a call waiting for sampling");
+                let text = match msg["result"]["content"]["text"].as_str() {
+                    Some(text) => text.to_owned(),
+                    None => format!("sampling failed: {}", msg["error"]["message"]),
+                };
+                let reply = json!({"jsonrpc": "2.0", "id": call["id"],
+                    "result": {"content": [{"type": "text", "text": text}]}});
+                let _ = to_client.send(format!("{reply}\n").into_bytes()).await;
+                continue;
+            }
             let result = match msg["method"].as_str() {
                 Some("initialize") => {
                     json!({"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": {"name": "scripted"}})
@@ -39,6 +53,16 @@ async fn scripted_server(
                 }
                 Some("tools/call") => match msg["params"]["arguments"]["mode"].as_str() {
                     Some("hang") => continue,
+                    // Asks the client's model first, as a server using sampling would.
+                    Some("sample") => {
+                        let ask = json!({"jsonrpc": "2.0", "id": "sample-1",
+                            "method": "sampling/createMessage", "params": {"maxTokens": 50,
+                            "messages": [{"role": "user", "content": {"type": "text",
+                            "text": msg["params"]["arguments"]["text"]}}]}});
+                        let _ = to_client.send(format!("{ask}\n").into_bytes()).await;
+                        sampling_for = Some(msg);
+                        continue;
+                    }
                     Some("exit") => return,
                     // Held until a "flush" call arrives, then answered newest first.
                     Some("hold") => {
@@ -92,15 +116,39 @@ fn harness(version: &'static str) -> Harness {
 
 impl Harness {
     fn connect(&mut self, config: SessionConfig) -> Result<McpClient, String> {
+        self.connect_serving(config, None)
+    }
+
+    fn connect_serving(
+        &mut self,
+        config: SessionConfig,
+        handler: Option<RequestHandler>,
+    ) -> Result<McpClient, String> {
         let spawner = self.pool.spawner();
         let spawn = move |f| spawner.spawn_local(f).unwrap();
         let transport = self.transport.take().unwrap();
-        let connect = McpClient::connect(config, transport, self.clock.clone(), spawn);
+        let connect =
+            McpClient::connect_serving(config, transport, self.clock.clone(), spawn, handler);
         self.pool
             .run_until(connect)
             .map(|(client, _)| client)
             .map_err(|e| e.to_string())
     }
+}
+
+/// Polls `future` once, lets every task run until none can move, and polls it again: its
+/// output if it finished without time passing.
+fn settle<F: std::future::Future>(h: &mut Harness, future: F) -> Option<F::Output> {
+    let mut future = Box::pin(future);
+    if let Some(out) = h
+        .pool
+        .run_until(futures::future::poll_immediate(&mut future))
+    {
+        return Some(out);
+    }
+    h.pool.run_until_stalled();
+    h.pool
+        .run_until(futures::future::poll_immediate(&mut future))
 }
 
 async fn call(client: &McpClient, args: Value) -> Result<String, RequestError> {
@@ -192,6 +240,55 @@ fn timeouts_stop_while_the_transport_authorizes() {
     h.clock.advance(1);
     let err = h.pool.run_until(hung).unwrap_err();
     assert!(matches!(err, RequestError::Timeout { .. }), "{err}");
+}
+
+#[test]
+fn a_server_samples_the_model_in_the_middle_of_its_tool_call() {
+    let mut h = harness("2025-11-25");
+    // A "model" that shouts, and refuses the word "secret".
+    let handler: RequestHandler = Rc::new(|method: &str, params: Option<Value>| {
+        let method = method.to_owned();
+        Box::pin(async move {
+            assert_eq!(method, "sampling/createMessage");
+            let prompt = params.unwrap()["messages"][0]["content"]["text"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            if prompt.contains("secret") {
+                return Err(ErrorObject::new(-32603, "the model refused"));
+            }
+            Ok(json!({"role": "assistant", "model": "shouter",
+                "content": {"type": "text", "text": prompt.to_uppercase()}}))
+        })
+    });
+    let config = SessionConfig {
+        sampling: true,
+        ..SessionConfig::default()
+    };
+    let client = h.connect_serving(config, Some(handler)).unwrap();
+    // No time passes: the call can only finish if the request was answered meanwhile.
+    let shouted = settle(
+        &mut h,
+        call(&client, json!({"mode": "sample", "text": "shout this"})),
+    );
+    assert_eq!(
+        shouted.expect("answered without waiting").unwrap(),
+        "SHOUT THIS"
+    );
+    let refused = settle(
+        &mut h,
+        call(&client, json!({"mode": "sample", "text": "the secret"})),
+    );
+    assert_eq!(
+        refused.expect("answered without waiting").unwrap(),
+        "sampling failed: \"the model refused\""
+    );
+    let seen = h.seen.borrow();
+    assert!(
+        seen[0]["params"]["capabilities"]["sampling"].is_object(),
+        "declared: {}",
+        seen[0]
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
 use crate::token_store::TokenStore;
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
-use agentwire::driver::{McpClient, MockGithubTransport, Runtime};
+use agentwire::driver::{McpClient, MockGithubTransport, RequestHandler, Runtime};
 use agentwire::mcp::http::HttpConfig;
 use agentwire::mcp::oauth::OAuthClient;
 use agentwire::mcp::{Root, SessionConfig};
@@ -35,11 +35,13 @@ fn spawn_local(future: LocalBoxFuture<'static, ()>) {
 }
 
 /// Starts one server and waits for its handshake, within its startup timeout. `roots` are
-/// offered to it (the `roots` capability; the session answers `roots/list` itself).
+/// offered to it (the `roots` capability; the session answers `roots/list` itself), and with
+/// `sampling` it may use the model (`sampling/createMessage`, answered by that handler).
 async fn connect_one(
     server: &ServerConfig,
     tails: &Mutex<StderrTails>,
     roots: &[Root],
+    sampling: Option<RequestHandler>,
 ) -> Result<McpClient, String> {
     // A user authorizing in the browser during the handshake does not eat the startup time:
     // the session pauses its timeouts while the transport authorizes.
@@ -55,6 +57,8 @@ async fn connect_one(
         initialize_timeout: startup_timeout,
         request_timeout: server.timeout,
         fixed_roots: roots.to_vec(),
+        // Declared only for servers the user let use the model (`"sampling": true`).
+        sampling: sampling.is_some(),
         ..SessionConfig::default()
     };
     let handshake = async {
@@ -75,13 +79,13 @@ async fn connect_one(
                 if let Ok(mut tails) = tails.lock() {
                     tails.insert(server.name.clone(), transport.stderr());
                 }
-                McpClient::connect(config, transport, TokioClock, spawn_local)
+                McpClient::connect_serving(config, transport, TokioClock, spawn_local, sampling)
                     .await
                     .map_err(|e| e.to_string())
             }
             ServerTransport::Mock => {
                 let transport = MockGithubTransport::default();
-                McpClient::connect(config, transport, TokioClock, spawn_local)
+                McpClient::connect_serving(config, transport, TokioClock, spawn_local, sampling)
                     .await
                     .map_err(|e| e.to_string())
             }
@@ -94,7 +98,7 @@ async fn connect_one(
                 http.headers = headers.clone();
                 let oauth = oauth.as_ref().map(oauth_options);
                 let transport = HttpTransport::with_oauth(http, oauth)?;
-                McpClient::connect(config, transport, TokioClock, spawn_local)
+                McpClient::connect_serving(config, transport, TokioClock, spawn_local, sampling)
                     .await
                     .map_err(|e| e.to_string())
             }
@@ -135,7 +139,8 @@ pub async fn connect_all(
         bar.enable_steady_tick(Duration::from_millis(100));
         async move {
             let started = Instant::now();
-            let result = match connect_one(server, tails, roots).await {
+            let sampling = server.sampling.then(|| runtime.sampling_handler());
+            let result = match connect_one(server, tails, roots, sampling).await {
                 Ok(client) => runtime.add_server(&server.name, client).await,
                 Err(reason) => {
                     let reason = with_stderr(reason, &server.name, tails);

@@ -74,6 +74,7 @@ fn server(name: &str, transport: ServerTransport) -> ServerConfig {
     ServerConfig {
         name: name.to_owned(),
         disabled: false,
+        sampling: false,
         timeout: DEFAULT_TIMEOUT,
         startup_timeout: DEFAULT_STARTUP_TIMEOUT,
         transport,

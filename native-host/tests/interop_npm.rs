@@ -170,6 +170,61 @@ fn everything_server_is_offered_the_workspace_as_its_root() {
 }
 
 #[test]
+fn everything_server_samples_the_model_only_when_the_config_allows_it() {
+    // `trigger-sampling-request` sends `sampling/createMessage` from inside its own tool call;
+    // server-everything registers it only for clients that declare `sampling`.
+    let mut project = Project::new();
+    project.entry(
+        "everything",
+        json!({"command": "node", "args": [package_bin(EVERYTHING), "stdio"], "sampling": true}),
+    );
+    let args = r#"{"prompt":"list the issues of vercel/ai"}"#;
+    let out = project.run(&[
+        "mcp",
+        "call",
+        "everything",
+        "trigger-sampling-request",
+        args,
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = out.json()["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    // The mock model answered (and said which model it is), through the server.
+    assert!(
+        text.contains("LLM sampling result") && text.contains("\"model\": \"agentwire-mock\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("list_issues"),
+        "the model saw the prompt: {text}"
+    );
+
+    // Without "sampling": true the capability is not declared, so the tool does not exist.
+    let out = project_without_sampling().run(&[
+        "mcp",
+        "call",
+        "everything",
+        "trigger-sampling-request",
+        args,
+    ]);
+    assert_ne!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("no tool named"), "{out:?}");
+}
+
+/// server-everything alone, with the default (no sampling).
+fn project_without_sampling() -> Project {
+    let mut project = Project::new();
+    project.entry(
+        "everything",
+        json!({"command": "node", "args": [package_bin(EVERYTHING), "stdio"]}),
+    );
+    project
+}
+
+#[test]
 fn everything_server_echo_structured_content_and_image() {
     let project = project();
     let out = project.run(&[

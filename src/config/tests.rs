@@ -607,3 +607,21 @@ fn oauth_enterprise_names_the_identity_provider_and_takes_the_id_token_from_the_
         assert_oauth_error(&oauth, field, message);
     }
 }
+
+#[test]
+fn sampling_is_off_unless_an_entry_turns_it_on() {
+    let config = parse(
+        r#"{"mcpServers": {"trusted": {"command": "x", "sampling": true},
+            "other": {"command": "y"}}}"#,
+    )
+    .unwrap();
+    let sampling: Vec<(&str, bool)> = config
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.sampling))
+        .collect();
+    assert_eq!(sampling, [("trusted", true), ("other", false)]);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let text = err(r#"{"mcpServers": {"s": {"command": "x", "sampling": "yes"}}}"#);
+    assert!(text.contains("\"sampling\" must be a boolean"), "{text}");
+}

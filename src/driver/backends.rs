@@ -29,6 +29,11 @@ pub trait ModelBackend {
         request: ModelRequest,
         on_stream: &'a dyn Fn(ModelStream<'_>),
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>>;
+
+    /// The model's name, for answers that report it (sampling); `None` when unknown.
+    fn model_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The host's own tools (file tools and bash natively, JS functions in the npm package).
@@ -74,5 +79,9 @@ impl ModelBackend for crate::model::MockModel {
     ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
         let response = crate::model::MockModel::complete(self, &request);
         Box::pin(async move { Ok(response) })
+    }
+
+    fn model_name(&self) -> Option<String> {
+        Some("agentwire-mock".into())
     }
 }

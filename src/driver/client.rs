@@ -9,6 +9,8 @@ use crate::mcp::{
 };
 use crate::time::Instant;
 use futures::channel::{mpsc, oneshot};
+use futures::future::LocalBoxFuture;
+use futures::stream::FuturesUnordered;
 use futures::{FutureExt, StreamExt};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -28,6 +30,14 @@ impl fmt::Display for ConnectError {
 
 impl std::error::Error for ConnectError {}
 
+/// Answers a server's request (`method`, `params`), such as `sampling/createMessage`; see
+/// [`McpClient::connect_serving`].
+pub type RequestHandler =
+    Rc<dyn Fn(&str, Option<Value>) -> LocalBoxFuture<'static, Result<Value, ErrorObject>>>;
+
+/// A server request being answered by the handler: its id and the answer to come.
+type Answering = LocalBoxFuture<'static, (Id, Result<Value, ErrorObject>)>;
+
 /// What a waiting command receives.
 enum Completion {
     Tools(Result<Vec<Value>, RequestError>),
@@ -43,6 +53,10 @@ struct Shared {
     events: mpsc::UnboundedSender<SessionEvent>,
     events_rx: Option<mpsc::UnboundedReceiver<SessionEvent>>,
     closed: Option<String>,
+    /// Answers server requests in place of the event stream (see `connect_serving`).
+    handler: Option<RequestHandler>,
+    /// Server requests for the handler, started by the driver.
+    to_answer: Vec<(Id, String, Option<Value>)>,
 }
 
 impl Shared {
@@ -68,6 +82,10 @@ impl Shared {
                     }
                     self.closed = Some(reason.clone());
                     let _ = self.events.unbounded_send(SessionEvent::Closed { reason });
+                    continue;
+                }
+                SessionEvent::ServerRequest { id, method, params } if self.handler.is_some() => {
+                    self.to_answer.push((id, method, params));
                     continue;
                 }
                 other => {
@@ -133,6 +151,25 @@ impl McpClient {
         C: Clock + 'static,
         S: Spawn,
     {
+        Self::connect_serving(config, transport, clock, spawn, None).await
+    }
+
+    /// Like [`connect`](Self::connect), with `handler` answering the server's requests (those
+    /// whose capability `config` declares, such as `sampling`) concurrently with everything
+    /// else, so a server may ask in the middle of its own tool call. Without a handler they go
+    /// to the event stream ([`take_events`](Self::take_events)).
+    pub async fn connect_serving<T, C, S>(
+        config: SessionConfig,
+        transport: T,
+        clock: C,
+        spawn: S,
+        handler: Option<RequestHandler>,
+    ) -> Result<(McpClient, ServerDetails), ConnectError>
+    where
+        T: Transport + 'static,
+        C: Clock + 'static,
+        S: Spawn,
+    {
         let clock = Rc::new(clock);
         let session = ClientSession::new(config, clock.now());
         let (events_tx, events_rx) = mpsc::unbounded();
@@ -145,6 +182,8 @@ impl McpClient {
             events: events_tx,
             events_rx: Some(events_rx),
             closed: None,
+            handler,
+            to_answer: Vec::new(),
         };
         let now_clock = Rc::clone(&clock);
         let inner = Rc::new(Inner {
@@ -296,12 +335,19 @@ async fn drive<T: Transport, C: Clock>(
         }
         None => false,
     };
+    let mut answering: FuturesUnordered<Answering> = FuturesUnordered::new();
     loop {
         let mut outgoing = Vec::new();
         let mut deadline = None;
         let mut closed = true;
         with(&mut |shared| {
             shared.dispatch();
+            if let Some(handler) = shared.handler.clone() {
+                for (id, method, params) in shared.to_answer.drain(..) {
+                    let answer = handler(&method, params);
+                    answering.push(Box::pin(async move { (id, answer.await) }));
+                }
+            }
             while let Some(line) = shared.session.poll_transmit() {
                 outgoing.extend_from_slice(&line);
             }
@@ -340,6 +386,13 @@ async fn drive<T: Transport, C: Clock>(
                     with(&mut |shared| shared.session.handle_eof(&reason));
                 }
             },
+            (id, answer) = answering.select_next_some() => {
+                // A request the server cancelled meanwhile is answered no more (the session
+                // refuses); nothing else to do.
+                with(&mut |shared| {
+                    let _ = shared.session.respond(&id, answer.clone());
+                });
+            }
             authorizing = transport.authorizing().fuse() => {
                 let now = clock.now();
                 with(&mut |shared| match authorizing {

@@ -12,7 +12,7 @@ mod runtime;
 mod traits;
 
 pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
-pub use client::{ConnectError, McpClient};
+pub use client::{ConnectError, McpClient, RequestHandler};
 pub use in_process::MockGithubTransport;
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};
 pub use traits::{Clock, Spawn, Transport};

@@ -4,7 +4,7 @@
 //! runtime drives the sans-IO [`Agent`] through every step of every run.
 
 use super::backends::{LocalTools, ModelBackend, ModelStream, RunObserver};
-use super::client::McpClient;
+use super::client::{McpClient, RequestHandler};
 use super::traits::Clock;
 use crate::agent::{
     Action, Agent, AgentError, DirectCallError, DirectCallResult, ToolFailure, ToolInvocation,
@@ -12,6 +12,8 @@ use crate::agent::{
 };
 use crate::content::ToolOutput;
 use crate::json::to_text;
+use crate::jsonrpc::{codes, ErrorObject};
+use crate::mcp::sampling::{sampling_request, sampling_result};
 use crate::mcp::{CallOptions, RequestError, SessionEvent};
 use crate::registry::ToolSource;
 use crate::time::whole_millis;
@@ -117,6 +119,30 @@ impl<C: Clock> Runtime<C> {
     /// Read or change the agent (registry, policy, config, history) between runs.
     pub fn with_agent<R>(&self, f: impl FnOnce(&mut Agent) -> R) -> R {
         f(&mut self.agent.borrow_mut())
+    }
+
+    /// A handler for [`McpClient::connect_serving`] that answers `sampling/createMessage` with
+    /// the runtime's current model (text only; see [`crate::mcp::sampling`]). Sampling spends
+    /// the user's model budget on the server's behalf: hosts offer it only to servers the user
+    /// trusts with that.
+    pub fn sampling_handler(&self) -> RequestHandler {
+        let model = Rc::clone(&self.model.borrow());
+        Rc::new(move |method: &str, params: Option<Value>| {
+            let model = Rc::clone(&model);
+            let method = method.to_owned();
+            Box::pin(async move {
+                if method != "sampling/createMessage" {
+                    return Err(ErrorObject::method_not_found(&method));
+                }
+                let request = sampling_request(params.as_ref())?;
+                let ignore_stream = |_: ModelStream<'_>| {};
+                let response = model.complete(request, &ignore_stream).await.map_err(|e| {
+                    ErrorObject::new(codes::INTERNAL_ERROR, format!("the model failed: {e}"))
+                })?;
+                let name = model.model_name().unwrap_or_else(|| "agentwire".into());
+                Ok(sampling_result(&response, &name))
+            })
+        })
     }
 
     /// Replaces the model.

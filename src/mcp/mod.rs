@@ -5,6 +5,7 @@ pub mod http;
 mod incoming;
 pub mod oauth;
 mod roots;
+pub mod sampling;
 mod session;
 
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};

@@ -279,6 +279,10 @@ impl ModelBackend for OpenAiBackend {
                 .map_err(|e| e.to_string())
         })
     }
+
+    fn model_name(&self) -> Option<String> {
+        Some(self.settings.model.clone())
+    }
 }
 
 fn retry_after(headers: &HeaderMap) -> Option<Duration> {
