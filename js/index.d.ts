@@ -282,6 +282,8 @@ export interface ConnectOptions {
   timeoutMs?: number;
   /** Timeout of each call of this server's tools (default: the agent's `toolTimeoutMs`). */
   toolTimeoutMs?: number;
+  /** Let this server use the agent's model (MCP sampling, text only); off by default. */
+  sampling?: boolean;
   /** Longest output of this server's tools fed to the model (default 50 000 characters). */
   maxOutputChars?: number;
 }
@@ -320,6 +322,12 @@ export interface AgentOptions {
    * server, say). None by default.
    */
   roots?: Array<string | Root>;
+  /**
+   * Names of servers in `servers` that may use the agent's model (MCP sampling): a server
+   * may ask the model for a completion, text only, even in the middle of its own tool call.
+   * It spends your model budget, so none may by default (see `ConnectOptions.sampling`).
+   */
+  sampling?: string[];
 }
 
 /** An MCP root: a directory a server may work in. */

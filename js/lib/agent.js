@@ -32,8 +32,9 @@ const AGENT_OPTIONS = [
   'onAudit',
   'onNotice',
   'roots',
+  'sampling',
 ];
-const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars'];
+const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
 const RUN_OPTIONS = ['onEvent', 'onApproval'];
 const RISKS = ['read', 'network', 'write', 'execute'];
@@ -75,6 +76,7 @@ function checkAgentOptions(where, options) {
   optionalFunction(where, 'onAudit', o.onAudit);
   optionalFunction(where, 'onNotice', o.onNotice);
   o.roots = checkRoots(where, o.roots);
+  optionalStrings(where, 'sampling', o.sampling);
   if (o.servers !== undefined) {
     if (!isPlainObject(o.servers)) {
       fail(where, `"servers" must be an object mapping names to transports, got ${describe(o.servers)}`);
@@ -272,6 +274,9 @@ export class Agent {
     optionalCount(where, 'timeoutMs', o.timeoutMs, 1);
     optionalCount(where, 'toolTimeoutMs', o.toolTimeoutMs, 1);
     optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
+    if (o.sampling !== undefined && typeof o.sampling !== 'boolean') {
+      fail(where, `"sampling" must be a boolean, got ${describe(o.sampling)}`);
+    }
     const core = this.#live(where);
     const json = JSON.stringify({ ...o, roots: this.#roots });
     if (isMockGithub(transport)) {
@@ -396,6 +401,11 @@ export async function createAgent(options) {
     agent.close();
     throw new Error(messageOf(error).replace(/^agent\.registerTool/, 'createAgent: tools'));
   }
-  await Promise.all(Object.entries(servers).map(([name, transport]) => agent.connect(name, transport)));
+  const sampling = new Set(o.sampling ?? []);
+  await Promise.all(
+    Object.entries(servers).map(([name, transport]) =>
+      agent.connect(name, transport, sampling.has(name) ? { sampling: true } : undefined),
+    ),
+  );
   return agent;
 }

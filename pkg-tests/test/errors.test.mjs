@@ -31,6 +31,7 @@ test('createAgent: unknown options and wrong types', async () => {
   await rejectsWith(() => createAgent({ roots: '/home/project' }), /"roots" must be an array of file:\/\/ URIs, got a string/);
   await rejectsWith(() => createAgent({ roots: ['/home/project'] }), /roots\[0\] must be a file:\/\/ URI or \{uri, name\}, got a string "\/home\/project"/);
   await rejectsWith(() => createAgent({ roots: [{ uri: 'file:///a', name: 3 }] }), /roots\[0\]\.name must be a string, got the number 3/);
+  await rejectsWith(() => createAgent({ sampling: true }), /"sampling" must be an array of strings, got a boolean/);
 });
 
 test('createAgent: an invalid permission pattern names the pattern and the problem', async () => {
@@ -76,7 +77,8 @@ test('connect, run, callTool: bad arguments', async () => {
     await rejectsWith(() => agent.connect('x'), /agent\.connect: the transport must be an object with send\(line\) and onMessage\(callback\), got undefined/);
     await rejectsWith(() => agent.connect('x', { send: 1, onMessage() {} }), /transport\.send must be a function, got the number 1/);
     await rejectsWith(() => agent.connect('x', { send() {}, onMessage() {}, close: 'now' }), /transport\.close must be a function when given/);
-    await rejectsWith(() => agent.connect('x', mockGithub(), { timeout: 5 }), /agent\.connect: unknown option "timeout" in options \(known: timeoutMs, toolTimeoutMs, maxOutputChars\)/);
+    await rejectsWith(() => agent.connect('x', mockGithub(), { timeout: 5 }), /agent\.connect: unknown option "timeout" in options \(known: timeoutMs, toolTimeoutMs, maxOutputChars, sampling\)/);
+    await rejectsWith(() => agent.connect('x', mockGithub(), { sampling: 'yes' }), /agent\.connect: "sampling" must be a boolean, got a string "yes"/);
     await rejectsWith(() => agent.run(42), /agent\.run: the prompt must be a string, got the number 42/);
     await rejectsWith(() => agent.run('hi', { onEvent: 'log' }), /agent\.run: "onEvent" must be a function, got a string/);
     await rejectsWith(() => agent.run('hi', { onApprove() {} }), /agent\.run: unknown option "onApprove" in options \(known: onEvent, onApproval\)/);

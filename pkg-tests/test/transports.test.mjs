@@ -254,3 +254,29 @@ test('roots are offered to every server; server-everything lists them', T, async
     agent.close();
   }
 });
+
+test('a server allowed to sample uses the agent\'s model in the middle of its tool call', T, async () => {
+  const { command, args } = everythingServer();
+  const tool = 'mcp__everything__trigger-sampling-request';
+  const allowed = await createAgent({
+    servers: { everything: stdioTransport(command, args) },
+    sampling: ['everything'],
+    allow: [tool],
+  });
+  try {
+    const result = await allowed.callTool(tool, { prompt: 'list the issues of vercel/ai' });
+    assert.equal(result.isError, false, result.text);
+    // The mock model's answer, about the prompt the server sent, came back through the server.
+    assert.match(result.text, /LLM sampling result/);
+    assert.match(result.text, /list_issues/);
+  } finally {
+    allowed.close();
+  }
+  // Without it the capability is not declared, so server-everything offers no such tool.
+  const other = await createAgent({ servers: { everything: stdioTransport(command, args) } });
+  try {
+    assert.ok(!other.tools().some((t) => t.name === tool), 'no sampling tool without consent');
+  } finally {
+    other.close();
+  }
+});

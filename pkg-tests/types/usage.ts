@@ -64,13 +64,14 @@ export async function realBackends(): Promise<ServerInfo[]> {
     deny: ['bash'],
     onNotice: (message: string) => console.warn(message),
     roots: ['file:///home/project', { uri: 'file:///data', name: 'data' }],
+    sampling: ['github'],
   });
   const remote: Transport = httpTransport('https://mcp.example.com/mcp', {
     headers: { Authorization: 'Bearer token' },
     onEvent: (event) => console.warn(event.type === 'warning' ? event.message : event.sessionId),
     authorize: async ({ url, status, wwwAuthenticate }) => `token for ${url} after ${status} ${wwwAuthenticate ?? ''}`,
   });
-  const status: ServerInfo = await agent.connect('remote', remote, { timeoutMs: 10_000 });
+  const status: ServerInfo = await agent.connect('remote', remote, { timeoutMs: 10_000, sampling: true });
   // A bridged transport that authorizes on its own says when, so timeouts wait for the user.
   let announce: (authorizing: boolean) => void = () => {};
   const bridged: Transport = {
@@ -129,6 +130,8 @@ export async function mistakes(agent: Agent): Promise<void> {
   await agent.connect('broken', { close() {} });
   // @ts-expect-error: headers are strings
   httpTransport('https://example.com/mcp', { headers: { 'x-retries': 3 } });
+  // @ts-expect-error: sampling names servers
+  await createAgent({ sampling: true });
   // @ts-expect-error: a root is a URI string or {uri, name}
   await createAgent({ roots: [{ path: '/home/project' }] });
   // @ts-expect-error: authorize gives a token string

@@ -195,7 +195,12 @@ async fn attach(
             })
             .collect();
     }
-    match McpClient::connect(config, transport, JsClock, spawn).await {
+    // Only for servers the host let use the model (`sampling: true`): it spends the user's
+    // model budget.
+    let sampling = options.get("sampling") == Some(&Value::Bool(true));
+    config.sampling = sampling;
+    let handler = sampling.then(|| runtime.sampling_handler());
+    match McpClient::connect_serving(config, transport, JsClock, spawn, handler).await {
         Ok((client, _)) => {
             // A failed tools/list is recorded on the server by add_server itself.
             let _ = runtime.add_server(&name, client).await;
