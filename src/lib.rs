@@ -7,6 +7,7 @@
 
 pub mod agent;
 pub mod audit;
+mod base64;
 pub mod config;
 pub mod content;
 pub mod driver;

@@ -21,7 +21,6 @@
 //! It never loops: when the conversation ends in tool results, it always answers with text.
 
 mod answer;
-mod base64;
 mod explicit;
 mod intent;
 mod lang;

@@ -110,31 +110,14 @@ pub fn base64url(data: &[u8]) -> String {
 }
 
 /// Decodes URL-safe base64 without padding (the parts of a JWT); `None` on any other
-/// character or an impossible length.
+/// character (padding, whitespace, the standard alphabet's `+` and `/`) or an impossible
+/// length.
 pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 4 == 1 {
+    let url_safe = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    if !text.bytes().all(url_safe) {
         return None;
     }
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let (mut bits, mut count) = (0u32, 0u32);
-    for byte in text.bytes() {
-        let value = match byte {
-            b'A'..=b'Z' => byte - b'A',
-            b'a'..=b'z' => byte - b'a' + 26,
-            b'0'..=b'9' => byte - b'0' + 52,
-            b'-' => 62,
-            b'_' => 63,
-            _ => return None,
-        };
-        bits = (bits << 6) | u32::from(value);
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push((bits >> count) as u8);
-            bits &= (1 << count) - 1;
-        }
-    }
-    Some(out)
+    crate::base64::decode(text).ok()
 }
 
 /// The PKCE S256 challenge of `verifier`: base64url(SHA-256(verifier)) (RFC 7636 §4.2).

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use super::base64;
 use super::lang::{Capability, Lang};
+use crate::base64;
 use crate::model::{clip, ChatMessage};
 
 /// How many list items an answer shows before summarising the rest.

@@ -13,11 +13,7 @@ fn broken_call(host: &mut Host, id: u64) -> HttpRequest {
     let get = host.request();
     host.head(get.id, 405, &[]);
     host.end(get.id);
-    host.send(call(id));
-    let post = host.request();
-    host.sse_head(post.id);
-    host.chunk(post.id, "id: ev-1\nretry: 500\ndata: \n\n");
-    host.end(post.id);
+    break_stream(host, id);
     host.advance(500);
     let resume = host.request();
     assert!(is_get(&resume));
@@ -214,11 +210,7 @@ fn a_held_resume_whose_answer_arrives_elsewhere_is_not_reopened() {
     host.handshake("s");
     let get = host.request();
     host.sse_head(get.id);
-    host.send(call(5));
-    let post = host.request();
-    host.sse_head(post.id);
-    host.chunk(post.id, "id: ev-1\nretry: 500\ndata: \n\n");
-    host.end(post.id);
+    break_stream(&mut host, 5);
     host.advance(500);
     let resume = host.request();
     host.head(resume.id, 401, &[]);

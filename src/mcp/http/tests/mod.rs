@@ -151,6 +151,16 @@ pub(super) fn call(id: u64) -> Value {
         "params": {"name": "echo", "arguments": {"message": "hi"}}})
 }
 
+/// Sends `call(id)` and answers its `POST` with a stream that ends after a priming event
+/// `ev-1` (retry 500 ms), the polling pattern: a resumption is scheduled.
+pub(super) fn break_stream(host: &mut Host, id: u64) {
+    host.send(call(id));
+    let post = host.request();
+    host.sse_head(post.id);
+    host.chunk(post.id, "id: ev-1\nretry: 500\ndata: \n\n");
+    host.end(post.id);
+}
+
 pub(super) fn result(id: u64, text: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}})
 }

@@ -23,14 +23,9 @@ fn setup(host: &mut Host) {
     host.end(get.id);
 }
 
-/// Sends `call(id)` and answers it with a stream that ends after a priming event `ev-1`
-/// (retry 500 ms): a resumption is scheduled.
+/// [`break_stream`], checking that a resumption is scheduled.
 fn broken_call(host: &mut Host, id: u64) {
-    host.send(call(id));
-    let post = host.request();
-    host.sse_head(post.id);
-    host.chunk(post.id, "id: ev-1\nretry: 500\ndata: \n\n");
-    host.end(post.id);
+    break_stream(host, id);
     assert!(
         host.http.poll_timeout().is_some(),
         "a resumption is scheduled"

@@ -1,7 +1,8 @@
-//! Base64 decoding for file contents (the GitHub API sends them base64, wrapped in lines).
+//! Base64 decoding, lenient: file contents from the GitHub API (base64 wrapped in lines) and,
+//! behind a stricter check, the parts of a JWT (`mcp::oauth::encoding::base64url_decode`).
 
 /// Decodes standard or URL-safe base64; whitespace is skipped and padding is optional.
-pub(super) fn decode(text: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn decode(text: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
     let mut acc: u32 = 0;
     let mut bits = 0u32;
