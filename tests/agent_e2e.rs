@@ -333,3 +333,24 @@ fn streamed_reasoning_and_text_reach_the_observer_and_only_the_text_is_kept() {
     );
     assert!(!format!("{history:?}").contains("greet back"));
 }
+
+#[test]
+fn sampling_uses_the_model_of_the_moment() {
+    let host = Host::with_policy(Policy::new(), Rc::new(MockModel::new()));
+    let handler = host.runtime.sampling_handler();
+    let params = json!({"maxTokens": 20,
+        "messages": [{"role": "user", "content": {"type": "text", "text": "hello"}}]});
+    let first =
+        futures::executor::block_on(handler("sampling/createMessage", Some(params.clone())))
+            .unwrap();
+    assert_eq!(first["model"], "agentwire-mock");
+    // A model set later serves servers connected before (their handler was made then).
+    let scripted = support::host::ScriptedModel::new([ModelResponse::text("from the new model")]);
+    host.runtime.set_model(scripted.clone());
+    let second =
+        futures::executor::block_on(handler("sampling/createMessage", Some(params))).unwrap();
+    assert_eq!(second["content"]["text"], "from the new model");
+    assert_eq!(scripted.requests.borrow().len(), 1);
+    let other = futures::executor::block_on(handler("roots/list", None)).unwrap_err();
+    assert_eq!(other.code, agentwire::jsonrpc::codes::METHOD_NOT_FOUND);
+}

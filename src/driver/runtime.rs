@@ -94,7 +94,8 @@ pub struct DirectCallOutput {
 pub struct Runtime<C: Clock> {
     agent: RefCell<Agent>,
     servers: RefCell<VecMap<String, Server>>,
-    model: RefCell<Rc<dyn ModelBackend>>,
+    /// Shared with sampling handlers, so they use the model of the moment.
+    model: Rc<RefCell<Rc<dyn ModelBackend>>>,
     local_tools: Rc<dyn LocalTools>,
     clock: C,
 }
@@ -110,7 +111,7 @@ impl<C: Clock> Runtime<C> {
         Runtime {
             agent: RefCell::new(agent),
             servers: RefCell::new(VecMap::new()),
-            model: RefCell::new(model),
+            model: Rc::new(RefCell::new(model)),
             local_tools,
             clock,
         }
@@ -122,13 +123,13 @@ impl<C: Clock> Runtime<C> {
     }
 
     /// A handler for [`McpClient::connect_serving`] that answers `sampling/createMessage` with
-    /// the runtime's current model (text only; see [`crate::mcp::sampling`]). Sampling spends
-    /// the user's model budget on the server's behalf: hosts offer it only to servers the user
-    /// trusts with that.
+    /// the runtime's model at the time of each request (text only; see
+    /// [`crate::mcp::sampling`]). Sampling spends the user's model budget on the server's
+    /// behalf: hosts offer it only to servers the user trusts with that.
     pub fn sampling_handler(&self) -> RequestHandler {
-        let model = Rc::clone(&self.model.borrow());
+        let current = Rc::clone(&self.model);
         Rc::new(move |method: &str, params: Option<Value>| {
-            let model = Rc::clone(&model);
+            let model = Rc::clone(&current.borrow());
             let method = method.to_owned();
             Box::pin(async move {
                 if method != "sampling/createMessage" {
