@@ -18,7 +18,7 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
     let (url, settings) = match oauth_server(options, server) {
         Ok(found) => found,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return 2;
         }
     };
@@ -33,7 +33,7 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
     let app = match App::start(options, ServerSelection::Only(server), true).await {
         Ok(app) => app,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return 2;
         }
     };
@@ -54,7 +54,7 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
                 json!({"server": server, "url": url, "error": message})
             );
         } else {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
         }
         return 1;
     }
@@ -157,7 +157,7 @@ pub fn mcp_logout(options: &CommonOptions, server: &str) -> ExitCode {
             0
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             2
         }
     }

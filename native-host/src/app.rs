@@ -120,7 +120,7 @@ impl App {
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let tools = BuiltinTools::new(workspace);
         for problem in tools.register(&mut registry) {
-            eprintln!("warning: {problem}");
+            crate::errln!("warning: {problem}");
         }
         let config = AgentConfig {
             max_steps: options.max_steps,
@@ -150,7 +150,7 @@ impl App {
         };
         let say = |line: &str| {
             if !quiet {
-                eprintln!("{line}");
+                crate::errln!("{line}");
             }
         };
         for notice in plan.notices.iter().chain(model_notice.iter()) {

@@ -159,7 +159,7 @@ fn fail(as_json: bool, message: &str) -> ExitCode {
     if as_json {
         crate::outln!("{}", json!({"error": message}));
     } else {
-        eprintln!("error: {message}");
+        crate::errln!("error: {message}");
     }
     1
 }

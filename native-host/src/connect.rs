@@ -135,7 +135,8 @@ pub async fn connect_all(
     let attempts = servers.iter().filter(|s| !s.disabled).map(|server| {
         let bar = bars.add(ProgressBar::new_spinner());
         bar.set_style(style.clone());
-        bar.set_message(format!("starting MCP server {}…", server.name));
+        let message = format!("starting MCP server {}…", server.name);
+        bar.set_message(crate::term_safe::visible(&message).into_owned());
         bar.enable_steady_tick(Duration::from_millis(100));
         async move {
             let started = Instant::now();

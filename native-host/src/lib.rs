@@ -1,14 +1,5 @@
 //! The native home of agentwire: processes, stdio, HTTP, built-in tools and the CLI.
 
-/// `println!` that ignores a closed stdout (`agentwire tools | head` must not panic).
-#[macro_export]
-macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
-    }};
-}
-
 pub mod account;
 pub mod app;
 pub mod cli;
@@ -24,5 +15,6 @@ pub mod render;
 pub mod repl;
 pub mod servers;
 pub mod stdio;
+pub mod term_safe;
 pub mod token_store;
 pub mod tools;

@@ -91,7 +91,9 @@ impl OAuthOptions {
             return;
         };
         if let Err(error) = store.save(url, &StoredToken::from_token(token, unix_now())) {
-            eprintln!("warning: the OAuth token for {url} is not kept for the next run: {error}");
+            crate::errln!(
+                "warning: the OAuth token for {url} is not kept for the next run: {error}"
+            );
         }
     }
 }
@@ -234,7 +236,7 @@ async fn browser(
     url: &str,
     open_browser: bool,
 ) -> Result<String, String> {
-    eprintln!("To authorize agentwire, open this URL in a browser:\n  {url}");
+    crate::errln!("To authorize agentwire, open this URL in a browser:\n  {url}");
     if open_browser {
         let opener = if cfg!(target_os = "macos") {
             "open"

@@ -1,5 +1,6 @@
 //! How a run looks on a terminal (or as NDJSON), and how approvals are asked.
 
+use crate::term_safe::visible;
 use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::driver::RunObserver;
@@ -103,12 +104,21 @@ impl Terminal {
     fn print_human(&self, event: &UiEvent) {
         let mut out = std::io::stdout().lock();
         self.end_reasoning(&mut out);
-        let _ = match event {
+        if let Some(text) = self.human_text(event) {
+            // Everything shown passes through `visible`: tool output, names, arguments, model
+            // text and errors all come from peers.
+            let _ = writeln!(out, "{}", visible(&text));
+        }
+    }
+
+    /// What a human sees for an event (without its final newline), before escaping.
+    fn human_text(&self, event: &UiEvent) -> Option<String> {
+        match event {
             UiEvent::StepStart { step } => {
                 self.streamed.set(false);
-                writeln!(out, "── step {step}")
+                Some(format!("── step {step}"))
             }
-            UiEvent::ToolStart { name, args, .. } => writeln!(out, "→ {name} {args}"),
+            UiEvent::ToolStart { name, args, .. } => Some(format!("→ {name} {args}")),
             UiEvent::ToolEnd {
                 name,
                 ok,
@@ -122,30 +132,29 @@ impl Terminal {
                 // JSON results are mostly indentation: squeeze whitespace so the preview says more.
                 let squeezed = output.split_whitespace().collect::<Vec<_>>().join(" ");
                 let preview = cut(&squeezed, PREVIEW_CHARS);
-                writeln!(
-                    out,
+                Some(format!(
                     "← {name} {status} ({duration_ms} ms{cut_note}): {preview}"
-                )
+                ))
             }
-            UiEvent::ApprovalRequest { .. } => Ok(()),
+            UiEvent::ApprovalRequest { .. } => None,
             UiEvent::ModelText { text } => {
                 *self.last_text.borrow_mut() = text.clone();
                 if self.streamed.get() {
-                    writeln!(out)
+                    Some(String::new())
                 } else {
-                    writeln!(out, "{text}")
+                    Some(text.clone())
                 }
             }
-            UiEvent::Error { message } => writeln!(out, "error: {message}"),
+            UiEvent::Error { message } => Some(format!("error: {message}")),
             UiEvent::Done { answer, steps } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
-                    writeln!(out, "── done in {}", plural(*steps, "step"))
+                    Some(format!("── done in {}", plural(*steps, "step")))
                 } else {
-                    writeln!(out, "── answer ({})\n{answer}", plural(*steps, "step"))
+                    Some(format!("── answer ({})\n{answer}", plural(*steps, "step")))
                 }
             }
-            _ => Ok(()),
-        };
+            _ => None,
+        }
     }
 }
 
@@ -154,7 +163,9 @@ impl RunObserver for Terminal {
         match self.format {
             Format::Json => {
                 let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{}", event.to_value());
+                // `visible` keeps JSON valid: it writes DEL, C1 and bidi characters (which
+                // serde_json leaves raw) in JSON's own `\uXXXX` notation.
+                let _ = writeln!(out, "{}", visible(&event.to_value().to_string()));
             }
             Format::Human => self.print_human(event),
         }
@@ -164,19 +175,21 @@ impl RunObserver for Terminal {
         let mut out = std::io::stdout().lock();
         if self.format == Format::Json {
             // The same shape as the npm package's event, for consumers that stream the answer.
-            let _ = writeln!(out, "{}", json!({"type": "text_delta", "text": text}));
+            let line = json!({"type": "text_delta", "text": text}).to_string();
+            let _ = writeln!(out, "{}", visible(&line));
             return;
         }
         self.streamed.set(true);
         self.end_reasoning(&mut out);
-        let _ = write!(out, "{text}");
+        let _ = write!(out, "{}", visible(text));
         let _ = out.flush();
     }
 
     fn on_reasoning_delta(&self, text: &str) {
         let mut out = std::io::stdout().lock();
         if self.format == Format::Json {
-            let _ = writeln!(out, "{}", json!({"type": "reasoning_delta", "text": text}));
+            let line = json!({"type": "reasoning_delta", "text": text}).to_string();
+            let _ = writeln!(out, "{}", visible(&line));
             return;
         }
         if !self.reasoning_open.replace(true) {
@@ -185,7 +198,7 @@ impl RunObserver for Terminal {
             let _ = write!(out, "{dim}thinking: ");
         }
         // One line: the model's own line breaks would interleave badly with the steps.
-        let _ = write!(out, "{}", text.replace('\n', " "));
+        let _ = write!(out, "{}", visible(&text.replace('\n', " ")));
         let _ = out.flush();
     }
 
@@ -194,7 +207,7 @@ impl RunObserver for Terminal {
             match self.approvals {
                 ApprovalMode::ApproveAll => Approval::Yes,
                 ApprovalMode::Deny => {
-                    eprintln!(
+                    crate::errln!(
                         "denied {} (risk {}): no terminal to ask. Re-run with --yes, or --allow {} to allow it.",
                         request.name, request.risk.as_str(), request.name
                     );
@@ -214,7 +227,7 @@ impl RunObserver for Terminal {
     }
 
     fn on_notice(&self, message: &str) {
-        eprintln!("{message}");
+        crate::errln!("{message}");
     }
 }
 
@@ -227,7 +240,7 @@ async fn prompt(request: &ApprovalRequest) -> Approval {
         cut(&request.arguments.to_string(), 200)
     );
     loop {
-        eprint!("{question}");
+        eprint!("{}", visible(&question));
         let line = tokio::task::spawn_blocking(|| {
             let mut line = String::new();
             std::io::stdin().read_line(&mut line).map(|n| (n, line))
@@ -237,7 +250,7 @@ async fn prompt(request: &ApprovalRequest) -> Approval {
             Ok(Ok((0, _))) | Ok(Err(_)) | Err(_) => return Approval::No,
             Ok(Ok((_, answer))) => match Approval::parse(&answer) {
                 Ok(approval) => return approval,
-                Err(message) => eprintln!("{message}"),
+                Err(message) => crate::errln!("{message}"),
             },
         }
     }

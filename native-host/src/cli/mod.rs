@@ -35,7 +35,7 @@ pub async fn main(cli: Cli) -> i32 {
     let app = match App::start(options, selection, quiet).await {
         Ok(app) => app,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::errln!("error: {message}");
             return 2;
         }
     };
@@ -54,7 +54,7 @@ pub async fn main(cli: Cli) -> i32 {
         None if std::io::stdin().is_terminal() => match crate::repl::run(&app).await {
             Ok(()) => 0,
             Err(message) => {
-                eprintln!("error: {message}");
+                crate::errln!("error: {message}");
                 1
             }
         },
