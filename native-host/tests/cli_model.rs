@@ -74,3 +74,76 @@ async fn json_output_carries_the_streamed_reasoning_and_text_as_events() {
         ]
     );
 }
+
+#[tokio::test]
+async fn tool_arguments_that_are_not_json_are_answered_and_the_model_retries() {
+    let server = ReplayServer::start().await;
+    let base_url = server.base_url.clone();
+    let audit_dir = tempfile::tempdir().expect("a temporary directory");
+    let audit = audit_dir.path().join("audit.jsonl");
+    let audit_arg = audit.display().to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        Project::new().run_with_env(
+            &[
+                "run",
+                "--json",
+                "--audit",
+                &audit_arg,
+                "Add 2 and 3, with a typo first.",
+            ],
+            &[("OPENAI_API_KEY", TEST_KEY), ("OPENAI_BASE_URL", &base_url)],
+        )
+    })
+    .await
+    .expect("the CLI ran");
+    assert_eq!(out.code, 0, "the run goes on: {}", out.stderr);
+    let events = out.ndjson();
+    let ends: Vec<(bool, String)> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_end")
+        .map(|e| {
+            (
+                e["ok"].as_bool().unwrap_or_default(),
+                e["output"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(ends.len(), 2, "{events:?}");
+    assert!(!ends[0].0, "the broken call fails");
+    assert!(
+        ends[0].1.starts_with(
+            "error: the arguments for calculator are not valid JSON (EOF while parsing an object"
+        ),
+        "{}",
+        ends[0].1
+    );
+    assert_eq!(ends[1], (true, "2+3 = 5".to_owned()), "the retry runs");
+    let done = events.last().expect("events");
+    assert_eq!(done["type"], "done", "{done}");
+    assert_eq!(done["answer"], "2 + 3 = 5.");
+
+    // The model saw the parse error as the broken call's result.
+    let requests = server.requests().await;
+    let second = &requests[1]["body"]["messages"];
+    let result = second
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["tool_call_id"] == "call_typo_1"))
+        .expect("a result for the broken call");
+    assert!(
+        result["content"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not valid JSON"),
+        "{result}"
+    );
+
+    // Both calls are audited: the broken one as an error, with its text.
+    let lines = std::fs::read_to_string(&audit).expect("the audit log");
+    let records: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON audit line"))
+        .collect();
+    assert_eq!(records.len(), 2, "{lines}");
+    assert_eq!(records[0]["outcome"], "error", "{}", records[0]);
+    assert_eq!(records[1]["outcome"], "ok", "{}", records[1]);
+}

@@ -74,7 +74,7 @@ pub(super) fn resolve(
     let target = Target::of(spec);
     if !arguments.is_object() {
         return Resolution::Refuse {
-            content: format!("error: the arguments for {name} must be a JSON object"),
+            content: bad_arguments(name, arguments),
             outcome: Outcome::Error,
             target: Some(target),
         };
@@ -90,6 +90,23 @@ pub(super) fn resolve(
         _ if approved => Resolution::Run(target),
         Decision::Allow => Resolution::Run(target),
         _ => Resolution::Ask(target),
+    }
+}
+
+/// What the model is told about arguments that are not a JSON object. Text that is not JSON at
+/// all (the decoders keep it as a string) gets the parser's complaint and where it is, so the
+/// model can fix it and call again.
+fn bad_arguments(name: &str, arguments: &Value) -> String {
+    match arguments {
+        Value::String(text) => match crate::json::parse_str(text) {
+            Err(error) => format!(
+                "error: the arguments for {name} are not valid JSON ({error}): {text}; call \
+                 {name} again with a JSON object",
+                text = quoted(&preview(text, 200))
+            ),
+            Ok(_) => format!("error: the arguments for {name} must be a JSON object, not a string"),
+        },
+        _ => format!("error: the arguments for {name} must be a JSON object"),
     }
 }
 

@@ -4,7 +4,6 @@
 //! the OpenAI-compatible codec, and JS objects with a `complete(request)` method (through
 //! [`ModelRequest::to_value`] and [`ModelResponse::from_value`]).
 
-use crate::json::quoted;
 use serde_json::{json, Map, Value};
 
 /// A tool as the model sees it: name, description and JSON Schema of its input.
@@ -25,7 +24,8 @@ pub struct ToolCall {
     pub id: String,
     /// Tool name.
     pub name: String,
-    /// Arguments, normally a JSON object.
+    /// Arguments, normally a JSON object. Text from the model that is not JSON is kept as a
+    /// JSON string, which the agent loop answers with the parse error (the model may retry).
     pub arguments: Value,
 }
 
@@ -90,7 +90,8 @@ impl ToolCall {
         json!({"id": self.id, "name": self.name, "arguments": self.arguments})
     }
 
-    /// Reads `{"id", "name", "arguments"}`; `arguments` may be an object or a JSON string.
+    /// Reads `{"id", "name", "arguments"}`; `arguments` may be an object or a JSON string (kept
+    /// as that string when it is not JSON, for the agent loop to answer).
     pub fn from_value(value: &Value) -> Result<ToolCall, String> {
         let name = value
             .get("name")
@@ -100,12 +101,9 @@ impl ToolCall {
         let arguments = match value.get("arguments") {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(Value::String(s)) if s.trim().is_empty() => Value::Object(Map::new()),
-            Some(Value::String(s)) => crate::json::parse_str(s).map_err(|e| {
-                format!(
-                    "tool call {name}: arguments are not valid JSON: {e}",
-                    name = quoted(name)
-                )
-            })?,
+            Some(Value::String(s)) => {
+                crate::json::parse_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+            }
             Some(other) => other.clone(),
         };
         Ok(ToolCall {

@@ -353,13 +353,7 @@ fn tool_errors_and_error_results_reach_the_model() {
 #[test]
 fn unknown_tools_and_bad_arguments_are_errors_for_the_model() {
     let mut h = Harness::default().script([
-        reply(
-            None,
-            &[
-                ("c1", "nope", json!({})),
-                ("c2", GET, json!("not an object")),
-            ],
-        ),
+        reply(None, &[("c1", "nope", json!({})), ("c2", GET, json!([7]))]),
         answer("Sorry."),
     ]);
     let log = h.run("go");
@@ -384,6 +378,70 @@ fn unknown_tools_and_bad_arguments_are_errors_for_the_model() {
         "error: the arguments for mcp__gh__get_issue must be a JSON object"
     );
     assert_eq!(h.audit[0].server, None);
+}
+
+#[test]
+fn arguments_that_are_not_json_are_answered_and_the_model_retries() {
+    // The decoders keep text that is not JSON as a string (`model::openai`): the call fails
+    // with the parser's complaint, is audited and shown, and the run goes on.
+    let mut h = Harness::default().script([
+        reply(None, &[("c1", GET, json!("{\"n\": 7"))]),
+        reply(None, &[("c2", GET, json!({"n": 7}))]),
+        answer("Issue 7 is open."),
+    ]);
+    let log = h.run("issue 7?");
+    assert_eq!(
+        log,
+        [
+            "step 1",
+            "model",
+            "start c1 mcp__gh__get_issue",
+            "end c1 err",
+            "step 2",
+            "audit c1 error",
+            "model",
+            "start c2 mcp__gh__get_issue",
+            "tools c2",
+            "end c2 ok",
+            "step 3",
+            "audit c2 ok",
+            "model",
+            "text: Issue 7 is open.",
+            "done 3: Issue 7 is open.",
+        ]
+    );
+    let told = &h.requests[1];
+    let Some(ChatMessage::Tool {
+        content, is_error, ..
+    }) = told.messages.last()
+    else {
+        panic!("the broken call's result: {:?}", told.messages);
+    };
+    assert!(is_error);
+    assert_eq!(
+        content,
+        "error: the arguments for mcp__gh__get_issue are not valid JSON (EOF while parsing an \
+         object at line 1 column 7): \"{\\\"n\\\": 7\"; call mcp__gh__get_issue again with a \
+         JSON object"
+    );
+    assert_eq!(
+        h.audit[0].args_summary, r#""{\"n\": 7""#,
+        "the text as sent"
+    );
+    assert_eq!(
+        h.audit[0].error.as_deref(),
+        Some(content.as_str()),
+        "the audit says why"
+    );
+
+    // A JSON string that is JSON but not an object is still refused, without a parse error.
+    let mut h =
+        Harness::default().script([reply(None, &[("c1", GET, json!("[7]"))]), answer("Sorry.")]);
+    h.run("go");
+    assert_eq!(
+        h.last_tool_results()[0].1,
+        "error: the arguments for mcp__gh__get_issue must be a JSON object, not a string"
+    );
 }
 
 #[test]

@@ -104,8 +104,7 @@ fn message_tool_calls(message: &Map<String, Value>) -> Result<Vec<ToolCall>, Dec
                 .and_then(Value::as_str)
                 .filter(|n| !n.is_empty())
                 .ok_or_else(|| malformed("has no function.name"))?;
-            let arguments =
-                parse_arguments(name, function.get("arguments").unwrap_or(&Value::Null))?;
+            let arguments = parse_arguments(function.get("arguments").unwrap_or(&Value::Null));
             let id = match call.get("id").and_then(Value::as_str) {
                 Some(id) if !id.is_empty() => id.to_owned(),
                 // Some local servers omit ids; results still need one to refer to.

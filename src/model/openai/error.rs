@@ -29,15 +29,6 @@ pub enum DecodeError {
     },
     /// Valid JSON of the wrong shape; the text says which field.
     Malformed(String),
-    /// A tool call's `arguments` are not valid JSON.
-    ToolArguments {
-        /// The tool the model tried to call.
-        tool: String,
-        /// The parser's complaint.
-        error: String,
-        /// The start of the arguments text.
-        snippet: String,
-    },
     /// A stream ended before the answer was complete.
     Incomplete(String),
 }
@@ -46,7 +37,11 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::NotJson { error, snippet } => {
-                write!(f, "model response is not JSON ({error}): {snippet}", snippet = quoted(snippet))
+                write!(
+                    f,
+                    "model response is not JSON ({error}): {snippet}",
+                    snippet = quoted(snippet)
+                )
             }
             DecodeError::Api {
                 message,
@@ -62,13 +57,6 @@ impl fmt::Display for DecodeError {
                 }
             }
             DecodeError::Malformed(what) => write!(f, "malformed model response: {what}"),
-            DecodeError::ToolArguments {
-                tool,
-                error,
-                snippet,
-            } => write!(
-                f,
-                "model called tool {tool} with arguments that are not valid JSON ({error}): {snippet}", tool = quoted(tool), snippet = quoted(snippet)),
             DecodeError::Incomplete(what) => write!(f, "model stream ended early: {what}"),
         }
     }
@@ -120,26 +108,24 @@ impl DecodeError {
 
 /// Parses a tool call's `arguments`: a JSON string normally, an object from lenient servers.
 /// Empty text means no arguments; a string holding JSON once more (double-encoded by some models)
-/// is unwrapped once.
-pub(crate) fn parse_arguments(tool: &str, raw: &Value) -> Result<Value, DecodeError> {
+/// is unwrapped once. Text that is not JSON is kept as a JSON string rather than failing the
+/// answer: the agent loop then tells the model what is wrong with it, and the model can retry
+/// (a model's typo must not end the whole run).
+pub(crate) fn parse_arguments(raw: &Value) -> Value {
     let text = match raw {
-        Value::Null => return Ok(Value::Object(Default::default())),
+        Value::Null => return Value::Object(Default::default()),
         Value::String(s) => s,
-        other => return Ok(other.clone()),
+        other => return other.clone(),
     };
     if text.trim().is_empty() {
-        return Ok(Value::Object(Default::default()));
+        return Value::Object(Default::default());
     }
     match crate::json::parse_str(text) {
         Ok(Value::String(inner)) => match crate::json::parse_str(&inner) {
-            Ok(obj @ Value::Object(_)) => Ok(obj),
-            _ => Ok(Value::String(inner)),
+            Ok(obj @ Value::Object(_)) => obj,
+            _ => Value::String(inner),
         },
-        Ok(value) => Ok(value),
-        Err(e) => Err(DecodeError::ToolArguments {
-            tool: tool.to_owned(),
-            error: e.to_string(),
-            snippet: clip(text, 200),
-        }),
+        Ok(value) => value,
+        Err(_) => Value::String(text.clone()),
     }
 }

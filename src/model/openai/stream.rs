@@ -228,7 +228,7 @@ impl StreamAccumulator {
                         "streamed tool call at index {index} never received a function name"
                     )));
                 }
-                let arguments = parse_arguments(&call.name, &Value::String(call.arguments))?;
+                let arguments = parse_arguments(&Value::String(call.arguments));
                 let id = match call.id {
                     id if id.is_empty() => format!("call_{index}"),
                     id => id,

@@ -237,12 +237,11 @@ fn broken_tool_calls_in_a_stream() {
         acc.push_chunk(&json!({"choices": [{"delta": {"tool_calls": fragments}, "finish_reason": "tool_calls"}]}))?;
         acc.finish()
     };
-    let err = finish(json!([{"index": 0, "id": "c", "function": {"name": "calculator", "arguments": "{\"expression\": "}}]))
-        .unwrap_err();
-    assert!(
-        matches!(&err, DecodeError::ToolArguments { tool, .. } if tool == "calculator"),
-        "{err:?}"
-    );
+    // Arguments that are not JSON are kept as text: the agent loop answers the call with the
+    // parse error instead of the whole answer failing.
+    let response = finish(json!([{"index": 0, "id": "c", "function": {"name": "calculator", "arguments": "{\"expression\": "}}]))
+        .expect("the answer decodes");
+    assert_eq!(response.tool_calls[0].arguments, json!("{\"expression\": "));
     assert_eq!(
         finish(json!([{"index": 3, "function": {"arguments": "{}"}}])),
         Err(DecodeError::Malformed(
