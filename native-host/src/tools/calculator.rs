@@ -1,35 +1,13 @@
-//! `calculator`: arithmetic on f64 through the `exmex` expression parser.
+//! `calculator`: arithmetic on f64 (the evaluator is [`super::arith`]).
 
 use super::args::Args;
 use super::{BuiltinTool, ToolContext, RISK_READ};
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
-use exmex::prelude::*;
-use exmex::{BinOp, FloatOpsFactory, MakeOperators, Operator};
 use serde_json::{json, Value};
 
 /// Longer expressions are refused rather than parsed.
 const MAX_EXPRESSION_CHARS: usize = 1000;
-
-/// exmex's float operators plus `%` (remainder), which it does not have for floats.
-#[derive(Clone, Debug)]
-struct CalcOps;
-
-impl MakeOperators<f64> for CalcOps {
-    fn make<'a>() -> Vec<Operator<'a, f64>> {
-        let mut ops = FloatOpsFactory::<f64>::make();
-        ops.push(Operator::make_bin(
-            "%",
-            BinOp {
-                apply: |a, b| a % b,
-                // Same priority as `/` in FloatOpsFactory.
-                prio: 3,
-                is_commutative: false,
-            },
-        ));
-        ops
-    }
-}
 
 /// Evaluates arithmetic expressions.
 pub(crate) struct Calculator;
@@ -41,9 +19,10 @@ impl BuiltinTool for Calculator {
     }
     fn description(&self) -> &'static str {
         "Evaluate an arithmetic expression exactly as written, e.g. '2+3*4' or \
-         'sqrt(2)^2 + sin(PI/2)'. Operators: + - * / % ^ (also ** × ÷), parentheses; \
-         functions: sqrt cbrt abs exp ln log2 log10 sin cos tan asin acos atan floor ceil round \
-         min max; constants PI E TAU."
+         'sqrt(2)^2 + sin(PI/2)'. Operators: + - * / % ^ (also ** × ÷; ^ is right-associative \
+         and binds tighter than a leading minus: -2^2 = -4), parentheses, numbers such as 1.5e3; \
+         functions: sqrt cbrt abs exp ln log2 log10 sin cos tan asin acos atan sinh cosh tanh \
+         floor ceil round min max; constants PI E TAU."
     }
     fn input_schema(&self) -> Value {
         json!({
@@ -84,22 +63,11 @@ pub(crate) fn evaluate(expression: &str) -> Result<f64, String> {
             "the expression is longer than {MAX_EXPRESSION_CHARS} characters"
         ));
     }
-    let normalised = expr.replace("**", "^").replace('×', "*").replace('÷', "/");
-    let parsed = FlatEx::<f64, CalcOps>::parse(&normalised)
-        .map_err(|e| format!("cannot evaluate {expr:?}: {}", e.msg()))?;
-    if !parsed.var_names().is_empty() {
-        return Err(format!(
-            "cannot evaluate {expr:?}: unknown name(s) {} (only numbers, operators, functions \
-             such as sqrt and constants PI, E, TAU are understood)",
-            parsed.var_names().join(", ")
-        ));
-    }
-    let value = parsed
-        .eval(&[])
-        .map_err(|e| format!("cannot evaluate {expr:?}: {}", e.msg()))?;
+    let value = super::arith::eval(expr).map_err(|e| format!("cannot evaluate {expr:?}: {e}"))?;
     if !value.is_finite() {
         return Err(format!(
-            "{expr:?} has no finite value (division by zero or overflow?)"
+            "{expr:?} has no finite value (division by zero, overflow, or outside a function's \
+             domain such as sqrt(-1))"
         ));
     }
     Ok(value)

@@ -8,6 +8,7 @@
 //! limits. Dropping an `execute` future cancels the call (bash kills its process group).
 
 mod args;
+mod arith;
 mod bash;
 mod calculator;
 mod fs_read;
