@@ -168,6 +168,28 @@ aw_apt_ensure() {
   aw_log "installed ${missing[*]} in $(aw_since "$start")"
 }
 
+# aw_apt_upgrade PKG...: upgrades installed Debian packages to apt's candidate version, after a
+# fresh apt-get update (the package lists may predate the release that is needed).
+aw_apt_upgrade() {
+  aw_has apt-get || return 1
+  aw_log "apt-get install --only-upgrade $*"
+  aw_retry 3 aw_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
+  AW_APT_UPDATED=1
+  aw_retry 3 aw_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --only-upgrade \
+    "$@" >/dev/null
+}
+
+# aw_deb_version PKG: the upstream part of an installed Debian package's version
+# ("1.96.0+dfsg1-1~deb12u2" -> "1.96.0"); empty when it is not installed.
+aw_deb_version() {
+  dpkg-query -W -f='${Version}' "$1" 2>/dev/null | sed -E 's/^[0-9]+://; s/[+~-].*//'
+}
+
+# aw_version_ge HAVE WANT: true when the dotted version HAVE is WANT or newer (1.96.0 >= 1.92).
+aw_version_ge() {
+  [[ -n "$1" && "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" == "$2" ]]
+}
+
 # ---------------------------------------------------------------------------------------------
 # Rust
 
@@ -192,6 +214,12 @@ aw_ensure_rust_components() {
   aw_log "rustup component add ${missing[*]}"
   rustup component add "${missing[@]}" ||
     aw_die "could not add rustup components ${missing[*]}"
+}
+
+# aw_tool_version CMD: the release number a Rust tool reports (`rustc 1.85.0 (...)`,
+# `cargo 1.96.0 (...)`, `rustc 1.92.0-nightly (...)` -> 1.92.0); empty when CMD does not run.
+aw_tool_version() {
+  "$1" --version 2>/dev/null | awk 'NR == 1 { sub(/-.*/, "", $2); print $2 }'
 }
 
 # The exact wasm-bindgen version the crate locks (Cargo.lock), which the CLI must match.
