@@ -4,7 +4,7 @@
 use crate::commands::ExitCode;
 use crate::trust::{canonical_dir, TrustStore};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Trusts DIR (default: the current directory), revokes that, or lists the answers. Exit 0 on
 /// success, 2 for a directory that does not exist or a store that cannot be read or written.
@@ -51,11 +51,8 @@ fn trust_dir(store: &TrustStore, dir: &Path, as_json: bool) -> Result<(), String
 
 fn revoke_dir(store: &TrustStore, dir: &Path, as_json: bool) -> Result<(), String> {
     // A directory that is gone can still be revoked, by the absolute path it had.
-    let dir = canonical_dir(dir).or_else(|problem| {
-        std::path::absolute(dir)
-            .map(PathBuf::from)
-            .map_err(|_| problem)
-    })?;
+    let dir =
+        canonical_dir(dir).or_else(|problem| std::path::absolute(dir).map_err(|_| problem))?;
     let revoked = store.forget(&dir)?;
     let shown = dir.display();
     let file = store.path().display();
