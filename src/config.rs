@@ -33,12 +33,13 @@
 //! and `headers` values; `$${` stands for a literal `${` (see [`expand_vars`]). Unknown fields are
 //! ignored for forward compatibility, each with a warning in [`McpConfig::warnings`].
 
+mod duplicates;
 mod expand;
 mod oauth;
 #[cfg(test)]
 mod tests;
 
-pub use expand::{expand_vars, ExpandError};
+pub use expand::{expand_vars, ExpandError, MAX_NESTING};
 pub use oauth::OAuthSettings;
 
 use crate::json::quoted;
@@ -174,6 +175,19 @@ impl McpConfig {
             .as_object()
             .ok_or_else(|| top_err("the top level must be a JSON object".into()))?;
         let mut warnings = Vec::new();
+        let duplicates = duplicates::find_duplicates(text);
+        if duplicates.servers_object {
+            warnings.push(format!(
+                "{file}: \"mcpServers\" appears more than once; only the last one is used"
+            ));
+        }
+        for name in &duplicates.names {
+            warnings.push(format!(
+                "{file}: server {name} is defined more than once in \"mcpServers\"; only the \
+                 last definition is used",
+                name = quoted(name)
+            ));
+        }
         for key in root.keys().filter(|k| *k != "mcpServers") {
             warnings.push(format!(
                 "{file}: unknown top-level field {key} ignored",

@@ -5,6 +5,7 @@
 use crate::app::{App, ServerSelection};
 use crate::cli::args::CommonOptions;
 use crate::commands::ExitCode;
+use crate::project_config::{choose_config_without_asking, TrustPrompt};
 use crate::servers::plan;
 use crate::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
@@ -30,7 +31,14 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
     // The normal connection: a kept token is tried first, and a refusal authorizes. Quiet:
     // the model notice and the status line would only repeat what is reported below (the
     // browser prompt, if any, still shows).
-    let app = match App::start(options, ServerSelection::Only(server), true).await {
+    let app = match App::start(
+        options,
+        ServerSelection::Only(server),
+        true,
+        TrustPrompt::Refuse,
+    )
+    .await
+    {
         Ok(app) => app,
         Err(message) => {
             crate::errln!("error: {message}");
@@ -189,11 +197,16 @@ fn http_server(
     options: &CommonOptions,
     server: &str,
 ) -> Result<(String, Option<OAuthSettings>), String> {
-    let servers = plan(options.config.as_deref())?.servers;
+    let choice = choose_config_without_asking(options)?;
+    let servers = plan(&choice)?.servers;
     let Some(config) = servers.iter().find(|s| s.name == server) else {
         let known: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
+        let untrusted = match choice.refusal {
+            Some(refusal) => format!("; {refusal}"),
+            None => String::new(),
+        };
         return Err(format!(
-            "no MCP server named {server:?} (configured: {})",
+            "no MCP server named {server:?} (configured: {}){untrusted}",
             known.join(", ")
         ));
     };

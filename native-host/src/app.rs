@@ -5,6 +5,7 @@ use crate::clock::TokioClock;
 use crate::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
 use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
+use crate::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
 use crate::render::{Format, Terminal};
 use crate::servers::{mock_github, plan};
 use crate::tools::Workspace;
@@ -46,9 +47,14 @@ fn policy(options: &CommonOptions) -> Result<Policy, String> {
     Policy::from_lists(&options.allow, &options.ask, &options.deny).map_err(|e| e.to_string())
 }
 
-fn overrides(servers: &[ServerConfig]) -> Result<RiskOverrides, String> {
+/// The risk settings of the config; a project's servers are distrusted (the gate asks for their
+/// tools unless an override or an allow rule covers them).
+fn overrides(servers: &[ServerConfig], project_scoped: bool) -> Result<RiskOverrides, String> {
     let mut overrides = RiskOverrides::new();
     for server in servers {
+        if project_scoped {
+            overrides.distrust_server(&server.name);
+        }
         if let Some(risk) = &server.risk {
             overrides.set_server(&server.name, Risk::parse(risk)?);
         }
@@ -78,31 +84,42 @@ fn model(options: &CommonOptions) -> Result<(Rc<dyn ModelBackend>, Option<String
 
 impl App {
     /// Builds the runtime, registers built-in tools and connects the selected servers, printing
-    /// notices and one status line per server to stderr (unless `quiet`).
+    /// notices and one status line per server to stderr (unless `quiet`). A project's
+    /// `.mcp.json` is used only in a trusted workspace; `prompt` says whether to ask.
     pub async fn start(
         options: &CommonOptions,
         selection: ServerSelection<'_>,
         quiet: bool,
+        prompt: TrustPrompt,
     ) -> Result<App, String> {
         let format = if options.json {
             Format::Json
         } else {
             Format::Human
         };
-        let plan = plan(options.config.as_deref())?;
+        let choice = choose_config(options, prompt).await?;
+        // Said even when quiet: the user must learn why the project's servers are missing.
+        if let Some(refusal) = &choice.refusal {
+            eprintln!("{refusal}");
+        }
+        let plan = plan(&choice)?;
         let mut servers = plan.servers;
         if let ServerSelection::Only(name) = selection {
             if !servers.iter().any(|s| s.name == name) {
                 let known: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
+                let untrusted = match choice.refusal {
+                    Some(_) => format!("; {PROJECT_CONFIG} was not used (untrusted workspace)"),
+                    None => String::new(),
+                };
                 return Err(format!(
-                    "no MCP server named {name:?} (configured: {})",
+                    "no MCP server named {name:?} (configured: {}){untrusted}",
                     known.join(", ")
                 ));
             }
             servers.retain(|s| s.name == name);
         }
         let mut registry = Registry::new();
-        registry.set_overrides(overrides(&servers)?);
+        registry.set_overrides(overrides(&servers, plan.project_scoped)?);
         for server in &servers {
             let mut limits = registry.limits_for(&server.name);
             limits.timeout = server.timeout;

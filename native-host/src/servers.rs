@@ -1,12 +1,14 @@
 //! Which MCP servers to start: the config file's, or the GitHub fallback when there is none.
 
+use crate::config_file::read_config;
+use crate::project_config::ConfigChoice;
 use agentwire::config::{
     McpConfig, ServerConfig, ServerTransport, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT,
 };
 use agentwire::fallback::{
     choose_github_server, token_from_env, FallbackInputs, GithubServerChoice,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The servers to start and what to tell the user about them.
 pub struct ServerPlan {
@@ -17,6 +19,9 @@ pub struct ServerPlan {
     /// Whether `github` is the real server chosen by the fallback (so a failure falls back to
     /// the mock).
     pub github_fallback_is_real: bool,
+    /// Whether the servers come from a project's `.mcp.json` (the gate then does not rely on
+    /// their own tool descriptions).
+    pub project_scoped: bool,
 }
 
 fn env_lookup(name: &str) -> Option<String> {
@@ -83,26 +88,20 @@ fn server(name: &str, transport: ServerTransport) -> ServerConfig {
     }
 }
 
-/// Reads the config named on the command line, else `./.mcp.json` when present, else plans
-/// the GitHub fallback. A broken config is an error naming the file, server and field.
-pub fn plan(config: Option<&Path>) -> Result<ServerPlan, String> {
-    let default = PathBuf::from(".mcp.json");
-    let path = match config {
-        Some(path) => Some(path.to_path_buf()),
-        None if default.is_file() => Some(default),
-        None => None,
-    };
-    let Some(path) = path else {
+/// Reads the config `choice` picked, else plans the GitHub fallback. A broken config is an
+/// error naming the file, server and field.
+pub fn plan(choice: &ConfigChoice) -> Result<ServerPlan, String> {
+    let Some(path) = &choice.file else {
         let (github, notice, real) = github_fallback();
         return Ok(ServerPlan {
             servers: vec![github],
             notices: notice.into_iter().collect(),
             github_fallback_is_real: real,
+            project_scoped: false,
         });
     };
     let shown = path.display().to_string();
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("cannot read config {shown}: {e}"))?;
+    let text = read_config(path)?;
     let config = McpConfig::parse(&shown, &text, &env_lookup).map_err(|e| e.to_string())?;
     let notices = config
         .warnings
@@ -113,5 +112,6 @@ pub fn plan(config: Option<&Path>) -> Result<ServerPlan, String> {
         servers: config.servers,
         notices,
         github_fallback_is_real: false,
+        project_scoped: choice.project_scoped,
     })
 }

@@ -9,6 +9,7 @@
 //! credentials). A file that cannot be read as such a store is never overwritten: saving fails
 //! with an error naming it, and the run goes on without stored tokens.
 
+use crate::private_file;
 use agentwire::mcp::oauth::{OAuthClient, OAuthToken};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -112,12 +113,7 @@ impl TokenStore {
     /// The store in the default location (see the module docs); `None` when no directory
     /// can be found (no `$HOME`).
     pub fn default_location() -> Option<Self> {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        let dir = var("AGENTWIRE_STATE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| var("XDG_STATE_HOME").map(|d| PathBuf::from(d).join("agentwire")))
-            .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".local/state/agentwire")))?;
-        Some(TokenStore::at(dir.join(FILE_NAME)))
+        Some(TokenStore::at(private_file::state_dir()?.join(FILE_NAME)))
     }
 
     /// The file's path.
@@ -154,28 +150,11 @@ impl TokenStore {
         })
     }
 
-    /// Runs `change`, a read, modify and write of the file, holding an exclusive lock on the
-    /// sibling `oauth-tokens.json.lock`: two agentwire processes saving at once would otherwise
-    /// each write back what they read, and one of the tokens would be lost. (The lock is on a
-    /// file of its own because the store itself is replaced by a rename on every write.)
+    /// Runs `change` under the store's lock (see [`private_file::locked`]): two agentwire
+    /// processes saving at once would otherwise each write back what they read, and one of the
+    /// tokens would be lost.
     fn locked<T>(&self, change: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        let lock_path = self.path.with_extension("json.lock");
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let lock = options
-            .open(&lock_path)
-            .and_then(|file| file.lock().map(|()| file))
-            .map_err(|e| format!("cannot lock the token store ({}): {e}", lock_path.display()))?;
-        let outcome = change();
-        // Closing the file releases the lock.
-        drop(lock);
-        outcome
+        private_file::locked(&self.path, "token store", change)
     }
 
     /// Every entry, by URL; an absent file is an empty store.
@@ -197,35 +176,10 @@ impl TokenStore {
     }
 
     fn write(&self, servers: Map<String, Value>) -> Result<(), String> {
-        let shown = self.path.display();
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
         let text = serde_json::to_string_pretty(&json!({"version": 1, "servers": servers}))
             .unwrap_or_default();
-        let temp = self
-            .path
-            .with_extension(format!("tmp{}", std::process::id()));
-        write_private(&temp, text.as_bytes())
-            .and_then(|()| std::fs::rename(&temp, &self.path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&temp);
-                format!("cannot write the token store {shown}: {e}")
-            })
+        private_file::replace(&self.path, text.as_bytes(), "token store")
     }
-}
-
-/// Writes `bytes` to a new file only its owner can read (on Unix).
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }
 
 /// Seconds since the Unix epoch (0 if the clock is before it).

@@ -7,9 +7,14 @@
 //! - `$${` is an escape for a literal `${`. Any other `$` (`$HOME`, `$$`, a trailing `$`) is kept
 //!   as written, so shell snippets in `args` pass through untouched.
 //! - Names are `[A-Za-z_][A-Za-z0-9_]*`; anything else inside `${...}` is an error.
+//! - Defaults nest at most [`MAX_NESTING`] levels deep, so expansion is linear in the input
+//!   (each level scans the text once) and its recursion bounded.
 
 use crate::json::quoted;
 use std::fmt;
+
+/// How deeply `${...}` may nest (`${A:-${B}}` is two levels): far more than any real config.
+pub const MAX_NESTING: usize = 16;
 
 /// Why a string could not be expanded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +32,8 @@ pub enum ExpandError {
         /// The offending text.
         name: String,
     },
+    /// `${...}` nested deeper than [`MAX_NESTING`] levels.
+    TooDeep,
 }
 
 impl fmt::Display for ExpandError {
@@ -38,6 +45,9 @@ impl fmt::Display for ExpandError {
                 quoted(name)
             ),
             ExpandError::Unterminated => write!(f, "\"${{\" without a closing \"}}\""),
+            ExpandError::TooDeep => {
+                write!(f, "\"${{...}}\" nested more than {MAX_NESTING} levels deep")
+            }
             ExpandError::BadName { name } => {
                 write!(
                     f,
@@ -67,7 +77,7 @@ pub fn expand_vars(
             out.push_str("${");
             rest = after;
         } else if let Some(body_and_more) = tail.strip_prefix("${") {
-            let end = closing_brace(body_and_more).ok_or(ExpandError::Unterminated)?;
+            let end = closing_brace(body_and_more)?;
             out.push_str(&expand_one(&body_and_more[..end], lookup)?);
             rest = &body_and_more[end + 1..];
         } else {
@@ -80,7 +90,9 @@ pub fn expand_vars(
 }
 
 /// Byte index of the `}` that closes a `${` whose body starts at `s`, counting nested `${`.
-fn closing_brace(s: &str) -> Option<usize> {
+/// Stops at the first level past [`MAX_NESTING`]: the nested levels would each scan the rest
+/// of the text again.
+fn closing_brace(s: &str) -> Result<usize, ExpandError> {
     let bytes = s.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
@@ -88,16 +100,20 @@ fn closing_brace(s: &str) -> Option<usize> {
         match bytes[i] {
             b'$' if bytes.get(i + 1) == Some(&b'{') => {
                 depth += 1;
+                // The `${` being closed is the first level.
+                if depth >= MAX_NESTING {
+                    return Err(ExpandError::TooDeep);
+                }
                 i += 2;
                 continue;
             }
-            b'}' if depth == 0 => return Some(i),
+            b'}' if depth == 0 => return Ok(i),
             b'}' => depth -= 1,
             _ => {}
         }
         i += 1;
     }
-    None
+    Err(ExpandError::Unterminated)
 }
 
 fn expand_one(body: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Result<String, ExpandError> {
@@ -191,5 +207,31 @@ mod tests {
         );
         let msg = ex("${MISSING}").unwrap_err().to_string();
         assert!(msg.contains("\"MISSING\" is not set"), "{msg}");
+    }
+
+    /// `levels` nested defaults around `HOME`: `${A:-${A:-…${HOME}…}}`.
+    fn nested(levels: usize) -> String {
+        format!(
+            "{}${{HOME}}{}",
+            "${A:-".repeat(levels - 1),
+            "}".repeat(levels - 1)
+        )
+    }
+
+    #[test]
+    fn nesting_is_capped_with_a_named_error() {
+        assert_eq!(ex(&nested(MAX_NESTING)).unwrap(), "/home/ada");
+        assert_eq!(ex(&nested(MAX_NESTING + 1)), Err(ExpandError::TooDeep));
+        // The review's case: 200,000 levels took more than a minute; now the first scan stops.
+        assert_eq!(ex(&nested(200_000)), Err(ExpandError::TooDeep));
+        let msg = ExpandError::TooDeep.to_string();
+        assert!(msg.contains("more than 16 levels"), "{msg}");
+        // Side by side is not nested.
+        let wide = "${A:-x}".repeat(10_000);
+        assert_eq!(ex(&wide).unwrap(), "x".repeat(10_000));
+        assert_eq!(
+            ex(&format!("${{A:-{}}}", "${B:-y}".repeat(100))).unwrap(),
+            "y".repeat(100)
+        );
     }
 }

@@ -625,3 +625,41 @@ fn sampling_is_off_unless_an_entry_turns_it_on() {
     let text = err(r#"{"mcpServers": {"s": {"command": "x", "sampling": "yes"}}}"#);
     assert!(text.contains("\"sampling\" must be a boolean"), "{text}");
 }
+
+#[test]
+fn a_server_defined_twice_is_a_warning_and_the_last_definition_wins() {
+    let cfg = parse(
+        r#"{"mcpServers": {"gh": {"command": "first"}, "other": {"type": "mock"},
+            "gh": {"command": "second"}}}"#,
+    )
+    .unwrap();
+    assert_eq!(cfg.servers.len(), 2);
+    assert!(matches!(&cfg.server("gh").unwrap().transport,
+        ServerTransport::Stdio { command, .. } if command == "second"));
+    assert_eq!(
+        cfg.warnings,
+        [
+            ".mcp.json: server \"gh\" is defined more than once in \"mcpServers\"; only the last \
+          definition is used"
+        ]
+    );
+    let twice = parse(r#"{"mcpServers": {"a": {"type": "mock"}}, "mcpServers": {}}"#).unwrap();
+    assert!(
+        twice.warnings[0].contains("\"mcpServers\" appears more than once"),
+        "{:?}",
+        twice.warnings
+    );
+}
+
+#[test]
+fn deeply_nested_defaults_are_an_error_naming_the_field() {
+    let deep = format!("{}x{}", "${A:-".repeat(200_000), "}".repeat(200_000));
+    let text = serde_json::json!({"mcpServers": {"s": {"command": "c", "args": [deep]}}});
+    let message = err(&text.to_string());
+    assert!(message.contains("server \"s\""), "{message}");
+    assert!(message.contains("\"args[0]\""), "{message}");
+    assert!(
+        message.contains("nested more than 16 levels deep"),
+        "{message}"
+    );
+}

@@ -1,7 +1,7 @@
 //! Loading MCP servers' tool lists into the registry.
 
 use super::names::{mcp_tool_name, with_hash_suffix};
-use super::{names, Registry, RegistryError, ToolSource, ToolSpec};
+use super::{names, vetting, Registry, RegistryError, ToolSource, ToolSpec};
 use crate::json::quoted;
 use serde_json::{json, Map, Value};
 
@@ -141,6 +141,14 @@ impl Registry {
                 }),
             }
         }
+        // The first listing of a connection is what later listings are compared with.
+        if self.first_listings.get(server).is_none() {
+            let first = block.iter().map(vetting::Listed::of).collect();
+            self.first_listings.insert(server.to_owned(), first);
+        }
+        for spec in &mut block {
+            spec.risk_trusted = self.risk_is_trusted(server, spec);
+        }
         // Keep servers sorted by name so definitions come out in a stable order.
         let at = self
             .tools
@@ -182,6 +190,8 @@ impl Registry {
             max_output_chars: limits.max_output_chars,
             annotations: raw.annotations,
             source,
+            // Decided once the whole list is read (see `load_server`).
+            risk_trusted: false,
         };
         if let Some(existing) = self.owner_of(&spec.name, block) {
             // The same tool listed twice is a real clash; a different tool that sanitised to the

@@ -13,6 +13,7 @@ mod mcp;
 pub mod names;
 mod risk;
 mod truncate;
+mod vetting;
 
 pub use mcp::{LoadReport, SkippedTool};
 pub use risk::{infer_risk, risk_from_annotations, risk_from_name, Risk, RiskOverrides};
@@ -85,6 +86,10 @@ pub struct ToolSpec {
     pub annotations: Option<Value>,
     /// Where calls go.
     pub source: ToolSource,
+    /// Whether the permission gate may rely on `risk`: true for built-in tools, user
+    /// overrides, and tools of servers the host trusts as first listed; false for tools of a
+    /// distrusted server and tools that changed mid-session (see [`ToolSpec::gate_risk`]).
+    pub risk_trusted: bool,
 }
 
 impl ToolSpec {
@@ -105,6 +110,17 @@ impl ToolSpec {
             max_output_chars: DEFAULT_MAX_OUTPUT_CHARS,
             annotations: None,
             source: ToolSource::Builtin,
+            risk_trusted: true,
+        }
+    }
+
+    /// The risk the permission gate weighs: `risk` when trusted, else at least `write`, so a
+    /// tool that only claims to read still asks unless a rule allows it.
+    pub fn gate_risk(&self) -> Risk {
+        if self.risk_trusted {
+            self.risk
+        } else {
+            self.risk.max(Risk::Write)
         }
     }
 
@@ -239,6 +255,8 @@ pub struct Registry {
     overrides: RiskOverrides,
     default_limits: ToolLimits,
     server_limits: VecMap<String, ToolLimits>,
+    /// Each loaded server's tools as its connection first listed them (see [`vetting`]).
+    first_listings: VecMap<String, Vec<vetting::Listed>>,
 }
 
 impl Registry {
@@ -252,7 +270,16 @@ impl Registry {
     /// it is registered again).
     pub fn set_overrides(&mut self, overrides: RiskOverrides) {
         self.overrides = overrides;
-        for spec in &mut self.tools {
+        let trusted: Vec<bool> = self
+            .tools
+            .iter()
+            .map(|spec| match spec.server() {
+                Some(server) => self.risk_is_trusted(server, spec),
+                None => spec.risk_trusted,
+            })
+            .collect();
+        for (spec, trusted) in self.tools.iter_mut().zip(trusted) {
+            spec.risk_trusted = trusted;
             let risk = match &spec.source {
                 ToolSource::Builtin => match self.overrides.for_builtin(&spec.name) {
                     Some(risk) => risk,
@@ -395,6 +422,7 @@ impl Registry {
     /// Removes exactly `server`'s tools and any failure recorded for it; returns how many tools.
     pub fn remove_server(&mut self, server: &str) -> usize {
         self.server_errors.remove(server);
+        self.first_listings.remove(server);
         self.loaded_servers.remove(server);
         self.drop_server_tools(server)
     }
@@ -402,6 +430,7 @@ impl Registry {
     /// Records that `server` could not start or list its tools: it then has no tools.
     pub fn record_server_failure(&mut self, server: &str, reason: impl Into<String>) {
         self.loaded_servers.remove(server);
+        self.first_listings.remove(server);
         self.drop_server_tools(server);
         self.server_errors.insert(server.to_owned(), reason.into());
     }

@@ -7,6 +7,11 @@
 //!    name suggests, never lower it, because the MCP spec calls annotations untrusted hints;
 //! 3. the name, then the first sentence of the description (see [`risk_from_name`]);
 //! 4. nothing known: `write`, so the default policy asks.
+//!
+//! Steps 2 and 3 read what the server says about itself. For a server the host distrusts (one
+//! a project configured, not the user: [`RiskOverrides::distrust_server`]) the inferred risk
+//! is kept for display and concurrency, but the permission gate does not rely on it: see
+//! [`crate::registry::ToolSpec::risk_trusted`].
 
 use crate::json::quoted;
 use crate::vec_map::{VecMap, VecSet};
@@ -82,6 +87,7 @@ pub struct RiskOverrides {
     servers: VecMap<String, Risk>,
     builtins: VecMap<String, Risk>,
     trusted: VecSet<String>,
+    distrusted: VecSet<String>,
 }
 
 impl RiskOverrides {
@@ -118,6 +124,19 @@ impl RiskOverrides {
     /// Whether `server`'s annotations are trusted.
     pub fn is_trusted(&self, server: &str) -> bool {
         self.trusted.contains(server)
+    }
+
+    /// Distrusts what `server` says about its own tools (a server a project configured, not
+    /// the user): the gate asks for its tools unless an override or an allow rule covers them,
+    /// whatever risk their names and annotations suggest.
+    pub fn distrust_server(&mut self, server: &str) -> &mut Self {
+        self.distrusted.insert(server.to_owned());
+        self
+    }
+
+    /// Whether `server` is distrusted (see [`RiskOverrides::distrust_server`]).
+    pub fn is_distrusted(&self, server: &str) -> bool {
+        self.distrusted.contains(server)
     }
 
     /// The user's explicit risk for MCP tool `tool` on `server`, if any.

@@ -33,6 +33,20 @@ pub enum Command {
     },
     /// List every tool the agent can use.
     Tools,
+    /// Trust a workspace (default: the current directory), so its `.mcp.json` is used; or
+    /// revoke that, or list the workspaces you answered for.
+    Trust {
+        /// The directory to trust.
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Forget the answer for DIR: its `.mcp.json` is refused again (and an interactive
+        /// session asks).
+        #[arg(long, conflicts_with = "list")]
+        revoke: bool,
+        /// List the trusted and declined workspaces.
+        #[arg(long)]
+        list: bool,
+    },
 }
 
 /// `agentwire mcp …`.
@@ -96,6 +110,10 @@ pub struct CommonOptions {
     /// Model: `mock`, or a model name for the OpenAI-compatible endpoint.
     #[arg(long, global = true, env = "AGENTWIRE_MODEL", value_name = "MODEL")]
     pub model: Option<String>,
+    /// Use the current directory's `.mcp.json` for this run even though the workspace is not
+    /// trusted (nothing is remembered; `agentwire trust` remembers).
+    #[arg(long, global = true)]
+    pub trust_workspace: bool,
     /// Base URL of an OpenAI-compatible API.
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,

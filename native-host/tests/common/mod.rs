@@ -116,17 +116,32 @@ impl Project {
             .and_then(|text| text.trim().parse().ok())
     }
 
-    /// Writes `.mcp.json` and runs `agentwire ARGS` in the project directory.
+    /// Writes `.mcp.json` and runs `agentwire --config .mcp.json ARGS` in the project
+    /// directory: the user's own config, as these tests mean it (see
+    /// [`Project::run_in_workspace`] for the project-scoped, trust-gated path).
     pub fn run(&self, args: &[&str]) -> CliOutput {
         self.run_with_env(args, &[])
     }
 
     /// Like [`Project::run`], with extra environment variables for the CLI process.
     pub fn run_with_env(&self, args: &[&str], env: &[(&str, &str)]) -> CliOutput {
+        let mut with_config = vec!["--config", ".mcp.json"];
+        with_config.extend_from_slice(args);
+        self.run_in_workspace(&with_config, env)
+    }
+
+    /// Writes `.mcp.json` and runs `agentwire ARGS` in the project directory without naming
+    /// the config: agentwire finds it as the workspace's own, used only if trusted.
+    pub fn run_in_workspace(&self, args: &[&str], env: &[(&str, &str)]) -> CliOutput {
+        self.write_config();
+        run_cli(self.dir.path(), args, env)
+    }
+
+    /// Writes `.mcp.json` with the servers added so far.
+    pub fn write_config(&self) {
         let config = json!({"mcpServers": self.servers});
         std::fs::write(self.dir.path().join(".mcp.json"), config.to_string())
             .expect("write .mcp.json");
-        run_cli(self.dir.path(), args, env)
     }
 
     /// Asserts that every fixture process that recorded a pid has exited and been reaped.
@@ -207,12 +222,16 @@ pub fn agentwire_bin() -> PathBuf {
 }
 
 /// Runs the `agentwire` binary in `dir` with the mock model and `env` added, under a watchdog.
+/// Its state directory (token and trust stores) is a fresh temporary one unless `env` sets
+/// `AGENTWIRE_STATE_DIR`: a test never reads or writes the real home's.
 pub fn run_cli(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> CliOutput {
     let bin = agentwire_bin();
+    let state = tempfile::tempdir().expect("a temporary state directory");
     let started = Instant::now();
     let mut child = Command::new(bin)
         .args(args)
         .current_dir(dir)
+        .env("AGENTWIRE_STATE_DIR", state.path())
         .env_remove("AGENTWIRE_MODEL")
         .envs(env.iter().copied())
         .stdin(Stdio::null())

@@ -5,6 +5,7 @@ mod chaos;
 mod direct;
 mod limits;
 mod transcripts;
+mod vetting;
 
 use super::*;
 use crate::audit::Outcome;

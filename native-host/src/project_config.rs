@@ -1,0 +1,264 @@
+//! Which MCP config a run may use. `--config FILE` is the user's own choice and is trusted. A
+//! `.mcp.json` found in the current directory belongs to the project (a cloned repository, or
+//! a file the model wrote): it is used only once the directory is trusted (the trust store,
+//! `--trust-workspace`, or "yes" at the question an interactive session asks once). Until then
+//! nothing of it is read: no process starts, no `${VAR}` of the user's is expanded, no risk is
+//! lowered, no sampling is turned on; the run goes on without it, saying how to trust.
+
+use crate::cli::args::CommonOptions;
+use crate::config_file::read_config;
+use crate::trust::{canonical_dir, TrustStore};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The name of a project's config file, looked for in the current directory.
+pub const PROJECT_CONFIG: &str = ".mcp.json";
+
+/// Whether this run may ask the user to trust the workspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrustPrompt {
+    /// An interactive session (the REPL, or `run` on a terminal): ask once and remember.
+    Ask,
+    /// Anything else: refuse an untrusted project config, with a line saying how to trust.
+    Refuse,
+}
+
+/// The config this run uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigChoice {
+    /// The file to read, if any.
+    pub file: Option<PathBuf>,
+    /// Whether it is a project's `.mcp.json` (its servers' own tool descriptions are then not
+    /// relied on by the permission gate).
+    pub project_scoped: bool,
+    /// Why a project's `.mcp.json` was not used, as one line for stderr.
+    pub refusal: Option<String>,
+}
+
+/// Picks the config: `--config`, else a trusted `./.mcp.json`, else none. With
+/// [`TrustPrompt::Ask`] an unknown workspace is asked about on the terminal (the answer is
+/// remembered); otherwise, and when the user said no, the refusal says how to trust.
+pub async fn choose_config(
+    options: &CommonOptions,
+    prompt: TrustPrompt,
+) -> Result<ConfigChoice, String> {
+    let (dir, store) = match first_look(options, prompt)? {
+        Look::Decided(choice) => return Ok(choice),
+        Look::Unknown { dir, store } => (dir, store),
+    };
+    let answer = ask(&dir).await;
+    match (answer, &store) {
+        (Some(yes), Some(store)) => {
+            if let Err(problem) = store.set(&dir, yes) {
+                eprintln!("warning: the answer is not remembered: {problem}");
+            }
+        }
+        (Some(_), None) => eprintln!(
+            "warning: the answer is not remembered: no place for the trust store (set \
+             AGENTWIRE_STATE_DIR or HOME)"
+        ),
+        (None, _) => {}
+    }
+    Ok(decided(&dir, answer.unwrap_or(false), false))
+}
+
+/// [`choose_config`] for commands that never ask (`mcp logout`): an unknown workspace is
+/// refused.
+pub fn choose_config_without_asking(options: &CommonOptions) -> Result<ConfigChoice, String> {
+    match first_look(options, TrustPrompt::Refuse)? {
+        Look::Decided(choice) => Ok(choice),
+        Look::Unknown { dir, .. } => Ok(decided(&dir, false, false)),
+    }
+}
+
+/// What is known before asking anyone.
+enum Look {
+    /// The choice is made.
+    Decided(ConfigChoice),
+    /// A project config in `dir`, which nobody answered for; the user may be asked.
+    Unknown {
+        dir: PathBuf,
+        store: Option<TrustStore>,
+    },
+}
+
+fn first_look(options: &CommonOptions, prompt: TrustPrompt) -> Result<Look, String> {
+    if let Some(file) = &options.config {
+        return Ok(Look::Decided(ConfigChoice {
+            file: Some(file.clone()),
+            project_scoped: false,
+            refusal: None,
+        }));
+    }
+    if !Path::new(PROJECT_CONFIG).is_file() {
+        return Ok(Look::Decided(ConfigChoice {
+            file: None,
+            project_scoped: false,
+            refusal: None,
+        }));
+    }
+    let dir = canonical_dir(Path::new("."))?;
+    if options.trust_workspace {
+        return Ok(Look::Decided(decided(&dir, true, false)));
+    }
+    let store = TrustStore::default_location();
+    let recorded = match store.as_ref().map(|s| s.entry(&dir)) {
+        Some(Ok(entry)) => entry.map(|e| e.trusted),
+        Some(Err(problem)) => {
+            eprintln!("warning: {problem}; no workspace counts as trusted");
+            None
+        }
+        None => None,
+    };
+    Ok(match (recorded, prompt) {
+        (Some(trusted), _) => Look::Decided(decided(&dir, trusted, !trusted)),
+        (None, TrustPrompt::Refuse) => Look::Decided(decided(&dir, false, false)),
+        (None, TrustPrompt::Ask) => Look::Unknown { dir, store },
+    })
+}
+
+/// The choice for the project config of `dir`: used when `trusted`, else refused with a line
+/// saying how to trust (and that the user said no before, when `declined`).
+fn decided(dir: &Path, trusted: bool, declined: bool) -> ConfigChoice {
+    if trusted {
+        return ConfigChoice {
+            file: Some(PathBuf::from(PROJECT_CONFIG)),
+            project_scoped: true,
+            refusal: None,
+        };
+    }
+    let declined = if declined {
+        " (you declined earlier)"
+    } else {
+        ""
+    };
+    ConfigChoice {
+        file: None,
+        project_scoped: false,
+        refusal: Some(format!(
+            "warning: {PROJECT_CONFIG} ignored: the workspace {} is not trusted{declined}, so its \
+             MCP servers do not start; trust it with `agentwire trust` (or --trust-workspace for \
+             one run)",
+            dir.display()
+        )),
+    }
+}
+
+/// Asks on the terminal whether to trust `dir`; `None` when stdin ends first.
+async fn ask(dir: &Path) -> Option<bool> {
+    eprintln!(
+        "{} in {} is not trusted yet. Its MCP servers would run programs as you, may read \
+         environment variables it names, and may mark tools safe to run unasked:",
+        PROJECT_CONFIG,
+        dir.display()
+    );
+    for line in server_summary(Path::new(PROJECT_CONFIG)) {
+        eprintln!("  {line}");
+    }
+    loop {
+        eprint!("Trust this folder and use its {PROJECT_CONFIG}? [y]es / [n]o (remembered): ");
+        let line = tokio::task::spawn_blocking(|| {
+            let mut line = String::new();
+            std::io::stdin().read_line(&mut line).map(|n| (n, line))
+        })
+        .await;
+        match line {
+            Ok(Ok((0, _))) | Ok(Err(_)) | Err(_) => return None,
+            Ok(Ok((_, answer))) => match answer.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return Some(true),
+                "n" | "no" => return Some(false),
+                _ => eprintln!("answer y or n"),
+            },
+        }
+    }
+}
+
+/// Most servers and characters shown per server in the question.
+const SUMMARY_SERVERS: usize = 12;
+const SUMMARY_CHARS: usize = 160;
+
+/// One line per server of the config as written (`${VAR}`s unexpanded, so the user sees which
+/// variables it reads), control characters made visible: the file is not trusted yet.
+pub fn server_summary(path: &Path) -> Vec<String> {
+    let parsed = read_config(path).and_then(|text| {
+        serde_json::from_str::<Value>(&text).map_err(|e| format!("{}: {e}", path.display()))
+    });
+    let servers = match parsed {
+        Ok(root) => match root.get("mcpServers") {
+            Some(Value::Object(servers)) => servers.clone(),
+            _ => return vec!["(no \"mcpServers\" object)".to_owned()],
+        },
+        Err(problem) => return vec![format!("(cannot be read: {problem})")],
+    };
+    let mut lines: Vec<String> = servers
+        .iter()
+        .take(SUMMARY_SERVERS)
+        .map(|(name, entry)| {
+            let text = |key: &str| entry.get(key).and_then(Value::as_str).unwrap_or("");
+            let mut what = match entry.get("url").and_then(Value::as_str) {
+                Some(url) => url.to_owned(),
+                None => {
+                    let args = entry.get("args").and_then(Value::as_array);
+                    let args = args.into_iter().flatten().filter_map(Value::as_str);
+                    std::iter::once(text("command"))
+                        .chain(args)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+            };
+            if entry.get("sampling") == Some(&Value::Bool(true)) {
+                what.push_str("  [may use your model]");
+            }
+            visible(&format!("{name}: {what}"), SUMMARY_CHARS)
+        })
+        .collect();
+    if servers.len() > SUMMARY_SERVERS {
+        lines.push(format!("… and {} more", servers.len() - SUMMARY_SERVERS));
+    }
+    lines
+}
+
+/// `text` cut to `max` characters, with every control character shown as an escape (a
+/// hostile file must not move the cursor or fake the question).
+fn visible(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_shows_commands_as_written_and_escapes_controls() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(PROJECT_CONFIG);
+        let config = serde_json::json!({"mcpServers": {
+            "local": {"command": "node", "args": ["s.mjs", "${SECRET}"], "sampling": true},
+            "remote": {"type": "http", "url": "https://x.example/mcp\u{1b}[2J"},
+        }});
+        std::fs::write(&path, config.to_string()).unwrap();
+        let lines = server_summary(&path);
+        assert_eq!(
+            lines,
+            [
+                "local: node s.mjs ${SECRET}  [may use your model]",
+                "remote: https://x.example/mcp\\u{1b}[2J",
+            ]
+        );
+        assert_eq!(visible("abcdef", 3), "abc…");
+        std::fs::write(&path, "{").unwrap();
+        assert!(server_summary(&path)[0].starts_with("(cannot be read: "));
+    }
+}
