@@ -96,6 +96,16 @@ pub struct CommonOptions {
     /// Model: `mock`, or a model name for the OpenAI-compatible endpoint.
     #[arg(long, global = true, env = "AGENTWIRE_MODEL", value_name = "MODEL")]
     pub model: Option<String>,
+    /// Pass the host's environment variable NAME to the `bash` tool (repeatable; bash otherwise
+    /// gets only PATH, HOME, LANG and a few more, never API keys or tokens).
+    #[arg(
+        long = "bash-env",
+        global = true,
+        env = "AGENTWIRE_BASH_ENV",
+        value_delimiter = ',',
+        value_name = "NAME"
+    )]
+    pub bash_env: Vec<String>,
     /// Base URL of an OpenAI-compatible API.
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,

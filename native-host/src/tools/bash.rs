@@ -7,6 +7,7 @@
 
 use super::args::Args;
 use super::{BuiltinTool, ToolContext, Workspace, RISK_EXECUTE};
+use crate::stdio::INHERITED_ENV;
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
 use nix::sys::signal::{killpg, Signal};
@@ -91,15 +92,19 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
         Some(0) => return Err("argument \"timeout_ms\" must be at least 1".into()),
         Some(ms) => Duration::from_millis(ms).min(ctx.bash_max_timeout),
     };
-    let mut child = Command::new("bash")
+    let mut child = Command::new("bash");
+    child
         .arg("-c")
         .arg(&command)
+        .env_clear()
+        .envs(clean_env(&ctx.bash_env))
         .current_dir(ws.root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
+        .kill_on_drop(true);
+    let mut child = child
         .spawn()
         .map_err(|e| format!("cannot start bash: {e}"))?;
     let guard = GroupGuard(
@@ -135,6 +140,18 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
         }
     };
     Ok(render(&out, &err, status, timeout, budget))
+}
+
+/// bash's environment: the same short allow-list MCP servers get, plus the variables the user
+/// named on purpose. API keys and tokens of the host stay out of the model's reach (`env`,
+/// `echo $OPENAI_API_KEY`) unless passed by name.
+fn clean_env(extra: &[String]) -> Vec<(String, std::ffi::OsString)> {
+    INHERITED_ENV
+        .iter()
+        .copied()
+        .chain(extra.iter().map(String::as_str))
+        .filter_map(|name| std::env::var_os(name).map(|value| (name.to_owned(), value)))
+        .collect()
 }
 
 async fn pump(mut pipe: impl AsyncRead + Unpin, capture: &mut Capture) {
