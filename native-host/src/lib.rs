@@ -20,6 +20,7 @@ pub mod jwt;
 pub mod local_tools;
 pub mod model;
 pub mod oauth;
+pub mod reaper;
 pub mod render;
 pub mod repl;
 pub mod servers;
