@@ -37,10 +37,12 @@ pub enum Outcome {
     Timeout,
     /// The call was cancelled before it finished.
     Cancelled,
+    /// The user stopped the run (Ctrl-C, SIGTERM, a stop button) before the call finished.
+    Interrupted,
 }
 
 impl Outcome {
-    /// `"ok"`, `"error"`, `"denied"`, `"timeout"` or `"cancelled"`.
+    /// `"ok"`, `"error"`, `"denied"`, `"timeout"`, `"cancelled"` or `"interrupted"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
@@ -48,6 +50,7 @@ impl Outcome {
             Outcome::Denied => "denied",
             Outcome::Timeout => "timeout",
             Outcome::Cancelled => "cancelled",
+            Outcome::Interrupted => "interrupted",
         }
     }
 }

@@ -82,6 +82,19 @@ fn model(options: &CommonOptions) -> Result<(Rc<dyn ModelBackend>, Option<String
     Ok((backend, notice.or(description)))
 }
 
+/// Opens the audit log for appending. A new file is created owner-only (0600, like the token
+/// store): tool arguments can be sensitive even after redaction. An existing file keeps its
+/// mode, so a log the user made readable, or tighter, stays as it is.
+pub fn open_audit_log(path: &std::path::Path) -> Result<std::fs::File, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|e| format!("cannot open audit log {}: {e}", path.display()))
+}
+
 impl App {
     /// Builds the runtime, registers built-in tools and connects the selected servers, printing
     /// notices and one status line per server to stderr (unless `quiet`). A project's
@@ -135,7 +148,7 @@ impl App {
         };
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
-        let tools = BuiltinTools::new(workspace);
+        let tools = BuiltinTools::new(workspace).with_bash_env(options.bash_env.clone());
         for problem in tools.register(&mut registry) {
             crate::errln!("warning: {problem}");
         }
@@ -148,13 +161,7 @@ impl App {
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
 
         let audit = match &options.audit {
-            Some(path) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| format!("cannot open audit log {}: {e}", path.display()))?,
-            ),
+            Some(path) => Some(open_audit_log(path)?),
             None => None,
         };
         let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit);

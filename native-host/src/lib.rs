@@ -14,6 +14,7 @@ pub mod model;
 pub mod oauth;
 pub mod private_file;
 pub mod project_config;
+pub mod reaper;
 pub mod render;
 pub mod repl;
 pub mod servers;

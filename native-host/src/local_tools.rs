@@ -23,6 +23,12 @@ impl BuiltinTools {
         }
     }
 
+    /// Also passes these host environment variables to bash (by name; unset ones are skipped).
+    pub fn with_bash_env(mut self, names: Vec<String>) -> Self {
+        self.context.bash_env = names;
+        self
+    }
+
     /// Registers every tool in `registry`; returns the names that could not be registered.
     pub fn register(&self, registry: &mut Registry) -> Vec<String> {
         let mut problems = Vec::new();

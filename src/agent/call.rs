@@ -163,6 +163,13 @@ pub(super) fn shape(
                 "cancelled".into(),
             )
         }
+        Err(ToolFailure::Interrupted(reason)) => {
+            return failure(
+                format!("error: {reason} interrupted the tool call"),
+                Outcome::Interrupted,
+                format!("interrupted by {reason}"),
+            )
+        }
     };
     let text = output.to_model_text();
     let output_chars = text.chars().count();

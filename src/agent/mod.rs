@@ -16,7 +16,7 @@ pub use types::{
     ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
 };
 
-use crate::audit::{AuditLog, AuditRecord};
+use crate::audit::{AuditLog, AuditRecord, Outcome};
 use crate::json::{quoted, to_text};
 use crate::model::{ChatMessage, ModelRequest, ModelResponse};
 use crate::policy::Policy;
@@ -52,7 +52,7 @@ struct Run {
 ///
 /// Inputs: [`start_run`](Agent::start_run), [`handle_model_response`](Agent::handle_model_response),
 /// [`handle_tool_result`](Agent::handle_tool_result), [`handle_approval`](Agent::handle_approval),
-/// [`cancel_run`](Agent::cancel_run). Outputs: [`poll_action`](Agent::poll_action),
+/// [`cancel_run`](Agent::cancel_run), [`interrupt_run`](Agent::interrupt_run). Outputs: [`poll_action`](Agent::poll_action),
 /// [`poll_event`](Agent::poll_event), [`poll_audit`](Agent::poll_audit).
 ///
 /// After every input, drain all three outputs until they return `None`. Perform each action:
@@ -230,6 +230,7 @@ impl Agent {
                      in this run, so it looks stuck in a loop"
                 ),
                 "not run: the run was stopped because the same call was repeated",
+                Outcome::Cancelled,
             ),
             None => self.pump(now),
         }
@@ -246,6 +247,24 @@ impl Agent {
             now,
             "run cancelled".to_owned(),
             "not run: the user cancelled the run",
+            Outcome::Cancelled,
+        );
+        Ok(())
+    }
+
+    /// Stops the active run because the user interrupted it (Ctrl-C, SIGTERM, a stop button):
+    /// like [`cancel_run`](Agent::cancel_run), but calls in flight or awaiting approval are
+    /// audited as [`Outcome::Interrupted`], and the terminal `error` event starts with
+    /// `interrupted`. `reason` says by what (`"Ctrl-C"`); `Err(NoRun)` when no run is active.
+    pub fn interrupt_run(&mut self, now: Instant, reason: &str) -> Result<(), AgentError> {
+        if self.run.is_none() {
+            return Err(AgentError::NoRun);
+        }
+        self.abort_run(
+            now,
+            format!("interrupted: {reason} stopped the run"),
+            &format!("not finished: {reason} interrupted the run"),
+            Outcome::Interrupted,
         );
         Ok(())
     }

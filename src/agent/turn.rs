@@ -243,9 +243,15 @@ impl Agent {
         }
     }
 
-    /// Ends the run with `message`; unfinished calls get `tool_message` as their result and a
-    /// `cancelled` audit record, so the history stays consistent.
-    pub(super) fn abort_run(&mut self, now: Instant, message: String, tool_message: &str) {
+    /// Ends the run with `message`; unfinished calls get `tool_message` as their result and an
+    /// audit record with `outcome`, so the history stays consistent.
+    pub(super) fn abort_run(
+        &mut self,
+        now: Instant,
+        message: String,
+        tool_message: &str,
+        outcome: Outcome,
+    ) {
         let preview_chars = self.config.preview_chars;
         if let Some(Run {
             phase: Phase::Tools(turn),
@@ -258,7 +264,7 @@ impl Agent {
                         pending,
                         now,
                         tool_message.to_owned(),
-                        Outcome::Cancelled,
+                        outcome,
                         preview_chars,
                     );
                 }

@@ -137,6 +137,8 @@ pub enum ToolFailure {
     Timeout,
     /// The call was cancelled.
     Cancelled,
+    /// The user interrupted the call (Ctrl-C, SIGTERM); audited as `interrupted`.
+    Interrupted(String),
 }
 
 /// A misuse of the agent by its host; the agent's state is unchanged.

@@ -8,11 +8,13 @@
 mod backends;
 mod client;
 mod in_process;
+mod interrupt;
 mod runtime;
 mod traits;
 
 pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient, RequestHandler};
 pub use in_process::MockGithubTransport;
+pub use interrupt::{NothingRunning, RunInterrupt};
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};
 pub use traits::{Clock, Spawn, Transport};

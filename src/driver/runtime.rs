@@ -5,6 +5,7 @@
 
 use super::backends::{LocalTools, ModelBackend, ModelStream, RunObserver};
 use super::client::{McpClient, RequestHandler};
+use super::interrupt::{unless_interrupted, RunInterrupt};
 use super::traits::Clock;
 use crate::agent::{
     Action, Agent, AgentError, DirectCallError, DirectCallResult, ToolFailure, ToolInvocation,
@@ -98,6 +99,24 @@ pub struct Runtime<C: Clock> {
     model: Rc<RefCell<Rc<dyn ModelBackend>>>,
     local_tools: Rc<dyn LocalTools>,
     clock: C,
+    interrupt: RunInterrupt,
+}
+
+/// Marks the interrupt handle active for as long as it lives, so a run whose future the host
+/// drops never leaves it claiming that something runs.
+struct Active<'a>(&'a RunInterrupt);
+
+impl<'a> Active<'a> {
+    fn new(interrupt: &'a RunInterrupt) -> Self {
+        interrupt.set_active(true);
+        Active(interrupt)
+    }
+}
+
+impl Drop for Active<'_> {
+    fn drop(&mut self) {
+        self.0.set_active(false);
+    }
 }
 
 impl<C: Clock> Runtime<C> {
@@ -114,7 +133,16 @@ impl<C: Clock> Runtime<C> {
             model: Rc::new(RefCell::new(model)),
             local_tools,
             clock,
+            interrupt: RunInterrupt::new(),
         }
+    }
+
+    /// The handle that stops the active run or direct call (Ctrl-C, SIGTERM, a stop button):
+    /// waits in flight are dropped (MCP calls get `notifications/cancelled`, local tools are
+    /// cancelled), unfinished calls are audited as `interrupted`, and the run ends with an
+    /// `error` event. The handle refuses when nothing is active.
+    pub fn interrupt_handle(&self) -> RunInterrupt {
+        self.interrupt.clone()
     }
 
     /// Read or change the agent (registry, policy, config, history) between runs.
@@ -334,33 +362,46 @@ impl<C: Clock> Runtime<C> {
             .borrow_mut()
             .start_run(self.clock.now(), prompt)
             .map_err(|e| RunError(e.to_string()))?;
+        let _active = Active::new(&self.interrupt);
         let mut outcome = None;
         loop {
             self.drain_outputs(observer, &mut outcome);
             let action = self.agent.borrow_mut().poll_action();
-            match action {
+            let stopped = match action {
                 Some(Action::CallModel(request)) => {
                     let model = Rc::clone(&self.model.borrow());
                     let on_stream = |piece: ModelStream<'_>| match piece {
                         ModelStream::Text(text) => observer.on_text_delta(text),
                         ModelStream::Reasoning(text) => observer.on_reasoning_delta(text),
                     };
-                    let response = model.complete(request, &on_stream).await;
-                    let now = self.clock.now();
-                    ignore_stale(self.agent.borrow_mut().handle_model_response(now, response));
+                    let work = model.complete(request, &on_stream);
+                    unless_interrupted(&self.interrupt, work)
+                        .await
+                        .map(|response| {
+                            let now = self.clock.now();
+                            ignore_stale(
+                                self.agent.borrow_mut().handle_model_response(now, response),
+                            );
+                        })
                 }
                 Some(Action::CallTools(batch)) => {
-                    self.run_batch(batch).await;
-                    self.refresh_servers(observer).await;
+                    let stopped = unless_interrupted(&self.interrupt, self.run_batch(batch)).await;
+                    if stopped.is_ok() {
+                        self.refresh_servers(observer).await;
+                    }
+                    stopped
                 }
                 Some(Action::RequestApproval(request)) => {
-                    let answer = observer.approve(&request).await;
-                    let now = self.clock.now();
-                    ignore_stale(self.agent.borrow_mut().handle_approval(
-                        now,
-                        &request.call_id,
-                        answer,
-                    ));
+                    unless_interrupted(&self.interrupt, observer.approve(&request))
+                        .await
+                        .map(|answer| {
+                            let now = self.clock.now();
+                            ignore_stale(self.agent.borrow_mut().handle_approval(
+                                now,
+                                &request.call_id,
+                                answer,
+                            ));
+                        })
                 }
                 None => {
                     if !self.agent.borrow().is_running() {
@@ -369,7 +410,13 @@ impl<C: Clock> Runtime<C> {
                     // Defensive: a running loop with nothing to do would otherwise spin forever.
                     let now = self.clock.now();
                     ignore_stale(self.agent.borrow_mut().cancel_run(now));
+                    Ok(())
                 }
+            };
+            if let Err(reason) = stopped {
+                // The wait was dropped: MCP calls in flight were cancelled, local tools stopped.
+                let now = self.clock.now();
+                ignore_stale(self.agent.borrow_mut().interrupt_run(now, &reason));
             }
         }
         self.drain_outputs(observer, &mut outcome);
@@ -479,7 +526,12 @@ impl<C: Clock> Runtime<C> {
             .begin_direct_call(self.clock.now(), name, arguments);
         self.drain_audit(observer);
         let invocation = begun?;
-        let result = self.invoke(&invocation).await;
+        let result = {
+            let _active = Active::new(&self.interrupt);
+            unless_interrupted(&self.interrupt, self.invoke(&invocation))
+                .await
+                .unwrap_or_else(|reason| Err(ToolFailure::Interrupted(reason)))
+        };
         let (output, failure) = match &result {
             Ok(output) => (Some(output.clone()), None),
             Err(ToolFailure::Timeout) => (
@@ -490,6 +542,9 @@ impl<C: Clock> Runtime<C> {
                 )),
             ),
             Err(ToolFailure::Error(message)) => (None, Some(message.clone())),
+            Err(ToolFailure::Interrupted(reason)) => {
+                (None, Some(format!("{reason} interrupted {name}")))
+            }
             Err(_) => (None, Some(format!("{name} was cancelled"))),
         };
         let now = self.clock.now();

@@ -114,6 +114,16 @@ pub struct CommonOptions {
     /// trusted (nothing is remembered; `agentwire trust` remembers).
     #[arg(long, global = true)]
     pub trust_workspace: bool,
+    /// Pass the host's environment variable NAME to the `bash` tool (repeatable; bash otherwise
+    /// gets only PATH, HOME, LANG and a few more, never API keys or tokens).
+    #[arg(
+        long = "bash-env",
+        global = true,
+        env = "AGENTWIRE_BASH_ENV",
+        value_delimiter = ',',
+        value_name = "NAME"
+    )]
+    pub bash_env: Vec<String>,
     /// Base URL of an OpenAI-compatible API.
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,

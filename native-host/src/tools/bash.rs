@@ -1,20 +1,24 @@
 //! `bash`: runs `bash -c` in the workspace with a timeout and an output budget.
 //!
-//! The command runs in its own process group. When bash exits, the rest of the group
-//! (background jobs) is killed so that their open pipes cannot keep the call waiting; on a timeout
-//! or when the call is cancelled (its future dropped) the whole group is killed. tokio reaps the
-//! killed child, so nothing is left as a zombie.
+//! The command runs in its own process group with a clean environment (the allow-list MCP
+//! servers get, plus `--bash-env` names). When bash exits, on a timeout, and when the call is
+//! cancelled (its future dropped), its whole tree is killed: the group, every descendant, and
+//! whatever escaped with `setsid`, a double fork or `nohup` (orphans come back to agentwire as
+//! subreaper: see [`crate::reaper`]), so no background job outlives the call or holds its pipes.
+//! Everything killed is reaped.
 
 use super::args::Args;
 use super::{BuiltinTool, ToolContext, Workspace, RISK_EXECUTE};
+use crate::reaper::{self, Tracked};
+use crate::stdio::INHERITED_ENV;
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
 use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
@@ -62,19 +66,37 @@ impl BuiltinTool for Bash {
     }
 }
 
-/// Kills the process group when dropped: on timeout, on cancellation, and after bash exits.
-struct GroupGuard(Option<Pid>);
+/// Ends the command's whole process tree: its process group, every descendant (whatever
+/// session or group it moved to), and what was orphaned under agentwire as subreaper. Runs after
+/// bash exits, on a timeout, and when the call is cancelled (dropped).
+struct TreeGuard {
+    leader: Tracked,
+    /// Set once bash has been reaped: its pid may then belong to someone else, so its
+    /// descendants are no longer looked up by it (they are orphans of ours by then anyway).
+    reaped: AtomicBool,
+}
 
-impl GroupGuard {
-    fn kill(&self) {
-        if let Some(pgid) = self.0 {
+impl TreeGuard {
+    /// Kills everything the command started; returns how many processes survived.
+    fn kill(&self) -> usize {
+        if let Some(pid) = self.leader.pid() {
+            if !self.reaped.load(Ordering::Relaxed) {
+                reaper::kill_descendants(pid);
+            }
             // ESRCH (nobody left in the group) is the normal case after a clean exit.
-            let _ = killpg(pgid, Signal::SIGKILL);
+            let _ = killpg(pid, Signal::SIGKILL);
         }
+        reaper::sweep_orphans()
+    }
+
+    /// Like [`TreeGuard::kill`], once bash itself has been reaped.
+    fn kill_after_exit(&self) -> usize {
+        self.reaped.store(true, Ordering::Relaxed);
+        self.kill()
     }
 }
 
-impl Drop for GroupGuard {
+impl Drop for TreeGuard {
     fn drop(&mut self) {
         self.kill();
     }
@@ -91,23 +113,26 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
         Some(0) => return Err("argument \"timeout_ms\" must be at least 1".into()),
         Some(ms) => Duration::from_millis(ms).min(ctx.bash_max_timeout),
     };
-    let mut child = Command::new("bash")
+    let mut child = Command::new("bash");
+    child
         .arg("-c")
         .arg(&command)
+        .env_clear()
+        .envs(clean_env(&ctx.bash_env))
         .current_dir(ws.root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| format!("cannot start bash: {e}"))?;
-    let guard = GroupGuard(
-        child
-            .id()
-            .and_then(|id| i32::try_from(id).ok())
-            .map(Pid::from_raw),
-    );
+        .kill_on_drop(true);
+    // Orphans of the command (`setsid`, double forks, `nohup`) come back to us, not to init.
+    reaper::become_subreaper();
+    let (mut child, tracked) =
+        reaper::spawn_tracked(&mut child).map_err(|e| format!("cannot start bash: {e}"))?;
+    let guard = TreeGuard {
+        leader: tracked,
+        reaped: AtomicBool::new(false),
+    };
     let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
         return Err("internal error: bash started without pipes".into());
     };
@@ -117,7 +142,7 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
     let finished = tokio::time::timeout(timeout, async {
         let waiting = async {
             let status = child.wait().await;
-            guard.kill();
+            guard.kill_after_exit();
             status
         };
         let (status, _, _) = tokio::join!(waiting, pump(stdout, &mut out), pump(stderr, &mut err));
@@ -125,16 +150,33 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
     })
     .await;
     let status = match finished {
-        Ok(Ok(status)) => Some(status),
+        Ok(Ok(status)) => status,
         Ok(Err(e)) => return Err(format!("waiting for bash failed: {e}")),
         Err(_) => {
             guard.kill();
             // Reap it now; after SIGKILL this is immediate.
-            let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
-            None
+            let reaped = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+            let mut survivors = guard.kill_after_exit();
+            if !matches!(reaped, Ok(Ok(_))) {
+                survivors += 1;
+            }
+            let ended = Ended::TimedOut { timeout, survivors };
+            return Ok(render(&out, &err, ended, budget));
         }
     };
-    Ok(render(&out, &err, status, timeout, budget))
+    Ok(render(&out, &err, Ended::Exited(status), budget))
+}
+
+/// bash's environment: the same short allow-list MCP servers get, plus the variables the user
+/// named on purpose. API keys and tokens of the host stay out of the model's reach (`env`,
+/// `echo $OPENAI_API_KEY`) unless passed by name.
+fn clean_env(extra: &[String]) -> Vec<(String, std::ffi::OsString)> {
+    INHERITED_ENV
+        .iter()
+        .copied()
+        .chain(extra.iter().map(String::as_str))
+        .filter_map(|name| std::env::var_os(name).map(|value| (name.to_owned(), value)))
+        .collect()
 }
 
 async fn pump(mut pipe: impl AsyncRead + Unpin, capture: &mut Capture) {
@@ -195,13 +237,15 @@ impl Capture {
     }
 }
 
-fn render(
-    out: &Capture,
-    err: &Capture,
-    status: Option<ExitStatus>,
-    timeout: Duration,
-    budget: usize,
-) -> ToolOutput {
+/// How the command ended.
+enum Ended {
+    /// bash exited (its background jobs were then ended).
+    Exited(ExitStatus),
+    /// The timeout fired; `survivors` processes of the tree could not be ended.
+    TimedOut { timeout: Duration, survivors: usize },
+}
+
+fn render(out: &Capture, err: &Capture, ended: Ended, budget: usize) -> ToolOutput {
     // stderr usually explains a failure, so it keeps at least a quarter of the budget.
     let err_share = err
         .total
@@ -224,8 +268,12 @@ fn render(
     if text.is_empty() {
         text.push_str("(no output)\n");
     }
-    let (exit_code, failed) = match status {
-        Some(s) => match (s.code(), s.signal()) {
+    let status = match ended {
+        Ended::Exited(status) => Some(status),
+        Ended::TimedOut { .. } => None,
+    };
+    let (exit_code, failed) = match ended {
+        Ended::Exited(s) => match (s.code(), s.signal()) {
             (Some(0), _) => (Some(0), false),
             (Some(code), _) => {
                 text.push_str(&format!("[exit code {code}]"));
@@ -236,9 +284,20 @@ fn render(
                 (None, true)
             }
         },
-        None => {
+        Ended::TimedOut {
+            timeout,
+            survivors: 0,
+        } => {
             text.push_str(&format!(
                 "[timed out after {} ms; the command and its children were killed]",
+                timeout.as_millis()
+            ));
+            (None, true)
+        }
+        Ended::TimedOut { timeout, survivors } => {
+            text.push_str(&format!(
+                "[timed out after {} ms; the command was killed, but {survivors} of its \
+                 processes could not be ended]",
                 timeout.as_millis()
             ));
             (None, true)

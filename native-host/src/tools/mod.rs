@@ -48,6 +48,9 @@ pub struct ToolContext {
     /// Output budget in bytes for bash (stdout plus stderr), list_directory, glob and grep.
     /// read_file pages by lines and has its own, larger cap.
     pub max_output_bytes: usize,
+    /// Names of the host's environment variables that bash gets on top of
+    /// [`crate::stdio::INHERITED_ENV`] (`--bash-env`); everything else stays out of its reach.
+    pub bash_env: Vec<String>,
 }
 
 impl Default for ToolContext {
@@ -56,6 +59,7 @@ impl Default for ToolContext {
             bash_default_timeout: Duration::from_secs(30),
             bash_max_timeout: Duration::from_secs(600),
             max_output_bytes: 30 * 1024,
+            bash_env: Vec::new(),
         }
     }
 }

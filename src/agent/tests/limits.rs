@@ -280,3 +280,47 @@ fn approval_action_and_invocation_carry_routing() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn interrupt_run_audits_calls_in_flight_and_awaiting_approval_as_interrupted() {
+    // c1 is allowed and runs; c2 (not allowed) waits for approval when the user interrupts.
+    let mut policy = Policy::new();
+    policy.allow(GET).unwrap();
+    let mut agent = Agent::new(registry(), policy, AgentConfig::default());
+    let t = Instant::from_millis;
+    assert_eq!(agent.interrupt_run(t(0), "Ctrl-C"), Err(AgentError::NoRun));
+    agent.start_run(t(0), "go").unwrap();
+    assert!(matches!(agent.poll_action(), Some(Action::CallModel(_))));
+    let calls = reply(None, &[("c1", GET, json!({})), ("c2", CREATE, json!({}))]);
+    agent.handle_model_response(t(10), calls).unwrap();
+    while agent.poll_action().is_some() {}
+    while agent.poll_event().is_some() {}
+    agent.interrupt_run(t(25), "Ctrl-C").unwrap();
+    let events: Vec<_> = std::iter::from_fn(|| agent.poll_event()).collect();
+    let last = events.last().expect("a terminal event");
+    assert_eq!(
+        render_event(last),
+        "error: interrupted: Ctrl-C stopped the run"
+    );
+    assert!(!agent.is_running());
+    let audit: Vec<_> = std::iter::from_fn(|| agent.poll_audit()).collect();
+    let outcomes: Vec<_> = audit
+        .iter()
+        .map(|r| (r.call_id.as_str(), r.outcome))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [("c1", Outcome::Interrupted), ("c2", Outcome::Interrupted)]
+    );
+    assert_eq!(audit[0].duration.as_millis(), 15, "c1 ran from 10 to 25");
+    assert_eq!(Outcome::Interrupted.as_str(), "interrupted");
+    assert!(agent.poll_action().is_none(), "nothing left to do");
+    // Misuse changes nothing: a second interrupt, a late result.
+    assert_eq!(agent.interrupt_run(t(30), "Ctrl-C"), Err(AgentError::NoRun));
+    assert_eq!(
+        agent.handle_tool_result(t(40), "c1", Ok(ToolOutput::text("late"))),
+        Err(AgentError::UnknownCall("c1".into()))
+    );
+    assert!(agent.poll_event().is_none() && agent.poll_audit().is_none());
+    assert_history_consistent(agent.history());
+}

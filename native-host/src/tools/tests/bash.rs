@@ -15,7 +15,7 @@ fn is_dead(pid: &str) -> bool {
     }
 }
 
-async fn wait_dead(pid: &str) -> bool {
+pub(super) async fn wait_dead(pid: &str) -> bool {
     for _ in 0..50 {
         if is_dead(pid) {
             return true;

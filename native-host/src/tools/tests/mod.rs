@@ -1,6 +1,7 @@
 //! Tests of the built-in tools against real temporary directories and real processes.
 
 mod bash;
+mod bash_escapes;
 mod calc_weather;
 mod confinement;
 mod files;
