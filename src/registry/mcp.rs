@@ -93,7 +93,7 @@ fn read_tool<'a>(
             // Lossless slimming: the model gains nothing from the dialect URI, and it costs
             // about 11% of the definitions' tokens.
             let mut schema = schema.clone();
-            schema.remove("$schema");
+            schema.shift_remove("$schema");
             Value::Object(schema)
         }
         Some(_) => {

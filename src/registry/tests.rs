@@ -13,9 +13,10 @@ fn names(reg: &Registry) -> Vec<&str> {
 fn mcp_tools_are_prefixed_and_keep_their_original_names() {
     let mut reg = Registry::new();
     let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "x-odd": [1, 2],
-               "$schema": "nested, kept"}}});
-    let mut sent = schema.clone();
-    sent["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+               "$schema": "nested, kept"}}, "required": ["n"]});
+    // `$schema` first, so dropping it must keep the other keys in order.
+    let sent = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": schema["properties"].clone(), "required": ["n"]});
     let report = reg.load_server(
         "github",
         &[
@@ -28,8 +29,9 @@ fn mcp_tools_are_prefixed_and_keep_their_original_names() {
     let spec = reg.get("mcp__github__get_issue").unwrap();
     assert_eq!(spec.description, "Get an issue", "no [MCP:<server>] prefix");
     assert_eq!(
-        spec.input_schema, schema,
-        "schema kept verbatim but for its top-level $schema"
+        spec.input_schema.to_string(),
+        schema.to_string(),
+        "schema kept verbatim (key order too) but for its top-level $schema"
     );
     assert_eq!(spec.risk, Risk::Read);
     assert!(spec.concurrency_safe);
