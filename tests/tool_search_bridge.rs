@@ -281,3 +281,291 @@ fn the_prompt_prefix_is_byte_stable_through_searches_calls_and_a_list_change() {
     let history = host.history();
     assert!(matches!(&history[4], ChatMessage::Tool { name, .. } if name == "call_tool"));
 }
+
+/// `(call id, content, is_error)` of the tool results the model saw in request `index`.
+fn results(model: &ScriptedModel, index: usize) -> Vec<(String, String, bool)> {
+    model.tool_results(index)
+}
+
+fn search_then_call(name: &str) -> Vec<agentwire::model::ModelResponse> {
+    vec![
+        calls(&[(
+            "s",
+            "tool_search",
+            json!({"query": format!("select:{name}")}),
+        )]),
+        calls(&[(
+            "c",
+            "call_tool",
+            json!({"name": name, "arguments": {"repo": "a/b"}}),
+        )]),
+        answer("done"),
+    ]
+}
+
+#[test]
+fn a_deny_pattern_denies_the_target_through_call_tool() {
+    let model = ScriptedModel::new(search_then_call("merge_pull_request"));
+    let policy = Policy::from_lists(&[], &[], &["mcp__gh__merge_*".to_owned()]).unwrap();
+    let observer = Observer::default();
+    let (mut host, called) = host(policy, model.clone());
+    host.run("merge it", &observer).unwrap();
+    assert!(called.borrow().is_empty(), "never reached the server");
+    let (_, content, is_error) = &results(&model, 2)[0];
+    assert!(is_error);
+    assert!(
+        content.contains("`deny mcp__gh__merge_*` does not allow mcp__gh__merge_pull_request"),
+        "{content}"
+    );
+    let audits = observer.take_audits();
+    let last = audits.last().unwrap();
+    assert_eq!(last.tool, "mcp__gh__merge_pull_request");
+    assert_eq!(last.server.as_deref(), Some("gh"));
+    assert_eq!(last.outcome, Outcome::Denied);
+    assert!(last.args_summary.contains("a/b"), "the target's arguments");
+}
+
+#[test]
+fn ask_and_always_apply_to_the_target() {
+    let model = ScriptedModel::new([
+        calls(&[("s", "tool_search", json!({"query": "select:create_issue"}))]),
+        calls(&[(
+            "c1",
+            "call_tool",
+            json!({"name": "create_issue", "arguments": {"repo": "a/b"}}),
+        )]),
+        calls(&[(
+            "c2",
+            "call_tool",
+            json!({"name": "mcp__gh__create_issue", "arguments": {"repo": "c/d"}}),
+        )]),
+        // Native call of a loaded deferred tool: the same gate, the same target.
+        calls(&[("c3", "mcp__gh__create_issue", json!({"repo": "e/f"}))]),
+        answer("done"),
+    ]);
+    let observer = Observer::answering([Approval::Always]);
+    let (mut host, called) = host(Policy::new(), model.clone());
+    host.run("open issues", &observer).unwrap();
+    let asked: Vec<(String, Value)> = observer
+        .asked
+        .borrow()
+        .iter()
+        .map(|r| (r.name.clone(), r.arguments.clone()))
+        .collect();
+    assert_eq!(
+        asked,
+        [("mcp__gh__create_issue".to_owned(), json!({"repo": "a/b"}))],
+        "asked once, about the target and its own arguments; `always` covers the rest"
+    );
+    assert_eq!(
+        *called.borrow(),
+        ["create_issue", "create_issue", "create_issue"]
+    );
+}
+
+#[test]
+fn declining_the_target_is_reported_under_its_name() {
+    let model = ScriptedModel::new(search_then_call("create_issue"));
+    let observer = Observer::answering([Approval::No]);
+    let (mut host, called) = host(Policy::new(), model.clone());
+    host.run("open an issue", &observer).unwrap();
+    assert!(called.borrow().is_empty());
+    let (_, content, _) = &results(&model, 2)[0];
+    assert!(
+        content.contains("declined this call of mcp__gh__create_issue"),
+        "{content}"
+    );
+    assert_eq!(
+        observer.audit_log().last().unwrap(),
+        "c mcp__gh__create_issue denied"
+    );
+}
+
+#[test]
+fn a_call_before_the_definition_was_returned_gets_the_definition_not_an_execution() {
+    let model = ScriptedModel::new([
+        // Called blind, then in the same batch as the search that returns it: neither runs.
+        calls(&[(
+            "c1",
+            "call_tool",
+            json!({"name": "list_issues", "arguments": {}}),
+        )]),
+        calls(&[
+            ("s", "tool_search", json!({"query": "select:get_issue"})),
+            (
+                "c2",
+                "call_tool",
+                json!({"name": "get_issue", "arguments": {"repo": "a/b"}}),
+            ),
+        ]),
+        // Now both are loaded (c1's answer carried list_issues' definition): both run.
+        calls(&[
+            (
+                "c3",
+                "call_tool",
+                json!({"name": "list_issues", "arguments": {"repo": "a/b"}}),
+            ),
+            (
+                "c4",
+                "call_tool",
+                json!({"name": "get_issue", "arguments": {"repo": "a/b"}}),
+            ),
+        ]),
+        answer("done"),
+    ]);
+    let observer = Observer::default();
+    let (mut host, called) = host(Policy::new(), model.clone());
+    host.run("look", &observer).unwrap();
+    let list_def = host.runtime.with_agent(|a| {
+        definition_text(
+            &a.registry()
+                .get("mcp__gh__list_issues")
+                .unwrap()
+                .definition(),
+        )
+    });
+    let first = &results(&model, 1)[0];
+    assert!(first.2, "an error result");
+    assert!(first
+        .1
+        .starts_with("not run: mcp__gh__list_issues was called before its definition was loaded"));
+    assert!(first.1.ends_with(&list_def), "{}", first.1);
+    let second = results(&model, 2);
+    assert!(!second[0].2, "the search found it");
+    assert!(
+        second[1].1.starts_with("not run: mcp__gh__get_issue"),
+        "{}",
+        second[1].1
+    );
+    assert_eq!(
+        *called.borrow(),
+        ["list_issues", "get_issue"],
+        "only c3 and c4 ran"
+    );
+    let log = observer.audit_log();
+    assert_eq!(
+        log,
+        [
+            "c1 mcp__gh__list_issues error",
+            "s tool_search ok",
+            "c2 mcp__gh__get_issue error",
+            "c3 mcp__gh__list_issues ok",
+            "c4 mcp__gh__get_issue ok",
+        ]
+    );
+}
+
+#[test]
+fn unknown_and_malformed_bridge_calls_are_answered_with_what_is_wrong() {
+    let model = ScriptedModel::new([
+        calls(&[
+            (
+                "u",
+                "call_tool",
+                json!({"name": "merge_pull", "arguments": {}}),
+            ),
+            ("n", "call_tool", json!({"arguments": {}})),
+            (
+                "j",
+                "call_tool",
+                json!({"name": "get_issue", "arguments": "{oops"}),
+            ),
+            ("q", "tool_search", json!({"query": ""})),
+            ("z", "tool_search", json!({"query": "qqqq"})),
+        ]),
+        answer("done"),
+    ]);
+    let (mut host, called) = host(Policy::new(), model.clone());
+    host.run("try", &Observer::default()).unwrap();
+    assert!(called.borrow().is_empty());
+    let r = results(&model, 1);
+    assert!(
+        r[0].1
+            .contains("unknown tool \"merge_pull\"; close names: mcp__gh__merge_pull_request"),
+        "{}",
+        r[0].1
+    );
+    assert!(
+        r[1].1.contains("call_tool needs a string \"name\""),
+        "{}",
+        r[1].1
+    );
+    assert!(
+        r[2].1
+            .contains("\"arguments\" for \"get_issue\" are not valid JSON"),
+        "{}",
+        r[2].1
+    );
+    assert!(
+        r[3].1
+            .contains("tool_search needs a non-empty string \"query\""),
+        "{}",
+        r[3].1
+    );
+    assert_eq!(
+        r[4].1,
+        "no tool matches \"qqqq\". Servers with tools to search: gh. Try other words, or \
+         select:NAME with a name from tool_search's description."
+    );
+    assert!(!r[4].2, "no match is an answer, not an error");
+    assert!(r[..4].iter().all(|x| x.2), "the others are errors");
+}
+
+#[test]
+fn repeated_bridge_calls_count_as_calls_of_the_target() {
+    let call = |id: &str, name: &str| {
+        calls(&[(
+            id,
+            "call_tool",
+            json!({"name": name, "arguments": {"repo": "a/b"}}),
+        )])
+    };
+    let model = ScriptedModel::new([
+        calls(&[("s", "tool_search", json!({"query": "select:list_issues"}))]),
+        call("c1", "list_issues"),
+        call("c2", "mcp__gh__list_issues"),
+        calls(&[("c3", "mcp__gh__list_issues", json!({"repo": "a/b"}))]),
+        answer("unreachable"),
+    ]);
+    let (mut host, called) = host(Policy::new(), model.clone());
+    let error = host.run("loop", &Observer::default()).unwrap_err();
+    assert!(
+        error
+            .0
+            .contains("called mcp__gh__list_issues with the same arguments 3 times"),
+        "{error}"
+    );
+    assert_eq!(called.borrow().len(), 2);
+}
+
+/// T5: the offline demo follows the bridge in exactly three model steps.
+#[test]
+fn the_mock_model_searches_calls_and_answers_in_three_steps_when_its_tool_is_deferred() {
+    let model = RecordingModel::new(MockModel::new());
+    let agent = Agent::new(Registry::new(), Policy::new(), deferring_config());
+    let mut host = Host::new(agent, model.clone());
+    host.add_server("github", MockGithubTransport::default());
+    let observer = Observer::default();
+    let answer = host.run("查看 vercel/ai 的 issues", &observer).unwrap();
+    assert!(answer.contains("vercel/ai"), "{answer}");
+    assert!(answer.contains("#"), "lists issues: {answer}");
+    let log = observer.take_log();
+    assert_eq!(
+        log,
+        [
+            "step_start 1",
+            r#"tool_start mock_call_1 tool_search {"query":"select:mcp__github__list_issues"}"#,
+            "tool_search",
+            "tool_end mock_call_1 tool_search ok=true",
+            "step_start 2",
+            r#"tool_start mock_call_3 mcp__github__list_issues {"owner":"vercel","repo":"ai"}"#,
+            "tool_end mock_call_3 mcp__github__list_issues ok=true",
+            "step_start 3",
+            "model_text",
+            "done steps=3",
+        ]
+    );
+    let requests = model.requests.borrow();
+    let tools: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(tools, ["tool_search", "call_tool"]);
+}
