@@ -24,3 +24,6 @@ pub use config::{
 };
 pub use partition::{definition_text, estimate_tokens, partition, Loading, ToolLoading};
 pub use session::{SearchOutcome, Step, ToolSession};
+
+#[cfg(test)]
+mod tests;
