@@ -569,3 +569,57 @@ fn the_mock_model_searches_calls_and_answers_in_three_steps_when_its_tool_is_def
     let tools: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(tools, ["tool_search", "call_tool"]);
 }
+
+#[test]
+fn a_host_searcher_ranks_the_catalog_and_its_answer_is_fused_with_the_index() {
+    let model = ScriptedModel::new([
+        calls(&[(
+            "s",
+            "tool_search",
+            json!({"query": "delete things", "limit": 2}),
+        )]),
+        answer("done"),
+    ]);
+    let (mut host, _) = host(Policy::new(), model.clone());
+    let asked: Rc<RefCell<Vec<(String, Vec<String>)>>> = Rc::default();
+    let seen = Rc::clone(&asked);
+    host.runtime
+        .set_tool_searcher(Some(Rc::new(move |query, catalog| {
+            let names = catalog.iter().map(|t| t.name.clone()).collect();
+            seen.borrow_mut().push((query, names));
+            Box::pin(async { Ok(vec!["mcp__gh__delete_repo".to_owned(), "nope".to_owned()]) })
+        })));
+    let observer = Observer::default();
+    host.run("clean up", &observer).unwrap();
+    let asked = asked.borrow();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].0, "delete things");
+    assert_eq!(asked[0].1.len(), 5, "the whole deferred catalog");
+    let found = observer.events.borrow().iter().find_map(|e| match e {
+        UiEvent::ToolSearch { results, .. } => Some(results.clone()),
+        _ => None,
+    });
+    assert_eq!(found.unwrap(), ["mcp__gh__delete_repo"]);
+    let (_, content, _) = &model.tool_results(1)[0];
+    assert!(
+        content.contains(r#""name":"mcp__gh__delete_repo""#),
+        "{content}"
+    );
+}
+
+#[test]
+fn a_new_conversation_partitions_and_renders_the_index_afresh() {
+    let model = ScriptedModel::new([answer("one"), answer("two")]);
+    let (mut host, _) = host(Policy::new(), model.clone());
+    host.run("first", &Observer::default()).unwrap();
+    host.runtime.with_agent(|a| {
+        a.config_mut().tool_search.mode = ToolSearchMode::Off;
+        // The conversation keeps its partition until it is cleared.
+        assert!(a.tool_session().unwrap().is_bridged());
+        a.clear_history().unwrap();
+    });
+    host.run("second", &Observer::default()).unwrap();
+    let requests = model.requests.borrow();
+    assert_eq!(requests[0].tools.len(), 2, "tool_search and call_tool");
+    assert_eq!(requests[1].tools.len(), 5, "all five gh tools, direct");
+}
