@@ -152,10 +152,15 @@ impl App {
         for problem in tools.register(&mut registry) {
             crate::errln!("warning: {problem}");
         }
-        let config = AgentConfig {
+        let mut config = AgentConfig {
             max_steps: options.max_steps,
             ..AgentConfig::default()
         };
+        for server in &servers {
+            config
+                .tool_search
+                .set_server(&server.name, server.tool_search.clone());
+        }
         let agent = Agent::new(registry, policy(options)?, config);
         let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);

@@ -16,5 +16,5 @@ pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObser
 pub use client::{ConnectError, McpClient, RequestHandler};
 pub use in_process::MockGithubTransport;
 pub use interrupt::{NothingRunning, RunInterrupt};
-pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};
+pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus, ToolSearcher};
 pub use traits::{Clock, Spawn, Transport};
