@@ -14,6 +14,8 @@
 
 pub mod bridge;
 mod config;
+pub mod index;
+mod config;
 mod partition;
 mod rank;
 mod session;
@@ -22,6 +24,7 @@ pub use config::{
     Defer, Reveal, ServerDefer, ToolSearchConfig, ToolSearchMode, DEFAULT_SEARCH_LIMIT,
     DEFAULT_THRESHOLD_TOKENS,
 };
+pub use index::{SearchHit, ToolDoc, ToolIndex};
 pub use partition::{definition_text, estimate_tokens, partition, Loading, ToolLoading};
 pub use session::{SearchOutcome, Step, ToolSession};
 
