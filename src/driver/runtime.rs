@@ -408,16 +408,23 @@ impl<C: Clock> Runtime<C> {
                 }
                 Some(Action::SearchTools(request)) => {
                     let searcher = self.searcher.borrow().clone();
-                    let ranked = match searcher {
-                        Some(search) => search(request.query, request.catalog).await,
-                        None => Err("no searcher".to_owned()),
+                    let call_id = request.call_id;
+                    let work = async move {
+                        match searcher {
+                            Some(search) => search(request.query, request.catalog).await,
+                            None => Err("no searcher".to_owned()),
+                        }
                     };
-                    let now = self.clock.now();
-                    ignore_stale(self.agent.borrow_mut().handle_search_result(
-                        now,
-                        &request.call_id,
-                        ranked,
-                    ));
+                    unless_interrupted(&self.interrupt, work)
+                        .await
+                        .map(|ranked| {
+                            let now = self.clock.now();
+                            ignore_stale(
+                                self.agent
+                                    .borrow_mut()
+                                    .handle_search_result(now, &call_id, ranked),
+                            );
+                        })
                 }
                 Some(Action::RequestApproval(request)) => {
                     unless_interrupted(&self.interrupt, observer.approve(&request))

@@ -15,7 +15,6 @@
 pub mod bridge;
 mod config;
 pub mod index;
-mod config;
 mod partition;
 mod rank;
 mod session;
