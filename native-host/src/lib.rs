@@ -24,6 +24,7 @@ pub mod reaper;
 pub mod render;
 pub mod repl;
 pub mod servers;
+pub mod signals;
 pub mod stdio;
 pub mod token_store;
 pub mod tools;
