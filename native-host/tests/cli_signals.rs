@@ -261,7 +261,7 @@ fn a_second_ctrl_c_exits_without_waiting_for_a_polite_shutdown() {
         "--called-file",
         "called",
     ]));
-    let mut cli = scene.spawn(
+    let cli = scene.spawn(
         &[
             "mcp",
             "call",
