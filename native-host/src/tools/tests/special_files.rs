@@ -38,6 +38,14 @@ async fn file_tools_refuse_a_fifo_at_once() {
         let msg = quick_err(&fx, "edit_file", edit).await;
         assert!(msg.contains("is a FIFO (named pipe)"), "{msg}");
     }
+    let _socket = std::os::unix::net::UnixListener::bind(fx.root().join("sock")).unwrap();
+    let msg = quick_err(&fx, "read_file", json!({"path": "sock"})).await;
+    assert!(
+        msg.contains("\"sock\" is a socket; the file tools only work"),
+        "{msg}"
+    );
+    let msg = quick_err(&fx, "write_file", json!({"path": "sock", "content": "x"})).await;
+    assert!(msg.contains("is a socket"), "{msg}");
     // A symlink inside the workspace to a FIFO is no way round it.
     symlink(fx.root().join("pipe"), fx.root().join("to_pipe")).unwrap();
     let msg = quick_err(&fx, "read_file", json!({"path": "to_pipe"})).await;
