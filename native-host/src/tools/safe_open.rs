@@ -145,9 +145,10 @@ impl Workspace {
             };
             dir = next.map_err(|e| walk_error(path, access, e))?;
         }
+        // A missing file is an error for readers and editors when they open it, below.
         let before = match fstatat(&dir, file_name, AtFlags::AT_SYMLINK_NOFOLLOW) {
             Ok(stat) => Some(stat),
-            Err(Errno::ENOENT) if access == Access::Write => None,
+            Err(Errno::ENOENT) => None,
             Err(e) => return Err(walk_error(path, access, e)),
         };
         if let Some(stat) = &before {

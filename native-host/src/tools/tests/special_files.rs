@@ -46,6 +46,11 @@ async fn file_tools_refuse_a_fifo_at_once() {
     );
     let msg = quick_err(&fx, "write_file", json!({"path": "sock", "content": "x"})).await;
     assert!(msg.contains("is a socket"), "{msg}");
+    // Reading or editing under a missing directory creates nothing.
+    quick_err(&fx, "read_file", json!({"path": "nodir/x.txt"})).await;
+    let edit = json!({"path": "nodir2/x.txt", "old_string": "a", "new_string": "b"});
+    quick_err(&fx, "edit_file", edit).await;
+    assert!(!fx.root().join("nodir").exists() && !fx.root().join("nodir2").exists());
     // A symlink inside the workspace to a FIFO is no way round it.
     symlink(fx.root().join("pipe"), fx.root().join("to_pipe")).unwrap();
     let msg = quick_err(&fx, "read_file", json!({"path": "to_pipe"})).await;
@@ -144,4 +149,68 @@ async fn a_racing_symlink_swap_never_leads_out() {
         inside > 0 && refused > 0,
         "inside {inside}, refused {refused}"
     );
+}
+
+/// Swaps two names atomically, over and over, until stopped; returns how often.
+fn swapper(
+    a: std::path::PathBuf,
+    b: std::path::PathBuf,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
+        let mut swaps = 0u64;
+        while !stop.load(Ordering::Relaxed) {
+            renameat2(AT_FDCWD, &a, AT_FDCWD, &b, RenameFlags::RENAME_EXCHANGE).unwrap();
+            swaps += 1;
+        }
+        swaps
+    })
+}
+
+#[tokio::test]
+async fn a_racing_swap_of_the_file_itself_never_leads_out_nor_blocks() {
+    let fx = Fixture::new();
+    // `f.txt` is swapped with a symlink to an outside file, `p.txt` with a FIFO.
+    fx.write("f.txt", "inside\n");
+    std::fs::write(fx.outside.path().join("secret.txt"), "SECRET\n").unwrap();
+    symlink(fx.outside.path().join("secret.txt"), fx.root().join("link")).unwrap();
+    fx.write("p.txt", "plain\n");
+    nix::unistd::mkfifo(&fx.root().join("pipe"), Mode::from_bits_truncate(0o600)).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swappers = [
+        swapper(
+            fx.root().join("f.txt"),
+            fx.root().join("link"),
+            Arc::clone(&stop),
+        ),
+        swapper(
+            fx.root().join("p.txt"),
+            fx.root().join("pipe"),
+            Arc::clone(&stop),
+        ),
+    ];
+    let (mut ok, mut refused) = (0, 0);
+    for i in 0..600 {
+        for path in ["f.txt", "p.txt"] {
+            let call = fx.call("read_file", json!({"path": path}));
+            let out = tokio::time::timeout(Duration::from_secs(5), call)
+                .await
+                .unwrap_or_else(|_| panic!("read {i} of {path} blocked"));
+            let text = out.to_model_text();
+            assert!(
+                !text.contains("SECRET"),
+                "read {i} escaped the workspace: {text}"
+            );
+            if out.is_error {
+                refused += 1
+            } else {
+                ok += 1
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    for swapper in swappers {
+        assert!(swapper.join().unwrap() > 0);
+    }
+    assert!(ok > 0 && refused > 0, "ok {ok}, refused {refused}");
 }
