@@ -190,7 +190,7 @@ async fn a_racing_swap_of_the_file_itself_never_leads_out_nor_blocks() {
         ),
     ];
     let (mut ok, mut refused) = (0, 0);
-    for i in 0..600 {
+    for i in 0..2000 {
         for path in ["f.txt", "p.txt"] {
             let call = fx.call("read_file", json!({"path": path}));
             let out = tokio::time::timeout(Duration::from_secs(5), call)
