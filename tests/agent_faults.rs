@@ -377,3 +377,51 @@ fn a_model_repeating_a_call_is_stopped_even_if_it_reorders_the_arguments() {
         ]
     );
 }
+
+#[test]
+fn interrupting_a_run_cancels_the_call_on_the_server_and_audits_it_as_interrupted() {
+    let model = ScriptedModel::new([calls(&[("c1", "mcp__slow__echo", json!({"text": "hi"}))])]);
+    let mut host = host(&model);
+    let server = spawn_server(&host.pool, "slow", Behaviour::NeverAnswersCalls);
+    host.add_server("slow", server.transport);
+    let interrupt = host.runtime.interrupt_handle();
+    assert!(
+        interrupt.interrupt("Ctrl-C").is_err(),
+        "refused between runs"
+    );
+
+    let observer = Observer::default();
+    let mut run = Stepper::new(host.runtime.run("hello?", &observer));
+    assert!(run.step(&mut host.pool).is_none(), "waiting for the server");
+    assert!(interrupt.is_active());
+    interrupt.interrupt("Ctrl-C").unwrap();
+    let ended = run.step(&mut host.pool).expect("the run ends at once");
+    assert_eq!(
+        ended.unwrap_err().to_string(),
+        "interrupted: Ctrl-C stopped the run"
+    );
+    drop(run);
+    assert!(!interrupt.is_active(), "nothing runs any more");
+    assert_eq!(
+        observer.take_log(),
+        [
+            "step_start 1",
+            r#"tool_start c1 mcp__slow__echo {"text":"hi"}"#,
+            "tool_end c1 mcp__slow__echo ok=false",
+            "error interrupted: Ctrl-C stopped the run",
+        ]
+    );
+    let audits = observer.take_audits();
+    assert_eq!(audits.len(), 1);
+    assert_eq!(audits[0].outcome, Outcome::Interrupted);
+
+    // The server is told, and the next run is not affected by the old request.
+    host.pool.run_until_stalled();
+    let seen = server.seen.borrow();
+    let call = seen.iter().find(|m| m["method"] == "tools/call").unwrap();
+    let cancel = seen
+        .iter()
+        .find(|m| m["method"] == "notifications/cancelled")
+        .expect("the interrupted call is cancelled on the server");
+    assert_eq!(cancel["params"]["requestId"], call["id"]);
+}

@@ -212,6 +212,11 @@ impl App {
     /// Shuts every server down in order (stdin closed, then SIGTERM, then SIGKILL) and waits
     /// for the children to be reaped.
     pub async fn shutdown(&self) {
+        // First let the connection drivers send what is queued, such as the
+        // `notifications/cancelled` of an interrupted call: closing drops unsent messages.
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
         self.runtime.close();
         // The drivers close their transports on the local executor; give them a moment to run.
         for _ in 0..50 {

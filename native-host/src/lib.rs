@@ -18,6 +18,7 @@ pub mod reaper;
 pub mod render;
 pub mod repl;
 pub mod servers;
+pub mod signals;
 pub mod stdio;
 pub mod term_safe;
 pub mod token_store;

@@ -1,5 +1,6 @@
 //! The `agentwire` binary.
 
+use agentwire_host::reaper;
 use clap::Parser;
 use std::time::Duration;
 
@@ -15,12 +16,34 @@ fn main() {
             std::process::exit(2);
         }
     };
+    // Installed first, so a Ctrl-C at any point is ours to handle, not a sudden death.
+    let mut signals = match runtime.block_on(async { agentwire_host::signals::Signals::install() })
+    {
+        Ok(signals) => signals,
+        Err(error) => {
+            eprintln!("error: cannot install the signal handlers: {error}");
+            std::process::exit(2);
+        }
+    };
     // Everything runs on one thread: the core's futures are !Send by design.
     let local = tokio::task::LocalSet::new();
-    let code = runtime.block_on(local.run_until(agentwire_host::cli::main(cli)));
-    // Let server shutdowns (close stdin, SIGTERM, SIGKILL: at most ~4 s each, in parallel) finish.
-    runtime.block_on(async {
-        let _ = tokio::time::timeout(Duration::from_secs(5), local).await;
+    let code = runtime.block_on(local.run_until(agentwire_host::cli::main(cli, &mut signals)));
+    // Let server shutdowns (close stdin, SIGTERM, SIGKILL: at most ~4 s each, in parallel)
+    // finish; one more signal meanwhile, or running out of time, kills what is left at once.
+    // Killed before the local set (and with it the children's handles) is dropped, so they are
+    // still known then.
+    let mut local = local;
+    let finished = runtime.block_on(async {
+        tokio::select! {
+            finished = tokio::time::timeout(Duration::from_secs(5), &mut local) => finished.is_ok(),
+            _ = signals.recv() => false,
+        }
     });
+    if !finished {
+        reaper::kill_tracked_groups();
+    }
+    drop(local);
+    // Orphans adopted as subreaper (from bash calls) do not outlive the CLI.
+    reaper::sweep_orphans();
     std::process::exit(code);
 }

@@ -15,8 +15,12 @@
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
+
+/// Whether this process became a subreaper (only then can it have adopted orphans).
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
 
 /// Pids of the children agentwire started on purpose and still owns (each leads its group).
 static TRACKED: Mutex<Vec<i32>> = Mutex::new(Vec::new());
@@ -65,7 +69,9 @@ pub fn spawn_tracked(
 pub fn become_subreaper() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let _ = nix::sys::prctl::set_child_subreaper(true);
+        if nix::sys::prctl::set_child_subreaper(true).is_ok() {
+            SUBREAPER.store(true, Ordering::SeqCst);
+        }
     });
 }
 
@@ -144,8 +150,12 @@ pub fn group_alive(group: Pid) -> bool {
 
 /// Ends (SIGKILL) and reaps every child of this process that it did not start on purpose:
 /// orphans re-parented to it as subreaper. Returns how many were still alive after
-/// [`REAP_WITHIN`] (0 when the tree is gone).
+/// [`REAP_WITHIN`] (0 when the tree is gone). Does nothing unless this process is a subreaper:
+/// otherwise every child is one somebody started on purpose.
 pub fn sweep_orphans() -> usize {
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return 0;
+    }
     let me = std::process::id() as i32;
     let deadline = Instant::now() + REAP_WITHIN;
     let mut rounds = 0;
@@ -184,12 +194,29 @@ pub fn sweep_orphans() -> usize {
     }
 }
 
-/// SIGKILLs the process group of every tracked child: the last resort when the CLI must exit
-/// before the polite shutdown has finished (a second Ctrl-C).
+/// SIGKILLs the process group of every tracked child and reaps the children (for at most
+/// [`REAP_WITHIN`]): the last resort when the CLI must exit before the polite shutdown has
+/// finished (a second Ctrl-C, or the shutdown's time ran out).
 pub fn kill_tracked_groups() {
-    let tracked = TRACKED.lock().unwrap_or_else(|e| e.into_inner());
-    for pid in tracked.iter() {
-        let _ = killpg(Pid::from_raw(*pid), Signal::SIGKILL);
+    let pids: Vec<Pid> = {
+        let tracked = TRACKED.lock().unwrap_or_else(|e| e.into_inner());
+        tracked.iter().map(|p| Pid::from_raw(*p)).collect()
+    };
+    for pid in &pids {
+        let _ = killpg(*pid, Signal::SIGKILL);
+    }
+    let deadline = Instant::now() + REAP_WITHIN;
+    let mut left = pids;
+    while !left.is_empty() && Instant::now() < deadline {
+        left.retain(|pid| {
+            matches!(
+                waitpid(*pid, Some(WaitPidFlag::WNOHANG)),
+                Ok(WaitStatus::StillAlive)
+            )
+        });
+        if !left.is_empty() {
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 }
 

@@ -83,6 +83,9 @@ pub struct StdioTransport {
     writer: StdMutex<Option<mpsc::UnboundedSender<Vec<u8>>>>,
     reader: Mutex<mpsc::Receiver<std::io::Result<Vec<u8>>>>,
     child: Arc<Mutex<Child>>,
+    /// The child's process group (its pid, see `spawn`), kept after the leader exits: what it
+    /// started in the group must still be stopped.
+    group: crate::reaper::Tracked,
     stderr: Arc<StdMutex<StderrTail>>,
 }
 
@@ -109,8 +112,7 @@ impl StdioTransport {
         // Its own process group, so a terminal's Ctrl-C reaches us first and we shut it down
         // in order.
         command.process_group(0);
-        let mut child = command
-            .spawn()
+        let (mut child, tracked) = crate::reaper::spawn_tracked(&mut command)
             .map_err(|e| format!("could not start `{}`: {e}", spec.command))?;
         let (Some(mut stdin), Some(mut stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -171,6 +173,7 @@ impl StdioTransport {
             writer: StdMutex::new(Some(write_tx)),
             reader: Mutex::new(read_rx),
             child: Arc::new(Mutex::new(child)),
+            group: tracked,
             stderr: tail,
         })
     }
@@ -200,31 +203,41 @@ impl StdioTransport {
 
     /// Stops the child: close stdin, wait 2 s, SIGTERM, wait 2 s, SIGKILL. Always reaps it.
     /// The signals go to the child's whole process group, so what a wrapper (`sh -c`, `npx`)
-    /// started stops with it instead of being orphaned.
+    /// started stops with it instead of being orphaned; and they go even when the leader has
+    /// already exited, as long as anything else is left in its group.
     pub async fn shutdown(&self) -> Option<ExitStatus> {
         use nix::sys::signal::{killpg, Signal};
         if let Ok(mut writer) = self.writer.lock() {
             writer.take();
         }
-        if let Some(status) = self.wait_exit(Duration::from_secs(2)).await {
-            return Some(status);
+        let group = self.group.pid();
+        let group_alive = || group.is_some_and(crate::reaper::group_alive);
+        let mut status = self.wait_exit(Duration::from_secs(2)).await;
+        if status.is_some() && !group_alive() {
+            return status;
         }
-        // Taken while the child is unreaped, so the group id (its pid, see `spawn`) is live.
-        let group = self
-            .child
-            .lock()
-            .await
-            .id()
-            .and_then(|p| i32::try_from(p).ok())
-            .map(nix::unistd::Pid::from_raw);
         if let Some(group) = group {
             let _ = killpg(group, Signal::SIGTERM);
         }
-        if let Some(status) = self.wait_exit(Duration::from_secs(2)).await {
-            return Some(status);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        while status.is_none() || group_alive() {
+            if tokio::time::Instant::now() >= deadline {
+                break;
+            }
+            if status.is_none() {
+                status = self.wait_exit(Duration::from_millis(20)).await;
+            } else {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        if status.is_some() && !group_alive() {
+            return status;
         }
         if let Some(group) = group {
             let _ = killpg(group, Signal::SIGKILL);
+        }
+        if status.is_some() {
+            return status;
         }
         let mut child = self.child.lock().await;
         let _ = child.kill().await;

@@ -5,11 +5,17 @@ pub mod args;
 use crate::app::{App, ServerSelection};
 use crate::commands;
 use crate::project_config::TrustPrompt;
+use crate::signals::{decide, Response, Signals, Situation};
+use agentwire::driver::RunInterrupt;
 use args::{Cli, Command, McpCommand};
+use std::future::Future;
 use std::io::IsTerminal;
+use std::pin::Pin;
+use std::time::Duration;
 
-/// Runs the parsed command line; returns the process exit status.
-pub async fn main(cli: Cli) -> i32 {
+/// Runs the parsed command line; returns the process exit status. SIGINT and SIGTERM are
+/// handled as [`crate::signals`] describes.
+pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     let options = &cli.common;
     // Needs the trust store only.
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
@@ -38,41 +44,106 @@ pub async fn main(cli: Cli) -> i32 {
     // `mcp` and `tools` print machine-readable results: keep startup chatter off unless asked.
     let quiet = options.json && !matches!(cli.command, Some(Command::Run { .. }) | None);
     // An interactive session asks once whether to trust the workspace's `.mcp.json`.
-    let interactive = match &cli.command {
+    let asks_trust = match &cli.command {
         None => std::io::stdin().is_terminal(),
         Some(Command::Run { .. }) => {
             !options.json && std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
         }
         _ => false,
     };
-    let prompt = if interactive {
+    let prompt = if asks_trust {
         TrustPrompt::Ask
     } else {
         TrustPrompt::Refuse
     };
-    let app = match App::start(options, selection, quiet, prompt).await {
-        Ok(app) => app,
-        Err(message) => {
-            crate::errln!("error: {message}");
-            return 2;
+    let app = {
+        let start = App::start(options, selection, quiet, prompt);
+        tokio::pin!(start);
+        tokio::select! {
+            started = &mut start => match started {
+                Ok(app) => app,
+                Err(message) => {
+                    crate::errln!("error: {message}");
+                    return 2;
+                }
+            },
+            // Servers still starting are dropped, which kills them; `main` ends what is left.
+            stop = signals.recv() => {
+                eprintln!("agentwire: {} while starting; exiting", stop.reason());
+                return stop.exit_code();
+            }
         }
     };
-    let code = match &cli.command {
-        Some(Command::Run { prompt }) => commands::run(&app, prompt).await,
+    let interactive = cli.command.is_none() && std::io::stdin().is_terminal();
+    let interrupt = app.runtime.interrupt_handle();
+    let command = dispatch(&app, &cli);
+    tokio::pin!(command);
+    // The exit status a signal asks for, when one did.
+    let mut signalled = None;
+    let code = loop {
+        tokio::select! {
+            code = &mut command => break code,
+            stop = signals.recv() => {
+                let now = Situation {
+                    active: interrupt.is_active(),
+                    interrupting: interrupt.is_requested(),
+                    interactive,
+                };
+                match decide(stop, now) {
+                    Response::Ignore => {}
+                    Response::InterruptRun => {
+                        let _ = interrupt.interrupt(stop.reason());
+                        if !interactive {
+                            signalled = Some(stop.exit_code());
+                        }
+                    }
+                    Response::Exit(code) => {
+                        let _ = interrupt.interrupt(stop.reason());
+                        eprintln!("agentwire: {}; shutting down", stop.reason());
+                        settle(command.as_mut(), &interrupt).await;
+                        break code;
+                    }
+                }
+            }
+        }
+    };
+    app.shutdown().await;
+    signalled.unwrap_or(code)
+}
+
+/// Lets an interrupted run record its end (audit lines, the terminal event) before the command
+/// is abandoned: polls it until it finishes or its run is over, for at most 2 s.
+async fn settle(mut command: Pin<&mut impl Future<Output = i32>>, interrupt: &RunInterrupt) {
+    let give_up = tokio::time::sleep(Duration::from_secs(2));
+    tokio::pin!(give_up);
+    while interrupt.is_active() {
+        tokio::select! {
+            _ = command.as_mut() => return,
+            _ = tokio::time::sleep(Duration::from_millis(10)) => {}
+            _ = &mut give_up => return,
+        }
+    }
+}
+
+/// Runs the chosen command on a started app; returns its exit status.
+async fn dispatch(app: &App, cli: &Cli) -> i32 {
+    let options = &cli.common;
+    match &cli.command {
+        Some(Command::Run { prompt }) => commands::run(app, prompt).await,
         Some(Command::Mcp {
             command: McpCommand::List,
-        }) => commands::mcp_list(&app, options.json),
+        }) => commands::mcp_list(app, options.json),
         Some(Command::Mcp {
             command: McpCommand::Call { server, tool, args },
-        }) => commands::mcp_call(&app, server, tool, args, options.json).await,
-        Some(Command::Tools) => commands::tools(&app, options.json),
+        }) => commands::mcp_call(app, server, tool, args, options.json).await,
+        Some(Command::Tools) => commands::tools(app, options.json),
         Some(
             Command::Mcp {
                 command: McpCommand::Logout { .. } | McpCommand::Login { .. },
             }
             | Command::Trust { .. },
         ) => unreachable!("handled before the app starts"),
-        None if std::io::stdin().is_terminal() => match crate::repl::run(&app).await {
+        None if std::io::stdin().is_terminal() => match crate::repl::run(app).await {
             Ok(()) => 0,
             Err(message) => {
                 crate::errln!("error: {message}");
@@ -83,7 +154,5 @@ pub async fn main(cli: Cli) -> i32 {
             eprintln!("error: no command given and stdin is not a terminal; try `agentwire run \"PROMPT\"` or `agentwire --help`");
             2
         }
-    };
-    app.shutdown().await;
-    code
+    }
 }

@@ -1,6 +1,7 @@
 //! `read_file` and `list_directory`.
 
 use super::args::{truncate_utf8, Args};
+use super::safe_open::Access;
 use super::{blocking, BuiltinTool, ToolContext, Workspace, RISK_READ};
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
@@ -72,24 +73,19 @@ fn read_file(ws: &Workspace, args: Value) -> Result<ToolOutput, String> {
     if limit == 0 {
         return Err("argument \"limit\" must be at least 1".into());
     }
-    let real = ws.resolve(&path)?;
-    let meta = fs::metadata(&real).map_err(|e| format!("cannot read {path:?}: {e}"))?;
-    if meta.is_dir() {
-        return Err(format!(
-            "{path:?} is a directory; use list_directory to see its entries"
-        ));
-    }
-    if meta.len() > MAX_FILE_BYTES {
+    let opened = ws.open_file(&path, Access::Read)?;
+    if opened.len > MAX_FILE_BYTES {
         return Err(format!(
             "{path:?} is {} bytes, over the {} byte limit of read_file; use grep, or bash with \
              head/tail/sed, to look at parts of it",
-            meta.len(),
-            MAX_FILE_BYTES
+            opened.len, MAX_FILE_BYTES
         ));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    fs::File::open(&real)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+    let mut bytes = Vec::with_capacity(opened.len as usize);
+    opened
+        .file
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {path:?}: {e}"))?;
     if looks_binary(&bytes) {
         return Err(format!(

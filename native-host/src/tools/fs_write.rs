@@ -2,11 +2,13 @@
 
 use super::args::Args;
 use super::fs_read::{looks_binary, MAX_FILE_BYTES};
+use super::safe_open::Access;
 use super::{blocking, BuiltinTool, ToolContext, Workspace, RISK_WRITE};
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
 use serde_json::{json, Value};
-use std::fs;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 
 /// Creates or overwrites a file, creating missing parent directories.
 pub(crate) struct WriteFile {
@@ -51,21 +53,17 @@ fn write_file(ws: &Workspace, args: Value) -> Result<ToolOutput, String> {
     let args = Args::new(args)?;
     let path = args.string("path")?;
     let content = args.string("content")?;
-    let real = ws.resolve(&path)?;
-    let existed = match fs::metadata(&real) {
-        Ok(meta) if meta.is_dir() => return Err(format!("{path:?} is a directory")),
-        Ok(_) => true,
-        Err(_) => false,
-    };
-    if let Some(parent) = real.parent() {
-        fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create the directory of {path:?}: {e}"))?;
-    }
-    fs::write(&real, &content).map_err(|e| format!("cannot write {path:?}: {e}"))?;
+    let opened = ws.open_file(&path, Access::Write)?;
+    replace_contents(&opened.file, content.as_bytes())
+        .map_err(|e| format!("cannot write {path:?}: {e}"))?;
     Ok(ToolOutput::text(format!(
         "{} {} ({} bytes, {} lines)",
-        if existed { "overwrote" } else { "created" },
-        ws.display(&real),
+        if opened.created {
+            "created"
+        } else {
+            "overwrote"
+        },
+        ws.display(&opened.real),
         content.len(),
         content.lines().count()
     )))
@@ -125,18 +123,18 @@ fn edit_file(ws: &Workspace, args: Value) -> Result<ToolOutput, String> {
     if old == new {
         return Err("old_string and new_string are identical; nothing would change".into());
     }
-    let real = ws.resolve(&path)?;
-    let meta = fs::metadata(&real).map_err(|e| format!("cannot edit {path:?}: {e}"))?;
-    if meta.is_dir() {
-        return Err(format!("{path:?} is a directory"));
-    }
-    if meta.len() > MAX_FILE_BYTES {
+    let mut opened = ws.open_file(&path, Access::Edit)?;
+    if opened.len > MAX_FILE_BYTES {
         return Err(format!(
             "{path:?} is {} bytes, over the {MAX_FILE_BYTES} byte limit of edit_file",
-            meta.len()
+            opened.len
         ));
     }
-    let bytes = fs::read(&real).map_err(|e| format!("cannot read {path:?}: {e}"))?;
+    let mut bytes = Vec::with_capacity(opened.len as usize);
+    (&opened.file)
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {path:?}: {e}"))?;
     if looks_binary(&bytes) {
         return Err(format!(
             "{path:?} looks like a binary file; edit_file edits text"
@@ -166,10 +164,23 @@ fn edit_file(ws: &Workspace, args: Value) -> Result<ToolOutput, String> {
     } else {
         text.replacen(old.as_str(), &new, 1)
     };
-    fs::write(&real, &updated).map_err(|e| format!("cannot write {path:?}: {e}"))?;
+    opened
+        .file
+        .rewind()
+        .and_then(|()| replace_contents(&opened.file, updated.as_bytes()))
+        .map_err(|e| format!("cannot write {path:?}: {e}"))?;
     Ok(ToolOutput::text(format!(
         "replaced {count} occurrence{} in {}",
         if count == 1 { "" } else { "s" },
-        ws.display(&real)
+        ws.display(&opened.real)
     )))
+}
+
+/// Empties the open file and writes `bytes` from its start, through the one descriptor that
+/// was checked (no reopening by name).
+fn replace_contents(mut file: &File, bytes: &[u8]) -> std::io::Result<()> {
+    file.set_len(0)?;
+    file.seek(SeekFrom::Start(0))?;
+    file.write_all(bytes)?;
+    file.flush()
 }

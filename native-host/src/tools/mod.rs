@@ -13,6 +13,7 @@ mod bash;
 mod calculator;
 mod fs_read;
 mod fs_write;
+mod safe_open;
 mod search;
 mod weather;
 mod workspace;

@@ -3,9 +3,9 @@
 //! A path is resolved by canonicalising its longest existing prefix (which resolves symlinks and
 //! `..` the way the kernel will) and checking that the result stays under the canonical root.
 //! The part that does not exist yet may not contain `..` and may not start with a dangling
-//! symlink, so a later create cannot be redirected outside. A race with another process that
-//! swaps a directory for a symlink between the check and the use is not defended against: the
-//! guard is against a model's mistakes, not against a hostile local user.
+//! symlink, so a later create cannot be redirected outside. The file tools then open the
+//! resolved path without following any symlink (`safe_open`), so a directory swapped for a
+//! symlink between the check and the use makes the call fail instead of leading out.
 
 use std::io;
 use std::path::{Component, Path, PathBuf};

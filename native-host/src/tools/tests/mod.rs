@@ -6,6 +6,7 @@ mod calc_weather;
 mod confinement;
 mod files;
 mod search;
+mod special_files;
 
 use super::{builtin_tools, find_tool, BuiltinTool, ToolContext, Workspace};
 use agentwire::content::ToolOutput;
