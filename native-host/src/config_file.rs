@@ -122,6 +122,10 @@ mod tests {
         assert_eq!(read_capped(&path, 100).unwrap().len(), 100);
         let error = read_capped(&path, 99).unwrap_err();
         assert!(error.contains("larger than 99 bytes"), "{error}");
+        // A file that holds more than its length says (here /proc's, of length 0; elsewhere
+        // one growing while read) is caught by reading past the cap, never cut silently.
+        let error = read_capped(Path::new("/proc/self/status"), 10).unwrap_err();
+        assert!(error.contains("larger than 10 bytes"), "{error}");
         let error = read_config(&dir.path().join("missing.json")).unwrap_err();
         assert!(error.contains("missing.json"), "{error}");
         std::fs::write(&path, b"{\"a\": \"\xff\"}").unwrap();

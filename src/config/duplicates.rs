@@ -129,6 +129,22 @@ mod tests {
         // Strings holding braces, quotes and commas do not confuse the scan.
         let tricky = r#"{"mcpServers": {"a": {"args": ["{\"a\": 1,", "}", "\\"]}, "b": {}}}"#;
         assert!(names(tricky).is_empty());
+        assert_eq!(
+            names(r#"{"mcpServers": {"a\"b": {}, "a\"b": {}}}"#),
+            ["a\"b"]
+        );
+    }
+
+    #[test]
+    fn text_that_is_not_json_never_panics() {
+        for cut in [
+            r#"{"mcpServers": {"a"#,
+            r#"{"mcpServers": {"a\"#,
+            "\"",
+            "}}]]",
+        ] {
+            assert!(find_duplicates(cut).names.is_empty(), "{cut}");
+        }
     }
 
     #[test]
@@ -138,6 +154,10 @@ mod tests {
         assert!(names(text).is_empty());
         assert!(!find_duplicates(text).servers_object);
         assert!(names(r#"{"mcpServers": []}"#).is_empty());
+        // Values that spell a key are not keys.
+        assert!(names(r#"{"mcpServers": {"a": "a", "b": ["b", "a"]}}"#).is_empty());
+        let value_named_servers = r#"{"x": "mcpServers", "y": {"a": {}, "a": {}}}"#;
+        assert!(names(value_named_servers).is_empty());
         assert!(names("[]").is_empty());
     }
 
