@@ -3,6 +3,11 @@
 //! A term's frequency is summed over the fields after weighting and normalising each by its
 //! average length (BM25F), then saturated once with `k1`; so a word in a tool's name counts more
 //! than the same word in its description, and a long description does not outweigh a name.
+//! The sum is then scaled by the share of the query's terms the tool covers (directly or through
+//! a lexicon term standing for them), Lucene's classic coordination factor: a tool that matches
+//! "edit", "issue" and "title" beats one that matches only a rare "edit".
+
+use super::lexicon::QueryTerm;
 
 /// Fields of a tool, in the order of [`FIELD_WEIGHTS`].
 pub(crate) const FIELDS: usize = 5;
@@ -74,11 +79,18 @@ impl Postings {
         }
     }
 
-    /// Scores every tool against weighted query terms; the result is in catalog order.
-    pub(crate) fn scores(&self, query: &[(String, f64)]) -> Vec<f64> {
+    /// Scores every tool against the query terms, which stand for `distinct` query words; the
+    /// result is in catalog order.
+    pub(crate) fn scores(&self, query: &[QueryTerm], distinct: u32) -> Vec<f64> {
         let mut scores = vec![0.0; self.docs.len()];
+        let mut covered = vec![0u64; self.docs.len()];
         let n = self.docs.len() as f64;
-        for (term, weight) in query {
+        for QueryTerm {
+            term,
+            weight,
+            sources,
+        } in query
+        {
             let Ok(id) = self.vocabulary.binary_search(term) else {
                 continue;
             };
@@ -96,7 +108,11 @@ impl Postings {
                     tf += FIELD_WEIGHTS[field] * count / norm;
                 }
                 scores[doc] += weight * idf * tf / (K1 + tf);
+                covered[doc] |= sources;
             }
+        }
+        for (score, covered) in scores.iter_mut().zip(covered) {
+            *score *= f64::from(covered.count_ones()) / f64::from(distinct.max(1));
         }
         scores
     }
@@ -116,8 +132,17 @@ mod tests {
         [words(name), vec![], words(description), vec![], vec![]]
     }
 
-    fn q(terms: &[&str]) -> Vec<(String, f64)> {
-        terms.iter().map(|t| (t.to_string(), 1.0)).collect()
+    fn q(terms: &[&str]) -> Vec<QueryTerm> {
+        let term = |(i, t): (usize, &&str)| QueryTerm {
+            term: t.to_string(),
+            weight: 1.0,
+            sources: 1 << i,
+        };
+        terms.iter().enumerate().map(term).collect()
+    }
+
+    fn scores(postings: &Postings, terms: &[&str]) -> Vec<f64> {
+        postings.scores(&q(terms), terms.len() as u32)
     }
 
     #[test]
@@ -127,7 +152,7 @@ mod tests {
             doc("get issue", "get one issue"),
             doc("read file", "read a file"),
         ]);
-        let scores = postings.scores(&q(&["list"]));
+        let scores = scores(&postings, &["list"]);
         // df(list) = 1 of 3: idf = ln(1 + 2.5 / 1.5). Field lengths 2 (name, average 2) and 5
         // (description, average 11/3).
         let idf = (1.0f64 + 2.5 / 1.5).ln();
@@ -147,20 +172,50 @@ mod tests {
             doc("get issue", "get one issue"),
             doc("read file", "read a file mentioning issue"),
         ]);
-        let scores = postings.scores(&q(&["issue", "list"]));
+        let scores = scores(&postings, &["issue", "list"]);
         // Both query terms beat one; a name match beats a description-only match.
         assert!(scores[0] > scores[1], "{scores:?}");
         assert!(scores[1] > scores[2], "{scores:?}");
         assert!(scores[2] > 0.0);
         // A term weight scales its contribution.
-        let half = postings.scores(&[("list".to_owned(), 0.5)]);
-        assert!((half[0] * 2.0 - postings.scores(&q(&["list"]))[0]).abs() < 1e-12);
+        let mut half = q(&["list"]);
+        half[0].weight = 0.5;
+        let half = postings.scores(&half, 1);
+        assert!((half[0] * 2.0 - postings.scores(&q(&["list"]), 1)[0]).abs() < 1e-12);
     }
 
     #[test]
     fn unknown_terms_and_empty_catalogs_score_nothing() {
         let postings = Postings::new(vec![doc("get issue", "")]);
-        assert_eq!(postings.scores(&q(&["nothing"])), [0.0]);
-        assert!(Postings::new(vec![]).scores(&q(&["issue"])).is_empty());
+        assert_eq!(scores(&postings, &["nothing"]), [0.0]);
+        assert!(scores(&Postings::new(vec![]), &["issue"]).is_empty());
+    }
+
+    #[test]
+    fn coverage_scales_scores_by_the_share_of_query_words_matched() {
+        let postings = Postings::new(vec![
+            doc("edit file", "edit a file"),
+            doc("update issue", "update an issue title"),
+            doc("x", "issue"),
+        ]);
+        let one = scores(&postings, &["edit"]);
+        // Adding words the first tool lacks halves (1 of 2) and thirds (1 of 3) its score.
+        let two = scores(&postings, &["edit", "absent"]);
+        assert!((two[0] * 2.0 - one[0]).abs() < 1e-12);
+        // An added term standing for "edit" covers it: the issue tool covers all three words.
+        let mut query = q(&["edit", "issue", "title"]);
+        query.push(QueryTerm {
+            term: "update".to_owned(),
+            weight: 0.5,
+            sources: 0b001,
+        });
+        let three = postings.scores(&query, 3);
+        assert!(three[1] > three[0], "{three:?}");
+        let uncovered = {
+            let mut query = query.clone();
+            query[3].sources = 0;
+            postings.scores(&query, 3)
+        };
+        assert!((uncovered[1] * 3.0 / 2.0 - three[1]).abs() < 1e-12);
     }
 }

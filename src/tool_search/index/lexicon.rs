@@ -13,50 +13,60 @@ use super::tokenize::terms;
 const EXPANSION_WEIGHT: f64 = 0.5;
 
 /// Concept groups. `a b c`: each word stands for the others. `a b>c d`: `a` or `b` in a query
-/// adds `c` and `d` (one way). `+` joins a phrase (`up+to+date`). Words go through the same
-/// tokenizer as tool text, so plural and verb forms need no entry.
+/// adds `c` and `d` (one way). `a=c d`: an abbreviation, one way at full weight. `+` joins a
+/// phrase (`up+to+date`). Words go through the same tokenizer as tool text, so plural and verb
+/// forms need no entry.
 const ENGLISH: &[&str] = &[
+    // abbreviations
+    "pr prs pull+request=pull request",
+    "mr merge+request=pull request",
+    "repo repos=repository",
+    "mkdir md=create directory",
+    "ls dir=list directory",
+    "rm del=delete",
+    "mv=move",
+    "cp=copy",
+    "env vars envvar=environment variable",
+    "readme=file content",
     // verbs
     "delete remove erase destroy drop unlink purge discard trash",
-    "rm del>delete remove",
     "create make new add generate",
-    "mkdir md>create directory",
     "list enumerate browse",
-    "ls dir>list directory",
     "show view display see inspect look fetch retrieve get",
     "read view load cat",
+    "read cat>content",
     "open>read create",
     "search find lookup locate query grep seek discover",
     "write save store put overwrite",
     "update edit modify change alter patch tweak",
-    "move rename mv relocate",
-    "copy cp duplicate clone fork",
+    "move rename relocate",
+    "copy duplicate clone fork",
     "merge combine squash land",
     "push upload>push commit file",
     "close reopen>update state",
     "assign assignee owner",
     "approve approval reject lgtm feedback>review",
     "sync rebase outdated behind catch+up up+to+date>update branch latest",
+    "report>issue create",
+    "dump export>read entire",
     "toggle enable disable switch turn+on turn+off",
     "subscribe subscription notification>subscriber update",
     "echo repeat ping parrot>echo message",
     "sleep wait delay slow progress long>long running operation",
     "research investigate analyze analyse>research query",
     "compress gzip zip archive>gzip compress",
-    "sum plus total calculate arithmetic math addition>sum number",
+    "sum add plus total calculate arithmetic math addition>sum number",
     // memory and knowledge
-    "remember memorize memorise memo>create add entity observation knowledge memory",
+    "remember memorize memorise memo recall know>entity observation knowledge memory",
     "note fact>observation entity knowledge memory",
     "forget>delete entity observation knowledge memory",
-    "recall know knowledge memory brain>knowledge graph memory entity node",
+    "knowledge memory brain>knowledge graph memory entity node",
     "relationship relate link connect associate>relation",
     "thing concept node>entity node",
     // things
     "directory folder subdirectory subfolder",
-    "repository repo project codebase",
+    "repository project codebase",
     "issue bug ticket",
-    "pr prs pull+request>pull request",
-    "mr merge+request>pull request",
     "comment reply remark discuss",
     "history log>commit",
     "diff>file change",
@@ -72,7 +82,7 @@ const ENGLISH: &[&str] = &[
     "head tail first last top bottom line>head tail line",
     "image picture photo png logo icon>image",
     "audio video media binary base64>media",
-    "env environment variable config configuration>env environment variable",
+    "environment variable config configuration>env environment variable",
     "log logging>log",
     "resource uri reference>resource",
     "glob pattern wildcard match>pattern",
@@ -239,10 +249,23 @@ pub(crate) fn chinese_prefix(chars: &[char]) -> Option<(usize, &'static str)> {
         .max_by_key(|(len, _)| *len)
 }
 
-/// One rule of [`ENGLISH`], tokenized: any of `when` (each a term sequence) adds `add`.
+/// One rule of [`ENGLISH`], tokenized: any of `when` (each a term sequence) adds `add` at `weight`.
 struct Rule {
     when: Vec<Vec<String>>,
     add: Vec<String>,
+    weight: f64,
+}
+
+/// A term to search for: its weight and which of the query's own terms it stands for (a bit
+/// per distinct query term, for the coverage factor of the scores).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct QueryTerm {
+    /// The index term.
+    pub term: String,
+    /// 1 for the query's own terms, less for added ones.
+    pub weight: f64,
+    /// Bit `i`: stands for the query's `i`-th distinct term.
+    pub sources: u64,
 }
 
 /// The English lexicon, tokenized once per index.
@@ -256,40 +279,67 @@ impl Lexicon {
         let rules = ENGLISH
             .iter()
             .map(|line| {
-                let (when, add) = line.split_once('>').unwrap_or((line, line));
+                let (when, add, weight) = match line.split_once(['>', '=']) {
+                    Some((when, add)) if line.contains('=') => (when, add, 1.0),
+                    Some((when, add)) => (when, add, EXPANSION_WEIGHT),
+                    None => (*line, *line, EXPANSION_WEIGHT),
+                };
                 Rule {
                     when: when
                         .split(' ')
                         .map(|w| terms(&w.replace('+', " ")))
                         .collect(),
                     add: terms(add),
+                    weight,
                 }
             })
             .collect();
         Lexicon { rules }
     }
 
-    /// The weighted terms to search for: the query's own (weight 1) and those its concepts add.
-    pub(crate) fn expand(&self, query: &[String]) -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = Vec::new();
-        let mut add = |term: &str, weight: f64| match out.iter_mut().find(|(t, _)| t == term) {
-            Some(entry) => entry.1 = entry.1.max(weight),
-            None => out.push((term.to_owned(), weight)),
+    /// The terms to search for: the query's own (weight 1) and those its concepts add, and the
+    /// number of distinct query terms they stand for (at most 64 are told apart).
+    pub(crate) fn expand(&self, query: &[String]) -> (Vec<QueryTerm>, u32) {
+        let mut out: Vec<QueryTerm> = Vec::new();
+        let mut add =
+            |term: &str, weight: f64, sources: u64| match out.iter_mut().find(|q| q.term == term) {
+                Some(q) => {
+                    q.weight = q.weight.max(weight);
+                    q.sources |= sources;
+                }
+                None => out.push(QueryTerm {
+                    term: term.to_owned(),
+                    weight,
+                    sources,
+                }),
+            };
+        let mut distinct: Vec<&String> = Vec::new();
+        let bit = |distinct: &Vec<&String>, term: &String| {
+            let i = distinct.iter().position(|t| *t == term).unwrap_or(64);
+            1u64.checked_shl(i as u32).unwrap_or(0)
         };
         for term in query {
-            add(term, 1.0);
+            if !distinct.contains(&term) {
+                distinct.push(term);
+            }
+            add(term, 1.0, bit(&distinct, term));
         }
         for rule in &self.rules {
-            let fires = rule.when.iter().any(|phrase| {
-                !phrase.is_empty() && query.windows(phrase.len()).any(|w| w == phrase.as_slice())
-            });
-            if fires {
-                for term in &rule.add {
-                    add(term, EXPANSION_WEIGHT);
+            for phrase in rule.when.iter().filter(|p| !p.is_empty()) {
+                for (at, window) in query.windows(phrase.len()).enumerate() {
+                    if window != phrase.as_slice() {
+                        continue;
+                    }
+                    let sources = query[at..at + phrase.len()]
+                        .iter()
+                        .fold(0, |mask, term| mask | bit(&distinct, term));
+                    for term in &rule.add {
+                        add(term, rule.weight, sources);
+                    }
                 }
             }
         }
-        out
+        (out, distinct.len().min(64) as u32)
     }
 }
 
@@ -297,16 +347,16 @@ impl Lexicon {
 mod tests {
     use super::*;
 
-    fn expanded(query: &str) -> Vec<(String, f64)> {
-        Lexicon::new().expand(&terms(query))
+    fn expanded(query: &str) -> Vec<QueryTerm> {
+        Lexicon::new().expand(&terms(query)).0
     }
 
     fn weight(query: &str, term: &str) -> Option<f64> {
         let term = &terms(term)[0];
         expanded(query)
             .into_iter()
-            .find(|(t, _)| t == term)
-            .map(|(_, w)| w)
+            .find(|q| &q.term == term)
+            .map(|q| q.weight)
     }
 
     #[test]
@@ -320,11 +370,29 @@ mod tests {
         // Symmetric group: delete and remove stand for each other, in plural forms too.
         assert_eq!(weight("removing files", "delete"), Some(EXPANSION_WEIGHT));
         assert_eq!(weight("delete", "delete"), Some(1.0));
+        // Abbreviations stand for their words at full weight.
+        assert_eq!(weight("open a PR", "request"), Some(1.0));
+    }
+
+    #[test]
+    fn added_terms_remember_which_query_terms_they_stand_for() {
+        let (terms, distinct) = Lexicon::new().expand(&terms("mkdir src mkdir"));
+        assert_eq!(distinct, 2);
+        let sources = |t: &str| terms.iter().find(|q| q.term == t).map(|q| q.sources);
+        assert_eq!(sources("mkdir"), Some(0b01));
+        assert_eq!(sources("src"), Some(0b10));
+        assert_eq!(sources("directory"), Some(0b01));
+        // A phrase stands for all of its words.
+        let (terms, _) = Lexicon::new().expand(&super::terms("keep it up to date"));
+        let branch = terms.iter().find(|q| q.term == "branch").unwrap();
+        assert_eq!(branch.sources, 0b110);
     }
 
     #[test]
     fn one_way_rules_do_not_run_backwards() {
-        assert_eq!(weight("mkdir src", "directory"), Some(EXPANSION_WEIGHT));
+        assert_eq!(weight("approve it", "review"), Some(EXPANSION_WEIGHT));
+        assert_eq!(weight("review it", "approve"), None);
+        assert_eq!(weight("mkdir src", "directory"), Some(1.0));
         assert_eq!(weight("create directory", "mkdir"), None);
     }
 
