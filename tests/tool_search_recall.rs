@@ -3,6 +3,8 @@
 //! `queries.jsonl`. A query is found at k when one of its expected tools (alternatives that
 //! each serve the request) is among the first k hits. Prints the figures per kind
 //! (`cargo test -p agentwire --test tool_search_recall -- --nocapture`) and asserts the targets.
+//! `TOOL_SEARCH_QUERIES=other.jsonl` also prints the figures of another set in the same format
+//! (a held-out set, say), without targets.
 
 use agentwire::registry::names::mcp_tool_name;
 use agentwire::tool_search::{ToolDoc, ToolIndex};
@@ -36,8 +38,8 @@ struct Query {
     kind: String,
 }
 
-fn queries() -> Vec<Query> {
-    let text = std::fs::read_to_string(format!("{FIXTURES}/queries.jsonl")).unwrap();
+fn queries(path: &str) -> Vec<Query> {
+    let text = std::fs::read_to_string(path).unwrap();
     text.lines()
         .filter(|line| !line.trim().is_empty())
         .map(|line| {
@@ -83,7 +85,7 @@ fn recall_meets_the_targets_per_kind() {
     let docs = catalog();
     assert_eq!(docs.len(), 63, "26 + 14 + 14 + 9 tools");
     let index = ToolIndex::new(docs.clone());
-    let all = queries();
+    let all = queries(&format!("{FIXTURES}/queries.jsonl"));
     assert!(all.len() >= 60, "{} queries", all.len());
     // Every tool by its bare and its full name, on top of the set's own exact-name queries.
     let mut exact: Vec<Query> = docs
@@ -140,4 +142,35 @@ fn recall_meets_the_targets_per_kind() {
         }
     }
     assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn recall_of_another_query_set_when_given() {
+    let Ok(path) = std::env::var("TOOL_SEARCH_QUERIES") else {
+        return;
+    };
+    let index = ToolIndex::new(catalog());
+    let all = queries(&path);
+    let mut kinds: Vec<&str> = all.iter().map(|q| q.kind.as_str()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for kind in kinds {
+        let set: Vec<Query> = all
+            .iter()
+            .filter(|q| q.kind == kind)
+            .map(|q| Query {
+                query: q.query.clone(),
+                expected: q.expected.clone(),
+                kind: q.kind.clone(),
+            })
+            .collect();
+        let r = recall(&index, kind, &set, 5);
+        println!(
+            "{path}: {kind:<10} n={:<3} R@1 {:.2}  R@3 {:.2}  R@5 {:.2}",
+            set.len(),
+            r[0],
+            r[1],
+            r[2]
+        );
+    }
 }

@@ -19,6 +19,9 @@ const FIELD_WEIGHTS: [f64; FIELDS] = [3.0, 0.5, 1.0, 0.8, 0.4];
 const K1: f64 = 1.2;
 /// Length normalisation strength.
 const B: f64 = 0.75;
+/// Share of the score that depends on how much of the tool's name the query explains: of
+/// `list_directory` and `list_allowed_directories`, "list folder" explains all of the first.
+const NAME_SHARE: f64 = 0.5;
 
 /// The term statistics of a catalog: per tool and field, term counts over a shared vocabulary.
 pub(crate) struct Postings {
@@ -84,6 +87,7 @@ impl Postings {
     pub(crate) fn scores(&self, query: &[QueryTerm], distinct: u32) -> Vec<f64> {
         let mut scores = vec![0.0; self.docs.len()];
         let mut covered = vec![0u64; self.docs.len()];
+        let mut name_matched = vec![0u32; self.docs.len()];
         let n = self.docs.len() as f64;
         for QueryTerm {
             term,
@@ -109,10 +113,16 @@ impl Postings {
                 }
                 scores[doc] += weight * idf * tf / (K1 + tf);
                 covered[doc] |= sources;
+                name_matched[doc] += u32::from(counts[at].1[0]);
             }
         }
-        for (score, covered) in scores.iter_mut().zip(covered) {
-            *score *= f64::from(covered.count_ones()) / f64::from(distinct.max(1));
+        for (doc, score) in scores.iter_mut().enumerate() {
+            *score *= f64::from(covered[doc].count_ones()) / f64::from(distinct.max(1));
+            let name_len = self.lengths[doc][0];
+            if name_len > 0 {
+                let explained = f64::from(name_matched[doc].min(name_len)) / f64::from(name_len);
+                *score *= 1.0 - NAME_SHARE + NAME_SHARE * explained;
+            }
         }
         scores
     }
@@ -157,7 +167,8 @@ mod tests {
         // (description, average 11/3).
         let idf = (1.0f64 + 2.5 / 1.5).ln();
         let tf = 3.0 * 1.0 / 1.0 + 1.0 / (0.25 + 0.75 * 5.0 / (11.0 / 3.0));
-        let expected = idf * tf / (K1 + tf);
+        // The query explains one of the two name words.
+        let expected = idf * tf / (K1 + tf) * (1.0 - NAME_SHARE + NAME_SHARE / 2.0);
         assert!(
             (scores[0] - expected).abs() < 1e-12,
             "{scores:?} vs {expected}"
@@ -189,6 +200,16 @@ mod tests {
         let postings = Postings::new(vec![doc("get issue", "")]);
         assert_eq!(scores(&postings, &["nothing"]), [0.0]);
         assert!(scores(&Postings::new(vec![]), &["issue"]).is_empty());
+    }
+
+    #[test]
+    fn names_the_query_fully_explains_rank_first() {
+        let postings = Postings::new(vec![
+            doc("list allowed directory", "list directory"),
+            doc("list directory", "show entries"),
+        ]);
+        let scores = scores(&postings, &["list", "directory"]);
+        assert!(scores[1] > scores[0], "{scores:?}");
     }
 
     #[test]

@@ -55,10 +55,11 @@ const ENGLISH: &[&str] = &[
     "sleep wait delay slow progress long>long running operation",
     "research investigate analyze analyse>research query",
     "compress gzip zip archive>gzip compress",
-    "sum add plus total calculate arithmetic math addition>sum number",
+    "sum add plus total calculate calculator arithmetic math addition>sum number",
     // memory and knowledge
-    "remember memorize memorise memo recall know>entity observation knowledge memory",
-    "note fact>observation entity knowledge memory",
+    "remember memorize memorise memo note>create add entity observation knowledge memory",
+    "recall know fact>entity observation knowledge memory",
+    "save store keep persist record>create add",
     "forget>delete entity observation knowledge memory",
     "knowledge memory brain>knowledge graph memory entity node",
     "relationship relate link connect associate>relation",
@@ -88,6 +89,8 @@ const ENGLISH: &[&str] = &[
     "glob pattern wildcard match>pattern",
     "exclude ignore skip>exclude",
     "multiple many several batch bulk>multiple",
+    "all entire whole everything complete full",
+    "big biggest large largest small smallest huge>size",
     "content text body",
     "annotate annotation>annotated message",
 ];
