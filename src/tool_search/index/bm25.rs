@@ -105,11 +105,11 @@ impl Postings {
                     continue;
                 };
                 let mut tf = 0.0;
-                for field in 0..FIELDS {
+                for (field, field_weight) in FIELD_WEIGHTS.iter().enumerate() {
                     let count = f64::from(counts[at].1[field]);
                     let norm =
                         1.0 - B + B * f64::from(self.lengths[doc][field]) / self.average[field];
-                    tf += FIELD_WEIGHTS[field] * count / norm;
+                    tf += field_weight * count / norm;
                 }
                 scores[doc] += weight * idf * tf / (K1 + tf);
                 covered[doc] |= sources;
