@@ -1,6 +1,6 @@
 //! Recall of the core tool index over the real catalog of four MCP servers (63 tools, captured
 //! by `scripts/capture-tools.mjs` into `tests/fixtures/tool_search/`) and the labelled query set
-//! `queries.jsonl`. A query is found at k when one of its expected tools (alternatives that
+//! `queries.jsonl` (kinds: `vocabulary`, `model`, `exact`, `chinese`, `request`). A query is found at k when one of its expected tools (alternatives that
 //! each serve the request) is among the first k hits. Prints the figures per kind
 //! (`cargo test -p agentwire --test tool_search_recall -- --nocapture`) and asserts the targets.
 //! `TOOL_SEARCH_QUERIES=other.jsonl` also prints the figures of another set in the same format
@@ -114,6 +114,8 @@ fn recall_meets_the_targets_per_kind() {
         ("model", by_kind("model"), 5, 0.85),
         ("exact", exact, 1, 1.00),
         ("chinese", by_kind("chinese"), 5, 0.70),
+        // A user's raw words, as a host that searches before calling the model would pass them.
+        ("request", by_kind("request"), 5, 0.85),
     ];
     let names: Vec<String> = index.search("", 0).into_iter().map(|h| h.name).collect();
     assert!(names.is_empty());
