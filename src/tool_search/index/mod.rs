@@ -69,8 +69,18 @@ fn collect_params(schema: &Value, depth: usize, out: &mut Vec<(String, String)>)
     }
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
-            let description = property.get("description").and_then(Value::as_str);
-            out.push((name.clone(), description.unwrap_or_default().to_owned()));
+            // Enumerated values are vocabulary too (`"event": ["APPROVE", "COMMENT"]`).
+            let mut text = property
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let values = property.get("enum").and_then(Value::as_array);
+            for value in values.into_iter().flatten().filter_map(Value::as_str) {
+                text.push(' ');
+                text.push_str(value);
+            }
+            out.push((name.clone(), text));
             collect_params(property, depth + 1, out);
         }
     }
@@ -154,15 +164,25 @@ impl ToolIndex {
                 }
             }
         }
-        let query = self.lexicon.expand(&tokenize::terms(&text));
-        let scores = self.postings.scores(&query);
-        let mut ranked: Vec<usize> = (0..scores.len())
+        let (query, distinct) = self.lexicon.expand(&tokenize::terms(&text));
+        let scores = self.postings.scores(&query, distinct);
+        let mut candidates: Vec<usize> = (0..scores.len())
             .filter(|&i| scores[i] > 0.0 && !pinned.contains(&i))
             .collect();
-        // Stable: equal scores keep catalog order.
-        ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-        let top = ranked.first().map_or(0.0, |&i| scores[i]);
-        let scored: Vec<(usize, f64)> = ranked.into_iter().map(|i| (i, scores[i])).collect();
+        // The best `limit` by repeated selection (no sort: limits are small, and it keeps the
+        // wasm module small); the first of equal scores wins, so ties keep catalog order.
+        let mut scored: Vec<(usize, f64)> = Vec::new();
+        while scored.len() + pinned.len() < limit && !candidates.is_empty() {
+            let mut best = 0;
+            for (at, &i) in candidates.iter().enumerate() {
+                if scores[i] > scores[candidates[best]] {
+                    best = at;
+                }
+            }
+            let i = candidates.remove(best);
+            scored.push((i, scores[i]));
+        }
+        let top = scored.first().map_or(0.0, |&(_, score)| score);
         self.hits(&pinned, &scored, top, limit)
     }
 
