@@ -581,7 +581,9 @@ fn a_host_searcher_ranks_the_catalog_and_its_answer_is_fused_with_the_index() {
         answer("done"),
     ]);
     let (mut host, _) = host(Policy::new(), model.clone());
-    let asked: Rc<RefCell<Vec<(String, Vec<String>)>>> = Rc::default();
+    // What the searcher was asked: (query, catalog names).
+    type Asked = Vec<(String, Vec<String>)>;
+    let asked: Rc<RefCell<Asked>> = Rc::default();
     let seen = Rc::clone(&asked);
     host.runtime
         .set_tool_searcher(Some(Rc::new(move |query, catalog| {
