@@ -217,9 +217,16 @@ fn the_prompt_prefix_is_byte_stable_through_searches_calls_and_a_list_change() {
         (get("mcp__gh__archive_repo"), get("mcp__gh__create_issue"))
     });
     let first_result = &results[0].1;
-    assert!(first_result.starts_with("1 tool definitions found; call them with call_tool:"));
-    assert!(first_result.contains(r#"{"type":"function","function":{"name":"mcp__gh__list_issues","description":"List issues of a repository","parameters":{"type":"object","properties""#),
-        "slim definition (no prefix, no $schema): {first_result}");
+    let first_lines: Vec<&str> = first_result.lines().collect();
+    assert_eq!(
+        first_lines[0],
+        format!(
+            "{} tool definitions found; call them with call_tool:",
+            first_lines.len() - 1
+        )
+    );
+    assert!(first_lines[1].starts_with(r#"{"type":"function","function":{"name":"mcp__gh__list_issues","description":"List issues of a repository","parameters":{"type":"object","properties""#),
+        "the exact name first, slim (no prefix, no $schema): {first_result}");
     let second = model.tool_results(3);
     let lines: Vec<&str> = second[0].1.lines().collect();
     assert_eq!(
@@ -242,7 +249,13 @@ fn the_prompt_prefix_is_byte_stable_through_searches_calls_and_a_list_change() {
         .iter()
         .filter_map(|e| match e {
             UiEvent::ToolStart { name, .. } => Some(name.clone()),
-            UiEvent::ToolSearch { query, results } => Some(format!("{query} -> {results:?}")),
+            // A free query's best hit; a `select:` query's whole answer.
+            UiEvent::ToolSearch { query, results } if query.starts_with("select:") => {
+                Some(format!("{query} -> {results:?}"))
+            }
+            UiEvent::ToolSearch { query, results } => {
+                Some(format!("{query} -> {:?}", &results[..1]))
+            }
             _ => None,
         })
         .collect();
@@ -581,7 +594,9 @@ fn a_host_searcher_ranks_the_catalog_and_its_answer_is_fused_with_the_index() {
         answer("done"),
     ]);
     let (mut host, _) = host(Policy::new(), model.clone());
-    let asked: Rc<RefCell<Vec<(String, Vec<String>)>>> = Rc::default();
+    // What the searcher was asked: (query, catalog names).
+    type Asked = Vec<(String, Vec<String>)>;
+    let asked: Rc<RefCell<Asked>> = Rc::default();
     let seen = Rc::clone(&asked);
     host.runtime
         .set_tool_searcher(Some(Rc::new(move |query, catalog| {
@@ -622,4 +637,33 @@ fn a_new_conversation_partitions_and_renders_the_index_afresh() {
     let requests = model.requests.borrow();
     assert_eq!(requests[0].tools.len(), 2, "tool_search and call_tool");
     assert_eq!(requests[1].tools.len(), 5, "all five gh tools, direct");
+}
+
+#[test]
+fn direct_tools_of_a_bridged_session_run_as_themselves_whatever_their_arguments() {
+    // get_issue stays direct (alwaysLoad); an argument called "name" is not a bridge call.
+    let model = ScriptedModel::new([
+        calls(&[(
+            "d",
+            "mcp__gh__get_issue",
+            json!({"name": "list_issues", "arguments": {}}),
+        )]),
+        answer("done"),
+    ]);
+    let mut config = deferring_config();
+    config.tool_search.always_load = vec!["mcp__gh__get_issue".to_owned()];
+    let agent = Agent::new(Registry::new(), Policy::new(), config);
+    let mut host = Host::new(agent, model.clone());
+    let (transport, called) = catalog_server(&host.pool);
+    host.add_server("gh", transport);
+    let observer = Observer::default();
+    host.run("get it", &observer).unwrap();
+    let tools: Vec<String> = model.requests.borrow()[0]
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(tools, ["mcp__gh__get_issue", "tool_search", "call_tool"]);
+    assert_eq!(*called.borrow(), ["get_issue"], "ran at once, as itself");
+    assert_eq!(observer.audit_log(), ["d mcp__gh__get_issue ok"]);
 }
