@@ -32,10 +32,31 @@ export interface ModelRequest {
   tools: ModelTool[];
 }
 
+/** Tokens a model call consumed, as its backend reported them (counts it did not report are absent). */
+export interface ModelUsage {
+  /** Prompt tokens, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the prompt cache. */
+  cacheWriteTokens?: number;
+}
+
 /** A model's answer: tool calls to make, or (without tool calls) the final text. */
 export interface ModelResponse {
   text?: string | null;
   toolCalls?: ToolCall[] | null;
+  /** Token usage, when the backend reports it (`openaiCompatible` does). */
+  usage?: ModelUsage | null;
+}
+
+/** Token usage in events (snake_case, like the other event fields). */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
 }
 
 /** Passed to `complete` as its second argument. */
@@ -214,6 +235,8 @@ export interface ServerInfo {
 /** Events of a run, in order: each step's `step_start`, then text, tool calls, the end. */
 export type AgentEvent =
   | { type: 'step_start'; step: number }
+  /** After a model call whose backend reported usage (none otherwise). */
+  | { type: 'step_end'; step: number; usage: Usage }
   | { type: 'model_text'; text: string }
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
@@ -231,7 +254,8 @@ export type AgentEvent =
   | { type: 'approval_request'; id: string; name: string; args: Record<string, unknown>; risk: Risk }
   | { type: 'notice'; message: string }
   | { type: 'error'; message: string }
-  | { type: 'done'; answer: string; steps: number };
+  /** `usage`: the run's steps summed, when any reported usage. */
+  | { type: 'done'; answer: string; steps: number; usage?: Usage };
 
 /** What `onApproval` is asked. */
 export interface ApprovalRequest {
