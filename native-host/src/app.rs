@@ -7,6 +7,7 @@ use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::render::{Format, Terminal};
 use crate::servers::{mock_github, plan};
+use crate::tool_search::ToolSearchSetting;
 use crate::tools::Workspace;
 use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
@@ -122,6 +123,12 @@ impl App {
         for problem in tools.register(&mut registry) {
             eprintln!("warning: {problem}");
         }
+        let _tool_search = ToolSearchSetting::resolve(
+            options.tool_search,
+            options.tool_search_threshold,
+            options.context_window,
+            |name| std::env::var(name).ok(),
+        )?;
         let config = AgentConfig {
             max_steps: options.max_steps,
             ..AgentConfig::default()

@@ -25,4 +25,5 @@ pub mod repl;
 pub mod servers;
 pub mod stdio;
 pub mod token_store;
+pub mod tool_search;
 pub mod tools;

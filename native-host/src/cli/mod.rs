@@ -4,7 +4,7 @@ pub mod args;
 
 use crate::app::{App, ServerSelection};
 use crate::commands;
-use args::{Cli, Command, McpCommand};
+use args::{Cli, Command, McpCommand, ToolsCommand};
 use std::io::IsTerminal;
 
 /// Runs the parsed command line; returns the process exit status.
@@ -47,7 +47,10 @@ pub async fn main(cli: Cli) -> i32 {
         Some(Command::Mcp {
             command: McpCommand::Call { server, tool, args },
         }) => commands::mcp_call(&app, server, tool, args, options.json).await,
-        Some(Command::Tools) => commands::tools(&app, options.json),
+        Some(Command::Tools { command: None }) => commands::tools(&app, options.json),
+        Some(Command::Tools {
+            command: Some(ToolsCommand::Search { query }),
+        }) => commands::tools_search(&app, query, options.json).await,
         Some(Command::Mcp {
             command: McpCommand::Logout { .. } | McpCommand::Login { .. },
         }) => unreachable!("handled before the app starts"),
