@@ -42,6 +42,7 @@ pub use expand::{expand_vars, ExpandError};
 pub use oauth::OAuthSettings;
 
 use crate::json::quoted;
+use crate::tool_search::{Defer, ServerDefer};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::time::Duration;
@@ -53,10 +54,12 @@ pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_millis(30_000);
 /// Risk classes accepted by `risk` and `toolRisk`.
 pub const RISKS: [&str; 4] = ["read", "write", "execute", "network"];
 
-const COMMON_FIELDS: [&str; 7] = [
+const COMMON_FIELDS: [&str; 9] = [
     "type",
     "disabled",
     "sampling",
+    "defer",
+    "alwaysLoad",
     "timeout",
     "startupTimeout",
     "risk",
@@ -94,6 +97,9 @@ pub struct ServerConfig {
     pub risk: Option<String>,
     /// agentwire extension: per-tool risk overrides, in file order.
     pub tool_risk: Vec<(String, String)>,
+    /// agentwire extensions: `"defer": "auto" | true | false` and `"alwaysLoad": [tool names]`
+    /// (deferred tool loading, see [`crate::tool_search`]).
+    pub tool_search: ServerDefer,
 }
 
 /// How a server is reached.
@@ -337,16 +343,53 @@ impl EntryCtx<'_> {
                 ));
             }
         }
+        let tool_search = self.server_defer(map)?;
         Ok(ServerConfig {
             name: self.name.to_owned(),
             disabled,
             sampling,
+            tool_search,
             timeout: self.millis(map, "timeout", DEFAULT_TIMEOUT)?,
             startup_timeout: self.millis(map, "startupTimeout", DEFAULT_STARTUP_TIMEOUT)?,
             transport,
             risk,
             tool_risk,
         })
+    }
+
+    fn server_defer(&self, map: &Map<String, Value>) -> Result<ServerDefer, ConfigError> {
+        let defer = match map.get("defer") {
+            None | Some(Value::Null) => Defer::Auto,
+            Some(Value::Bool(true)) => Defer::Always,
+            Some(Value::Bool(false)) => Defer::Never,
+            Some(Value::String(s)) if s == "auto" => Defer::Auto,
+            Some(_) => {
+                return Err(self.err(
+                    Some("defer"),
+                    "\"defer\" must be \"auto\", true or false".into(),
+                ))
+            }
+        };
+        let always_load = match map.get("alwaysLoad") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| item.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    self.err(
+                        Some("alwaysLoad"),
+                        "\"alwaysLoad\" must be an array of tool names".into(),
+                    )
+                })?,
+            Some(_) => {
+                return Err(self.err(
+                    Some("alwaysLoad"),
+                    "\"alwaysLoad\" must be an array of tool names".into(),
+                ))
+            }
+        };
+        Ok(ServerDefer { defer, always_load })
     }
 
     fn stdio(&self, map: &Map<String, Value>) -> Result<ServerTransport, ConfigError> {

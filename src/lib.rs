@@ -24,6 +24,7 @@ pub mod rpc;
 #[cfg(test)]
 mod test_rng;
 pub mod time;
+pub mod tool_search;
 mod vec_map;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -7,7 +7,6 @@ use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::render::{Format, Terminal};
 use crate::servers::{mock_github, plan};
-use crate::tool_search::ToolSearchSetting;
 use crate::tools::Workspace;
 use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
@@ -123,16 +122,21 @@ impl App {
         for problem in tools.register(&mut registry) {
             eprintln!("warning: {problem}");
         }
-        let _tool_search = ToolSearchSetting::resolve(
-            options.tool_search,
-            options.tool_search_threshold,
-            options.context_window,
-            |name| std::env::var(name).ok(),
-        )?;
-        let config = AgentConfig {
+        let mut config = AgentConfig {
             max_steps: options.max_steps,
+            tool_search: crate::tool_search::resolve(
+                options.tool_search,
+                options.tool_search_threshold,
+                options.context_window,
+                |name| std::env::var(name).ok(),
+            )?,
             ..AgentConfig::default()
         };
+        for server in &servers {
+            config
+                .tool_search
+                .set_server(&server.name, server.tool_search.clone());
+        }
         let agent = Agent::new(registry, policy(options)?, config);
         let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);

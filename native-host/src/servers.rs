@@ -80,6 +80,7 @@ fn server(name: &str, transport: ServerTransport) -> ServerConfig {
         transport,
         risk: None,
         tool_risk: Vec::new(),
+        tool_search: Default::default(),
     }
 }
 

@@ -1,7 +1,9 @@
 //! Deferred tool loading as the CLI is told: `--tool-search`, `--tool-search-threshold`,
 //! `--context-window` and `AGENTWIRE_TOOL_SEARCH`.
 
-/// Whether MCP tool definitions are deferred behind `tool_search`.
+use agentwire::tool_search::{ToolSearchConfig, ToolSearchMode, DEFAULT_THRESHOLD_TOKENS};
+
+/// `--tool-search`'s values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchMode {
     /// Defer when the MCP definitions cost more than the threshold.
@@ -10,17 +12,6 @@ pub enum SearchMode {
     On,
     /// Send every definition up front.
     Off,
-}
-
-/// The tool-search settings the command line and environment ask for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ToolSearchSetting {
-    /// The mode, when one was given (otherwise the core's default, `auto`).
-    pub mode: Option<SearchMode>,
-    /// `auto`'s threshold in estimated tokens, when one was given.
-    pub threshold_tokens: Option<u64>,
-    /// The model's context window in tokens, when known.
-    pub context_window: Option<u64>,
 }
 
 const ENV: &str = "AGENTWIRE_TOOL_SEARCH";
@@ -37,121 +28,102 @@ pub fn parse_mode(text: &str) -> Result<SearchMode, String> {
     }
 }
 
-/// `auto`, `on`, `off` or `auto:N` (N tokens), as `AGENTWIRE_TOOL_SEARCH` takes it.
-fn parse_env(text: &str) -> Result<(SearchMode, Option<u64>), String> {
-    let bad = |why: String| format!("{ENV}={text:?}: {why}");
-    match text.trim().split_once(':') {
-        Some((mode, tokens)) => {
-            if parse_mode(mode).map_err(bad)? != SearchMode::Auto {
-                return Err(bad("only auto takes a threshold (auto:TOKENS)".into()));
-            }
-            let tokens = tokens.trim().parse::<u64>().map_err(|_| {
-                bad(format!(
-                    "{tokens:?} is not a number of tokens (auto:TOKENS)"
-                ))
-            })?;
-            Ok((SearchMode::Auto, Some(tokens)))
-        }
-        None => Ok((parse_mode(text).map_err(bad)?, None)),
-    }
+/// A token count from the command line, as the core keeps it.
+fn tokens(value: u64, flag: &str) -> Result<u32, String> {
+    u32::try_from(value).map_err(|_| format!("{flag} {value} is more tokens than supported"))
 }
 
-impl ToolSearchSetting {
-    /// Flags first, then the environment variable (read through `env`); a threshold without a
-    /// mode means `auto`, and a threshold with `on` or `off` is refused rather than ignored.
-    pub fn resolve(
-        flag_mode: Option<SearchMode>,
-        flag_threshold: Option<u64>,
-        context_window: Option<u64>,
-        env: impl Fn(&str) -> Option<String>,
-    ) -> Result<ToolSearchSetting, String> {
-        let from_env = match env(ENV).filter(|v| !v.trim().is_empty()) {
-            Some(value) => Some(parse_env(&value)?),
-            None => None,
-        };
-        let (mode, threshold_tokens) = match (flag_mode, flag_threshold) {
-            (Some(mode), threshold) => (Some(mode), threshold),
-            (None, Some(threshold)) => (Some(SearchMode::Auto), Some(threshold)),
-            (None, None) => match from_env {
-                Some((mode, threshold)) => (Some(mode), threshold),
-                None => (None, None),
-            },
-        };
-        if threshold_tokens.is_some() && matches!(mode, Some(SearchMode::On | SearchMode::Off)) {
-            return Err("--tool-search-threshold only applies to --tool-search auto".to_owned());
+/// The deferred-loading settings for these flags and environment: flags first, then
+/// `AGENTWIRE_TOOL_SEARCH` (`auto|on|off|auto:TOKENS`, read through `env`), then the core's
+/// default (`auto` at 3,000 tokens). A threshold without a mode means `auto`; a threshold with
+/// `on` or `off` is refused rather than ignored.
+pub fn resolve(
+    flag_mode: Option<SearchMode>,
+    flag_threshold: Option<u64>,
+    context_window: Option<u64>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<ToolSearchConfig, String> {
+    let threshold = flag_threshold
+        .map(|t| tokens(t, "--tool-search-threshold"))
+        .transpose()?;
+    let mode = match (flag_mode, threshold) {
+        (Some(SearchMode::On | SearchMode::Off), Some(_)) => {
+            return Err("--tool-search-threshold only applies to --tool-search auto".to_owned())
         }
-        if context_window == Some(0) {
-            return Err("--context-window must be a positive number of tokens".to_owned());
+        (Some(SearchMode::On), None) => ToolSearchMode::On,
+        (Some(SearchMode::Off), None) => ToolSearchMode::Off,
+        (Some(SearchMode::Auto) | None, Some(threshold_tokens)) => {
+            ToolSearchMode::Auto { threshold_tokens }
         }
-        Ok(ToolSearchSetting {
-            mode,
-            threshold_tokens,
-            context_window,
-        })
-    }
+        (Some(SearchMode::Auto), None) => ToolSearchMode::Auto {
+            threshold_tokens: DEFAULT_THRESHOLD_TOKENS,
+        },
+        (None, None) => match env(ENV).filter(|v| !v.trim().is_empty()) {
+            Some(value) => ToolSearchMode::parse(&value).map_err(|e| format!("{ENV}: {e}"))?,
+            None => ToolSearchMode::default(),
+        },
+    };
+    let context_window = match context_window {
+        Some(0) => return Err("--context-window must be a positive number of tokens".to_owned()),
+        Some(window) => Some(tokens(window, "--context-window")?),
+        None => None,
+    };
+    Ok(ToolSearchConfig {
+        mode,
+        context_window,
+        ..ToolSearchConfig::default()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn resolve(
-        mode: Option<&str>,
+    fn mode(
+        flag: Option<&str>,
         threshold: Option<u64>,
         env: Option<&str>,
-    ) -> Result<ToolSearchSetting, String> {
-        let mode = mode.map(|m| parse_mode(m).unwrap());
+    ) -> Result<ToolSearchMode, String> {
+        let flag = flag.map(|m| parse_mode(m).unwrap());
         let env = env.map(str::to_owned);
-        ToolSearchSetting::resolve(mode, threshold, None, move |name| {
+        resolve(flag, threshold, None, move |name| {
             assert_eq!(name, ENV);
             env.clone()
         })
+        .map(|config| config.mode)
     }
 
-    fn setting(mode: Option<SearchMode>, threshold: Option<u64>) -> ToolSearchSetting {
-        ToolSearchSetting {
-            mode,
-            threshold_tokens: threshold,
-            context_window: None,
-        }
+    const fn auto(threshold_tokens: u32) -> ToolSearchMode {
+        ToolSearchMode::Auto { threshold_tokens }
     }
 
     #[test]
-    fn flags_win_over_the_environment() {
-        use SearchMode::*;
-        assert_eq!(resolve(None, None, None), Ok(setting(None, None)));
-        assert_eq!(resolve(None, None, Some("")), Ok(setting(None, None)));
-        assert_eq!(resolve(None, None, Some("ON")), Ok(setting(Some(On), None)));
-        assert_eq!(
-            resolve(None, None, Some("auto:1200")),
-            Ok(setting(Some(Auto), Some(1200)))
-        );
-        assert_eq!(
-            resolve(Some("off"), None, Some("on")),
-            Ok(setting(Some(Off), None))
-        );
-        assert_eq!(
-            resolve(None, Some(800), Some("off")),
-            Ok(setting(Some(Auto), Some(800)))
-        );
-        assert_eq!(
-            resolve(Some("auto"), Some(800), None),
-            Ok(setting(Some(Auto), Some(800)))
-        );
+    fn flags_win_over_the_environment_which_wins_over_the_default() {
+        use ToolSearchMode::{Off, On};
+        assert_eq!(mode(None, None, None), Ok(auto(3000)));
+        assert_eq!(mode(None, None, Some(" ")), Ok(auto(3000)));
+        assert_eq!(mode(None, None, Some("ON")), Ok(On));
+        assert_eq!(mode(None, None, Some("auto:1200")), Ok(auto(1200)));
+        assert_eq!(mode(Some("off"), None, Some("on")), Ok(Off));
+        assert_eq!(mode(Some("auto"), None, Some("on")), Ok(auto(3000)));
+        assert_eq!(mode(None, Some(800), Some("off")), Ok(auto(800)));
+        assert_eq!(mode(Some("auto"), Some(0), None), Ok(auto(0)));
+        let config = resolve(None, None, Some(32_000), |_| None).unwrap();
+        assert_eq!(config.context_window, Some(32_000));
+        assert_eq!(config.threshold(), Some(3_000.min(3_200)));
     }
 
     #[test]
     fn bad_values_name_the_culprit() {
         assert!(parse_mode("maybe").unwrap_err().contains("auto, on or off"));
-        let err = resolve(None, None, Some("sometimes")).unwrap_err();
-        assert!(err.contains("AGENTWIRE_TOOL_SEARCH=\"sometimes\""), "{err}");
-        let err = resolve(None, None, Some("on:500")).unwrap_err();
-        assert!(err.contains("only auto takes a threshold"), "{err}");
-        let err = resolve(None, None, Some("auto:lots")).unwrap_err();
-        assert!(err.contains("\"lots\" is not a number"), "{err}");
-        let err = resolve(Some("on"), Some(10), None).unwrap_err();
+        let err = mode(None, None, Some("sometimes")).unwrap_err();
+        assert!(err.starts_with("AGENTWIRE_TOOL_SEARCH: "), "{err}");
+        assert!(err.contains("sometimes"), "{err}");
+        let err = mode(Some("on"), Some(10), None).unwrap_err();
         assert!(err.contains("--tool-search-threshold"), "{err}");
-        let err = ToolSearchSetting::resolve(None, None, Some(0), |_| None).unwrap_err();
+        let err = mode(None, Some(u64::MAX), None).unwrap_err();
+        assert!(err.contains("--tool-search-threshold"), "{err}");
+        let err = resolve(None, None, Some(0), |_| None).unwrap_err();
         assert!(err.contains("--context-window"), "{err}");
     }
 }

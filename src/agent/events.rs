@@ -65,6 +65,13 @@ pub enum UiEvent {
         /// The tool's risk.
         risk: Risk,
     },
+    /// `tool_search` ran (also shown as the call's `tool_start`/`tool_end`).
+    ToolSearch {
+        /// The model's query.
+        query: String,
+        /// Names found, best first (empty: nothing matched).
+        results: Vec<String>,
+    },
     /// The run ended without an answer (model failure, step limit, repeated call, cancel).
     Error {
         /// What went wrong.
@@ -82,8 +89,8 @@ pub enum UiEvent {
 }
 
 impl UiEvent {
-    /// The `type` tag: `step_start`, `step_end`, `model_text`, `tool_start`, `tool_end`, `approval_request`,
-    /// `error` or `done`.
+    /// The `type` tag: `step_start`, `step_end`, `model_text`, `tool_start`, `tool_end`,
+    /// `approval_request`, `tool_search`, `error` or `done`.
     pub fn kind(&self) -> &'static str {
         match self {
             UiEvent::StepStart { .. } => "step_start",
@@ -92,6 +99,7 @@ impl UiEvent {
             UiEvent::ToolStart { .. } => "tool_start",
             UiEvent::ToolEnd { .. } => "tool_end",
             UiEvent::ApprovalRequest { .. } => "approval_request",
+            UiEvent::ToolSearch { .. } => "tool_search",
             UiEvent::Error { .. } => "error",
             UiEvent::Done { .. } => "done",
         }
@@ -121,6 +129,7 @@ impl UiEvent {
                 args,
                 risk,
             } => json!({"id": id, "name": name, "args": args, "risk": risk.as_str()}),
+            UiEvent::ToolSearch { query, results } => json!({"query": query, "results": results}),
             UiEvent::Error { message } => json!({"message": message}),
             UiEvent::Done {
                 answer,
@@ -176,6 +185,14 @@ mod tests {
                 },
                 json!({"type": "approval_request", "id": "c", "name": "t", "args": {"a": 1},
                        "risk": "write"}),
+            ),
+            (
+                UiEvent::ToolSearch {
+                    query: "list issues".into(),
+                    results: vec!["mcp__github__list_issues".into()],
+                },
+                json!({"type": "tool_search", "query": "list issues",
+                       "results": ["mcp__github__list_issues"]}),
             ),
             (
                 UiEvent::Done {

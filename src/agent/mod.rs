@@ -4,6 +4,7 @@
 //! it emits [`Action`]s for the host to perform and takes the results back as inputs, with the
 //! current time passed in. See [`Agent`] for the driving contract.
 
+mod bridge;
 mod call;
 mod direct;
 mod events;
@@ -13,7 +14,7 @@ mod types;
 pub use events::UiEvent;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
-    ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
+    SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
 };
 
 use crate::audit::{AuditLog, AuditRecord};
@@ -22,6 +23,7 @@ use crate::model::{ChatMessage, ModelRequest, ModelResponse, Usage};
 use crate::policy::Policy;
 use crate::registry::Registry;
 use crate::time::Instant;
+use crate::tool_search::ToolSession;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -83,6 +85,10 @@ pub struct Agent {
     run: Option<Run>,
     out: Outbox,
     direct: direct::DirectCalls,
+    /// The conversation's tool partition, made at its first model request.
+    tools: Option<ToolSession>,
+    /// Whether `tool_search` goes to the host's searcher ([`Action::SearchTools`]).
+    host_search: bool,
 }
 
 impl Agent {
@@ -97,6 +103,8 @@ impl Agent {
             run: None,
             out: Outbox::default(),
             direct: direct::DirectCalls::default(),
+            tools: None,
+            host_search: false,
         }
     }
 
@@ -142,6 +150,8 @@ impl Agent {
         }
         self.history.clear();
         self.used_ids.clear();
+        // A new conversation partitions (and renders the catalog index) afresh.
+        self.tools = None;
         Ok(())
     }
 
@@ -222,9 +232,17 @@ impl Agent {
             content: response.text,
             tool_calls: calls.clone(),
         });
+        let subjects: Vec<_> = calls
+            .iter()
+            .map(|call| match &self.tools {
+                Some(session) => session.subject(call, &self.registry),
+                None => call.clone(),
+            })
+            .collect();
         let limit = self.config.max_identical_calls;
         let mut stuck = None;
-        for call in &calls {
+        // Keyed on what runs: a `call_tool` counts as a call of its target.
+        for call in &subjects {
             let key = format!("{}\u{0}{}", call.name, canonical_json(&call.arguments));
             let count = run.seen_calls.get_or_insert_with(key, || 0);
             *count += 1;
@@ -232,7 +250,7 @@ impl Agent {
                 stuck = Some(call.name.clone());
             }
         }
-        run.phase = Phase::Tools(Turn::new(calls));
+        run.phase = Phase::Tools(Turn::new(calls, subjects));
         match stuck {
             Some(name) => self.abort_run(
                 now,
@@ -299,10 +317,11 @@ impl Agent {
         self.out
             .events
             .push_back(UiEvent::StepStart { step: run.steps });
+        let tools = self.session_tools();
         self.out.actions.push_back(Action::CallModel(ModelRequest {
             system: self.config.system_prompt.clone(),
             messages: self.history.clone(),
-            tools: self.registry.definitions(),
+            tools,
         }));
     }
 

@@ -7,11 +7,14 @@
 
 use super::call::{millis, preview, resolve, shape, Resolution, Target};
 use super::{Agent, Outbox, Run, UiEvent};
-use crate::agent::{Action, AgentError, Approval, ApprovalRequest, ToolFailure, ToolInvocation};
+use crate::agent::{
+    Action, AgentError, Approval, ApprovalRequest, SearchRequest, ToolFailure, ToolInvocation,
+};
 use crate::audit::{AuditRecord, Outcome};
 use crate::content::ToolOutput;
 use crate::model::{ChatMessage, ToolCall};
 use crate::time::Instant;
+use crate::tool_search::Step;
 use std::time::Duration;
 
 /// What the loop is waiting for.
@@ -26,18 +29,24 @@ pub(super) enum Phase {
 /// The tool calls of one model turn.
 #[derive(Debug)]
 pub(super) struct Turn {
-    calls: Vec<PendingCall>,
+    pub(super) calls: Vec<PendingCall>,
     /// Index of the first call not yet taken up.
-    next: usize,
+    pub(super) next: usize,
 }
 
 impl Turn {
-    pub(super) fn new(calls: Vec<ToolCall>) -> Self {
+    /// The calls as the model made them, each with its subject (what the gate sees: the target
+    /// of a `call_tool`, else the call itself).
+    pub(super) fn new(calls: Vec<ToolCall>, subjects: Vec<ToolCall>) -> Self {
         Turn {
             calls: calls
                 .into_iter()
-                .map(|call| PendingCall {
+                .zip(subjects)
+                .map(|(call, subject)| PendingCall {
                     call,
+                    subject,
+                    loads: Vec::new(),
+                    searching: None,
                     target: None,
                     state: CallState::Queued,
                     approved: false,
@@ -51,7 +60,7 @@ impl Turn {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CallState {
+pub(super) enum CallState {
     Queued,
     AwaitingApproval,
     Running(Instant),
@@ -59,26 +68,34 @@ enum CallState {
 }
 
 #[derive(Debug)]
-struct PendingCall {
-    call: ToolCall,
-    target: Option<Target>,
-    state: CallState,
+pub(super) struct PendingCall {
+    /// The call as the model made it; its id and name go back into the history.
+    pub(super) call: ToolCall,
+    /// What gate, approvals, events, audit and the host see: a `call_tool`'s target, with its
+    /// own arguments, or the call itself.
+    pub(super) subject: ToolCall,
+    /// Tools whose definitions this call's result gives the model.
+    pub(super) loads: Vec<String>,
+    /// A `tool_search` the host's searcher is ranking: query and limit.
+    pub(super) searching: Option<(String, usize)>,
+    pub(super) target: Option<Target>,
+    pub(super) state: CallState,
     /// The user said yes (or always) to this very call.
-    approved: bool,
+    pub(super) approved: bool,
     /// `tool_start` was emitted.
-    announced: bool,
+    pub(super) announced: bool,
     /// Text for the model and whether it is an error.
-    result: Option<(String, bool)>,
+    pub(super) result: Option<(String, bool)>,
 }
 
 impl Outbox {
-    fn announce(&mut self, pending: &mut PendingCall) {
+    pub(super) fn announce(&mut self, pending: &mut PendingCall) {
         if !pending.announced {
             pending.announced = true;
             self.events.push_back(UiEvent::ToolStart {
                 id: pending.call.id.clone(),
-                name: pending.call.name.clone(),
-                args: pending.call.arguments.clone(),
+                name: pending.subject.name.clone(),
+                args: pending.subject.arguments.clone(),
             });
         }
     }
@@ -92,6 +109,18 @@ impl Outbox {
         outcome: Outcome,
         preview_chars: usize,
     ) {
+        self.answer(pending, now, (content, true), outcome, preview_chars);
+    }
+
+    /// Answers a call on the spot with `(content, is_error)`.
+    pub(super) fn answer(
+        &mut self,
+        pending: &mut PendingCall,
+        now: Instant,
+        (content, is_error): (String, bool),
+        outcome: Outcome,
+        preview_chars: usize,
+    ) {
         let (time, duration) = match pending.state {
             CallState::Running(started) => (started, now - started),
             _ => (now, Duration::ZERO),
@@ -99,8 +128,8 @@ impl Outbox {
         self.announce(pending);
         self.events.push_back(UiEvent::ToolEnd {
             id: pending.call.id.clone(),
-            name: pending.call.name.clone(),
-            ok: false,
+            name: pending.subject.name.clone(),
+            ok: !is_error,
             duration_ms: millis(duration),
             truncated: false,
             output: preview(&content, preview_chars),
@@ -108,15 +137,17 @@ impl Outbox {
         let mut record = AuditRecord::new(
             time,
             &pending.call.id,
-            &pending.call.name,
+            &pending.subject.name,
             pending.target.as_ref().and_then(Target::server),
-            &pending.call.arguments,
+            &pending.subject.arguments,
             outcome,
-        )
-        .with_error(&content);
+        );
+        if is_error {
+            record = record.with_error(&content);
+        }
         record.duration = duration;
         self.audit.push(record);
-        pending.result = Some((content, true));
+        pending.result = Some((content, is_error));
         pending.state = CallState::Finished;
     }
 }
@@ -148,11 +179,65 @@ impl Agent {
             }
             let mut batch = Vec::new();
             while let Some(pending) = turn.calls.get_mut(turn.next) {
+                let step = match self.tools.as_mut() {
+                    Some(session) => session.step(&pending.call, &pending.subject, &self.registry),
+                    None => Step::Gate,
+                };
+                match step {
+                    Step::Gate => {}
+                    Step::Answer {
+                        content,
+                        is_error,
+                        loads,
+                    } => {
+                        pending.loads = loads;
+                        let outcome = if is_error {
+                            Outcome::Error
+                        } else {
+                            Outcome::Ok
+                        };
+                        self.out
+                            .answer(pending, now, (content, is_error), outcome, preview_chars);
+                        turn.next += 1;
+                        continue;
+                    }
+                    Step::Search { query, limit } if self.host_search => {
+                        if !batch.is_empty() {
+                            break;
+                        }
+                        let catalog = self.tools.as_ref().map_or_else(Vec::new, |session| {
+                            let catalog = session.catalog(&self.registry);
+                            catalog.into_iter().map(|t| t.definition()).collect()
+                        });
+                        self.out.announce(pending);
+                        pending.state = CallState::Running(now);
+                        pending.searching = Some((query.clone(), limit));
+                        self.out
+                            .actions
+                            .push_back(Action::SearchTools(SearchRequest {
+                                call_id: pending.call.id.clone(),
+                                query,
+                                limit,
+                                catalog,
+                            }));
+                        turn.next += 1;
+                        return;
+                    }
+                    Step::Search { query, limit } => {
+                        if let Some(session) = self.tools.as_mut() {
+                            let found = session.search(&self.registry, &query, limit, None);
+                            self.out
+                                .finish_search(pending, now, query, found, preview_chars);
+                        }
+                        turn.next += 1;
+                        continue;
+                    }
+                }
                 let resolution = resolve(
                     &self.registry,
                     &self.policy,
-                    &pending.call.name,
-                    &pending.call.arguments,
+                    &pending.subject.name,
+                    &pending.subject.arguments,
                     pending.approved,
                 );
                 match resolution {
@@ -185,8 +270,8 @@ impl Agent {
                             pending.state = CallState::AwaitingApproval;
                             let request = ApprovalRequest {
                                 call_id: pending.call.id.clone(),
-                                name: pending.call.name.clone(),
-                                arguments: pending.call.arguments.clone(),
+                                name: pending.subject.name.clone(),
+                                arguments: pending.subject.arguments.clone(),
                                 risk: target.risk,
                             };
                             pending.target = Some(target);
@@ -211,8 +296,8 @@ impl Agent {
                         let target = pending.target.as_ref()?;
                         Some(ToolInvocation {
                             call_id: pending.call.id.clone(),
-                            name: pending.call.name.clone(),
-                            arguments: pending.call.arguments.clone(),
+                            name: pending.subject.name.clone(),
+                            arguments: pending.subject.arguments.clone(),
                             target: target.source.clone(),
                             timeout: target.timeout,
                         })
@@ -231,6 +316,11 @@ impl Agent {
             return;
         };
         for pending in turn.calls {
+            // Definitions count as loaded once their result is in the history, so a call in
+            // the same batch as the search that finds it does not run.
+            if let Some(session) = self.tools.as_mut() {
+                session.load(&pending.loads, &self.registry);
+            }
             let (content, is_error) = pending
                 .result
                 .unwrap_or_else(|| ("not run".to_owned(), true));
@@ -299,7 +389,7 @@ impl Agent {
         let duration = now - started;
         self.out.events.push_back(UiEvent::ToolEnd {
             id: pending.call.id.clone(),
-            name: pending.call.name.clone(),
+            name: pending.subject.name.clone(),
             ok: !shaped.is_error,
             duration_ms: millis(duration),
             truncated: shaped.truncated,
@@ -308,9 +398,9 @@ impl Agent {
         let mut record = AuditRecord::new(
             started,
             &pending.call.id,
-            &pending.call.name,
+            &pending.subject.name,
             target.server(),
-            &pending.call.arguments,
+            &pending.subject.arguments,
             shaped.outcome,
         );
         if let Some(error) = &shaped.error {
@@ -350,7 +440,7 @@ impl Agent {
         match approval {
             Approval::Yes | Approval::Always => {
                 if approval == Approval::Always {
-                    self.policy.allow_always(&pending.call.name);
+                    self.policy.allow_always(&pending.subject.name);
                 }
                 pending.approved = true;
                 pending.state = CallState::Queued;
@@ -358,7 +448,7 @@ impl Agent {
             Approval::No => {
                 let content = format!(
                     "denied: the user declined this call of {}; do not retry it unless asked",
-                    pending.call.name
+                    pending.subject.name
                 );
                 let preview_chars = self.config.preview_chars;
                 self.out

@@ -2,7 +2,9 @@
 
 use crate::json::quoted;
 use crate::model::ModelRequest;
+use crate::model::ToolDefinition;
 use crate::registry::{Risk, ToolSource};
+use crate::tool_search::ToolSearchConfig;
 use serde_json::{json, Value};
 use std::fmt;
 use std::time::Duration;
@@ -25,6 +27,9 @@ pub struct AgentConfig {
     pub output_budget_chars: usize,
     /// Characters of output shown in `tool_end` events (default 200).
     pub preview_chars: usize,
+    /// Deferred tool loading (default `auto` at 3,000 estimated tokens, bridge); read at each
+    /// conversation's first model request.
+    pub tool_search: ToolSearchConfig,
 }
 
 impl Default for AgentConfig {
@@ -35,6 +40,7 @@ impl Default for AgentConfig {
             max_identical_calls: 3,
             output_budget_chars: 200_000,
             preview_chars: 200,
+            tool_search: ToolSearchConfig::default(),
         }
     }
 }
@@ -99,6 +105,23 @@ pub enum Action {
     CallTools(Vec<ToolInvocation>),
     /// Ask the user and answer with [`crate::agent::Agent::handle_approval`].
     RequestApproval(ApprovalRequest),
+    /// Rank the deferred tools for a `tool_search` with the host's searcher and answer with
+    /// [`crate::agent::Agent::handle_search_result`] (only after
+    /// [`crate::agent::Agent::set_host_search`]).
+    SearchTools(SearchRequest),
+}
+
+/// A `tool_search` for the host's searcher (for example embeddings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRequest {
+    /// The call's id, for [`crate::agent::Agent::handle_search_result`].
+    pub call_id: String,
+    /// The model's query.
+    pub query: String,
+    /// Most results wanted.
+    pub limit: usize,
+    /// The deferred tools to rank (live), in registry order.
+    pub catalog: Vec<ToolDefinition>,
 }
 
 /// The user's answer to an approval request.

@@ -625,3 +625,47 @@ fn sampling_is_off_unless_an_entry_turns_it_on() {
     let text = err(r#"{"mcpServers": {"s": {"command": "x", "sampling": "yes"}}}"#);
     assert!(text.contains("\"sampling\" must be a boolean"), "{text}");
 }
+
+#[test]
+fn defer_and_always_load_are_read_per_server() {
+    let config = parse(
+        r#"{"mcpServers": {
+            "a": {"command": "x", "defer": true, "alwaysLoad": ["get_issue", "list_issues"]},
+            "b": {"command": "x", "defer": false},
+            "c": {"command": "x", "defer": "auto"},
+            "d": {"command": "x"}}}"#,
+    )
+    .unwrap();
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let got: Vec<(&str, Defer, Vec<String>)> = config
+        .servers
+        .iter()
+        .map(|s| {
+            let t = &s.tool_search;
+            (s.name.as_str(), t.defer, t.always_load.clone())
+        })
+        .collect();
+    let load = vec!["get_issue".to_owned(), "list_issues".to_owned()];
+    assert_eq!(
+        got,
+        [
+            ("a", Defer::Always, load),
+            ("b", Defer::Never, vec![]),
+            ("c", Defer::Auto, vec![]),
+            ("d", Defer::Auto, vec![]),
+        ]
+    );
+    let text = err(r#"{"mcpServers": {"s": {"command": "x", "defer": "yes"}}}"#);
+    assert!(
+        text.contains("\"defer\" must be \"auto\", true or false"),
+        "{text}"
+    );
+    assert!(text.contains("\"s\""), "names the server: {text}");
+    let text = err(r#"{"mcpServers": {"s": {"command": "x", "alwaysLoad": ["a", 1]}}}"#);
+    assert!(
+        text.contains("\"alwaysLoad\" must be an array of tool names"),
+        "{text}"
+    );
+    let text = err(r#"{"mcpServers": {"s": {"command": "x", "alwaysLoad": "a"}}}"#);
+    assert!(text.contains("alwaysLoad"), "{text}");
+}

@@ -14,5 +14,5 @@ mod traits;
 pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient, RequestHandler};
 pub use in_process::MockGithubTransport;
-pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};
+pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus, ToolSearcher};
 pub use traits::{Clock, Spawn, Transport};

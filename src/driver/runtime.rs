@@ -15,10 +15,12 @@ use crate::json::to_text;
 use crate::jsonrpc::{codes, ErrorObject};
 use crate::mcp::sampling::{sampling_request, sampling_result};
 use crate::mcp::{CallOptions, RequestError, SessionEvent};
+use crate::model::ToolDefinition;
 use crate::registry::ToolSource;
 use crate::time::whole_millis;
 use crate::vec_map::VecMap;
 use futures::channel::mpsc;
+use futures::future::LocalBoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
 use serde_json::Value;
@@ -89,6 +91,11 @@ pub struct DirectCallOutput {
     pub failure: Option<String>,
 }
 
+/// A host searcher for `tool_search` (for example embeddings): `(query, deferred catalog)` →
+/// tool names, best first. Its ranking is fused with the core index's.
+pub type ToolSearcher =
+    Rc<dyn Fn(String, Vec<ToolDefinition>) -> LocalBoxFuture<'static, Result<Vec<String>, String>>>;
+
 /// The agent loop plus everything it needs to act. Single-threaded (`!Send`) by design: hosts run
 /// it on a local executor.
 pub struct Runtime<C: Clock> {
@@ -97,6 +104,7 @@ pub struct Runtime<C: Clock> {
     /// Shared with sampling handlers, so they use the model of the moment.
     model: Rc<RefCell<Rc<dyn ModelBackend>>>,
     local_tools: Rc<dyn LocalTools>,
+    searcher: RefCell<Option<ToolSearcher>>,
     clock: C,
 }
 
@@ -113,6 +121,7 @@ impl<C: Clock> Runtime<C> {
             servers: RefCell::new(VecMap::new()),
             model: Rc::new(RefCell::new(model)),
             local_tools,
+            searcher: RefCell::new(None),
             clock,
         }
     }
@@ -144,6 +153,12 @@ impl<C: Clock> Runtime<C> {
                 Ok(sampling_result(&response, &name))
             })
         })
+    }
+
+    /// Sets (or removes) the host's `tool_search` searcher.
+    pub fn set_tool_searcher(&self, searcher: Option<ToolSearcher>) {
+        self.agent.borrow_mut().set_host_search(searcher.is_some());
+        *self.searcher.borrow_mut() = searcher;
     }
 
     /// Replaces the model.
@@ -352,6 +367,19 @@ impl<C: Clock> Runtime<C> {
                 Some(Action::CallTools(batch)) => {
                     self.run_batch(batch).await;
                     self.refresh_servers(observer).await;
+                }
+                Some(Action::SearchTools(request)) => {
+                    let searcher = self.searcher.borrow().clone();
+                    let ranked = match searcher {
+                        Some(search) => search(request.query, request.catalog).await,
+                        None => Err("no searcher".to_owned()),
+                    };
+                    let now = self.clock.now();
+                    ignore_stale(self.agent.borrow_mut().handle_search_result(
+                        now,
+                        &request.call_id,
+                        ranked,
+                    ));
                 }
                 Some(Action::RequestApproval(request)) => {
                     let answer = observer.approve(&request).await;

@@ -18,9 +18,15 @@
 //! | "北京的天气", "weather in Paris" | `get_weather` | `city` |
 //! | "call echo {"message":"hi"}", "调用 get-sum {"a":1,"b":2}" | any offered tool, by its full name or the part after `__` | the JSON object in the message (none: `{}`) |
 //!
-//! It never loops: when the conversation ends in tool results, it always answers with text.
+//! When the tool it wants is deferred (listed in `tool_search`'s description, see
+//! [`crate::tool_search`]), it calls `tool_search` with `select:<name>`, then `call_tool`, then
+//! answers.
+//!
+//! It never loops: when the conversation ends in tool results, it answers with text (after a
+//! `tool_search` that returned the tool it wants, it calls that tool first).
 
 mod answer;
+mod bridge;
 mod explicit;
 mod intent;
 mod lang;
@@ -49,29 +55,55 @@ impl MockModel {
             _ => None,
         });
         let lang = Lang::detect(last_user.unwrap_or(""));
-        let tools = &request.tools;
+        // Deferred tools count as offered: the mock loads them through the bridge.
+        let mut all = request.tools.clone();
+        all.extend(bridge::deferred_tools(&request.tools));
+        let tools = &all;
+        let last_search = matches!(request.messages.last(),
+            Some(ChatMessage::Tool { name, is_error: false, .. }) if name == "tool_search");
         if let Some(ChatMessage::Tool { .. }) = request.messages.last() {
-            return ModelResponse::text(answer::from_tool_results(&request.messages, lang));
+            if !last_search {
+                return ModelResponse::text(answer::from_tool_results(&request.messages, lang));
+            }
         }
         let Some(text) = last_user else {
             return ModelResponse::text(lang::no_fit(tools, lang));
         };
-        match explicit::parse(text, tools) {
-            Some(Explicit::Call(name, arguments)) => return tool_call(request, name, arguments),
+        let (name, arguments) = match explicit::parse(text, tools) {
+            Some(Explicit::Call(name, arguments)) => (name, arguments),
             Some(Explicit::BadArguments(name, error)) => {
                 return ModelResponse::text(lang::bad_arguments(name, &error, lang))
             }
-            None => {}
-        }
-        match intent::parse(text) {
-            Parsed::Call(cap, arguments) => match find_tool(tools, cap) {
-                Some(name) => tool_call(request, name, arguments),
-                None => ModelResponse::text(lang::missing_tool(cap, &arguments, tools, lang)),
+            None => match intent::parse(text) {
+                Parsed::Call(cap, arguments) => match find_tool(tools, cap) {
+                    Some(name) => (name, arguments),
+                    None => {
+                        return ModelResponse::text(lang::missing_tool(
+                            cap, &arguments, tools, lang,
+                        ))
+                    }
+                },
+                Parsed::Missing(cap, missing) if find_tool(tools, cap).is_some() => {
+                    return ModelResponse::text(lang::ask_for(missing, cap, lang))
+                }
+                Parsed::Missing(..) | Parsed::NoFit => {
+                    return ModelResponse::text(lang::no_fit(tools, lang))
+                }
             },
-            Parsed::Missing(cap, missing) if find_tool(tools, cap).is_some() => {
-                ModelResponse::text(lang::ask_for(missing, cap, lang))
+        };
+        if bridge::is_direct(request, name) {
+            return tool_call(request, name, arguments);
+        }
+        // A deferred tool: search for it, then call it once its definition came back.
+        match bridge::call(request, name, arguments) {
+            Some(bridged) => tool_call(request, "call_tool", bridged),
+            None if last_search => {
+                ModelResponse::text(answer::from_tool_results(&request.messages, lang))
             }
-            Parsed::Missing(..) | Parsed::NoFit => ModelResponse::text(lang::no_fit(tools, lang)),
+            None => {
+                let (search, query) = bridge::search(name);
+                tool_call(request, search, query)
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ mod error;
 mod stream;
 
 pub use decode::{decode_response, decode_response_value};
-pub use encode::{encode_request, OpenAiOptions};
+pub use encode::{encode_request, tool_json, OpenAiOptions};
 pub use error::DecodeError;
 pub use stream::{ChatCompletionStream, StreamAccumulator, StreamDelta};
 

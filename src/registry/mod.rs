@@ -69,7 +69,7 @@ impl Default for ToolLimits {
 pub struct ToolSpec {
     /// Model-facing name: `[A-Za-z0-9_-]`, at most 64 characters, unique in the registry.
     pub name: String,
-    /// What the tool does; MCP tools carry a `[MCP:<server>] ` prefix.
+    /// What the tool does, as the server described it.
     pub description: String,
     /// JSON Schema of the arguments, verbatim.
     pub input_schema: Value,
@@ -261,19 +261,12 @@ impl Registry {
                 ToolSource::Mcp {
                     server,
                     original_name,
-                } => {
-                    let prefix = mcp::description_prefix(server);
-                    let description = spec
-                        .description
-                        .strip_prefix(&prefix)
-                        .unwrap_or(&spec.description);
-                    self.overrides.mcp_risk(
-                        server,
-                        original_name,
-                        description,
-                        spec.annotations.as_ref(),
-                    )
-                }
+                } => self.overrides.mcp_risk(
+                    server,
+                    original_name,
+                    &spec.description,
+                    spec.annotations.as_ref(),
+                ),
             };
             spec.risk = risk;
             spec.concurrency_safe = risk.is_read_only();

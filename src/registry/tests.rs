@@ -12,20 +12,27 @@ fn names(reg: &Registry) -> Vec<&str> {
 #[test]
 fn mcp_tools_are_prefixed_and_keep_their_original_names() {
     let mut reg = Registry::new();
-    let schema =
-        json!({"type": "object", "properties": {"n": {"type": "integer", "x-odd": [1, 2]}}});
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "x-odd": [1, 2],
+               "$schema": "nested, kept"}}, "required": ["n"]});
+    // `$schema` first, so dropping it must keep the other keys in order.
+    let sent = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": schema["properties"].clone(), "required": ["n"]});
     let report = reg.load_server(
         "github",
         &[
-            json!({"name": "get_issue", "description": "Get an issue", "inputSchema": schema,
+            json!({"name": "get_issue", "description": "Get an issue", "inputSchema": sent,
                   "annotations": {"readOnlyHint": true}}),
         ],
     );
     assert!(report.is_clean());
     assert_eq!(report.loaded, ["mcp__github__get_issue"]);
     let spec = reg.get("mcp__github__get_issue").unwrap();
-    assert_eq!(spec.description, "[MCP:github] Get an issue");
-    assert_eq!(spec.input_schema, schema, "schema kept verbatim");
+    assert_eq!(spec.description, "Get an issue", "no [MCP:<server>] prefix");
+    assert_eq!(
+        spec.input_schema.to_string(),
+        schema.to_string(),
+        "schema kept verbatim (key order too) but for its top-level $schema"
+    );
     assert_eq!(spec.risk, Risk::Read);
     assert!(spec.concurrency_safe);
     assert_eq!(
@@ -77,7 +84,7 @@ fn duplicate_mcp_tool_is_skipped_with_both_named() {
     );
     assert_eq!(
         reg.get("mcp__gh__get_issue").unwrap().description,
-        "[MCP:gh] does get_issue"
+        "does get_issue"
     );
 }
 

@@ -7,6 +7,7 @@
 
 use super::*;
 use crate::test_rng::Rng;
+use crate::tool_search::{Reveal, ToolSearchMode};
 use std::collections::HashMap;
 
 const SESSIONS: u64 = 300;
@@ -49,9 +50,14 @@ fn check_history(messages: &[ChatMessage]) -> Result<(), String> {
     Ok(())
 }
 
-/// Arguments of every shape a model might produce.
+/// Arguments of every shape a model might produce, bridge calls included.
 fn arguments(rng: &mut Rng) -> Value {
-    match rng.below(7) {
+    match rng.below(11) {
+        7 => json!({"query": *rng.pick(&["issue", "select:get_issue,list_issues", "", "zzz"])}),
+        8 => json!({"query": "select:mcp__gh__create_issue", "limit": rng.below(4)}),
+        9 => json!({"name": *rng.pick(&[GET, "list_issues", "delete_repo", "nope", "shell"]),
+                    "arguments": *rng.pick(&[json!({}), json!("{\"n\": 1}"), json!("{bad"), json!([1])])}),
+        10 => json!({"name": 42}),
         0 => json!({}),
         1 => json!({"owner": "vercel", "repo": "ai", "n": rng.below(5)}),
         2 => json!([1, 2, 3]),
@@ -81,6 +87,9 @@ fn model_reply(rng: &mut Rng) -> Result<ModelResponse, String> {
                 "nope",
                 "",
                 "mcp__gone__tool",
+                "tool_search",
+                "call_tool",
+                "call_tool",
             ];
             let ids = ["call_1", "call_1", "", "call_2", "x"];
             let calls = (0..1 + rng.below(4))
@@ -114,18 +123,29 @@ fn tool_result(rng: &mut Rng) -> Result<ToolOutput, ToolFailure> {
 fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
     for session in 0..SESSIONS {
         let mut rng = Rng(0x000a_9e47 + session * 104_729);
-        let config = AgentConfig {
+        let mut config = AgentConfig {
             max_steps: 1 + rng.below(6) as u32,
             output_budget_chars: *rng.pick(&[1_000, 50_000, 1_000_000]),
             ..AgentConfig::default()
         };
+        // Most sessions defer the MCP tools behind the bridge, some with the host searching.
+        let bridged = rng.below(4) != 0;
+        if bridged {
+            config.tool_search.mode = ToolSearchMode::On;
+            config.tool_search.reveal = *rng.pick(&[Reveal::Bridge, Reveal::Append]);
+        }
+        let host_search = bridged && rng.below(2) == 0;
         let mut agent = Agent::new(registry(), Policy::new(), config);
+        agent.set_host_search(host_search);
+        let mut searching: Vec<String> = Vec::new();
+        let mut frozen_tools: Option<Vec<crate::model::ToolDefinition>> = None;
         let mut now = 1_000;
         for run in 0..RUNS_PER_SESSION {
             agent
                 .start_run(Instant::from_millis(now), "look at vercel/ai")
                 .unwrap();
             let mut running: Vec<String> = Vec::new();
+            searching.clear();
             let mut terminal = 0;
             for _ in 0..MAX_ITERATIONS {
                 now += rng.below(2_000) as u64;
@@ -145,12 +165,23 @@ fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
                     Some(Action::CallModel(request)) => {
                         check_history(&request.messages)
                             .unwrap_or_else(|e| panic!("session {session} run {run}: {e}"));
+                        // A bridged session's `tools` never change (reveal: bridge).
+                        if agent.tool_session().is_some_and(|s| s.is_bridged())
+                            && agent.config().tool_search.reveal == Reveal::Bridge
+                        {
+                            let first = frozen_tools.get_or_insert_with(|| request.tools.clone());
+                            assert_eq!(*first, request.tools, "session {session}: tools changed");
+                        }
                         agent
                             .handle_model_response(at, model_reply(&mut rng))
                             .unwrap();
                     }
                     Some(Action::CallTools(invocations)) => {
                         running.extend(invocations.into_iter().map(|i| i.call_id));
+                    }
+                    Some(Action::SearchTools(request)) => {
+                        assert!(host_search, "only a host searcher is asked");
+                        searching.push(request.call_id);
                     }
                     Some(Action::RequestApproval(request)) => {
                         let answer = *rng.pick(&[Approval::Yes, Approval::No, Approval::Always]);
@@ -163,6 +194,16 @@ fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
                             // A wrong id changes nothing; the real answer follows.
                             agent.handle_approval(at, &request.call_id, answer).unwrap();
                         }
+                    }
+                    None if !searching.is_empty() && (running.is_empty() || rng.below(2) == 0) => {
+                        let id = searching.swap_remove(rng.below(searching.len()));
+                        let ranking = match rng.below(3) {
+                            0 => Err("searcher failed".to_owned()),
+                            1 => Ok(vec![LIST.to_owned(), "not_a_tool".to_owned()]),
+                            _ => Ok(Vec::new()),
+                        };
+                        agent.handle_search_result(at, &id, ranking).unwrap();
+                        assert!(agent.handle_search_result(at, &id, Ok(Vec::new())).is_err());
                     }
                     None if !running.is_empty() => {
                         let id = running.swap_remove(rng.below(running.len()));

@@ -80,6 +80,8 @@ struct Harness {
     requests: Vec<ModelRequest>,
     audit: Vec<AuditRecord>,
     log: Vec<String>,
+    /// What the host's searcher answers to [`Action::SearchTools`].
+    host_ranking: Result<Vec<String>, String>,
 }
 
 impl Harness {
@@ -94,6 +96,7 @@ impl Harness {
             requests: Vec::new(),
             audit: Vec::new(),
             log: Vec::new(),
+            host_ranking: Ok(Vec::new()),
         }
     }
 
@@ -188,6 +191,15 @@ impl Harness {
                         .unwrap();
                 }
             }
+            Action::SearchTools(request) => {
+                self.log
+                    .push(format!("search {} {}", request.call_id, request.query));
+                let ranking = self.host_ranking.clone();
+                let now = self.tick(2);
+                self.agent
+                    .handle_search_result(now, &request.call_id, ranking)
+                    .unwrap();
+            }
             Action::RequestApproval(request) => {
                 self.log.push(format!("ask {}", request.call_id));
                 let answer = self.approvals.pop_front().expect("approval script ran out");
@@ -243,6 +255,7 @@ fn render_event(event: &UiEvent) -> String {
             if *truncated { " truncated" } else { "" }
         ),
         UiEvent::ApprovalRequest { id, risk, .. } => format!("approve? {id} {risk}"),
+        UiEvent::ToolSearch { query, results } => format!("found {query:?}: {results:?}"),
         UiEvent::Error { message } => format!("error: {message}"),
         UiEvent::StepEnd { step, usage } => format!("step {step} {}", usage.summary()),
         UiEvent::Done {

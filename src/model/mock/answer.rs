@@ -27,13 +27,11 @@ pub(super) fn from_tool_results(messages: &[ChatMessage], lang: Lang) -> String 
                 name,
                 content,
                 is_error,
-            } => Some(one_result(
-                name,
-                content,
-                *is_error,
-                &call_arguments(messages, tool_call_id),
-                lang,
-            )),
+            } => {
+                let (name, args) =
+                    super::bridge::unwrap_call(name, call_arguments(messages, tool_call_id));
+                Some(one_result(&name, content, *is_error, &args, lang))
+            }
             _ => None,
         })
         .collect::<Vec<_>>()

@@ -51,7 +51,7 @@ pub fn encode_request(request: &ModelRequest, options: &OpenAiOptions) -> Value 
     body.insert("model".into(), options.model.clone().into());
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools = request.tools.iter().map(encode_tool).collect();
+        let tools = request.tools.iter().map(tool_json).collect();
         body.insert("tools".into(), Value::Array(tools));
     }
     body.insert("stream".into(), options.stream.into());
@@ -114,7 +114,9 @@ fn encode_tool_call(call: &ToolCall) -> Value {
     })
 }
 
-fn encode_tool(tool: &ToolDefinition) -> Value {
+/// One entry of the request's `tools` array: `{"type":"function","function":{…}}`. Tool
+/// search returns exactly these bytes for a deferred tool.
+pub fn tool_json(tool: &ToolDefinition) -> Value {
     // Function parameters must be an object schema; MCP guarantees one, a sloppy host may not.
     let parameters = match &tool.input_schema {
         schema @ Value::Object(_) => schema.clone(),

@@ -1,0 +1,29 @@
+//! Context economy: deferred tool loading behind a byte-stable prompt prefix.
+//!
+//! Every tool definition costs prompt tokens on every request. When the MCP tools' definitions
+//! are large (see [`partition`]), a session *defers* them: `tools` carries the direct tools, then
+//! `tool_search` (whose description lists the deferred names by server), then `call_tool`.
+//! `tool_search` answers with the full definitions of the best matches as its *result*, and
+//! `call_tool` runs a found tool through the same gate, approvals, limits, audit and events as a
+//! direct call, under the tool's own name. Found definitions go into the conversation, never into
+//! `tools`, so `tools` and the system prompt are byte-identical on every request of a session
+//! and the provider's prompt cache holds (see [`ToolSession`]).
+//!
+//! Every definition sent is also slimmed losslessly: MCP descriptions carry no `[MCP:<server>]`
+//! prefix (the name says it) and input schemas no top-level `"$schema"`.
+
+pub mod bridge;
+mod config;
+mod partition;
+mod rank;
+mod session;
+
+pub use config::{
+    Defer, Reveal, ServerDefer, ToolSearchConfig, ToolSearchMode, DEFAULT_SEARCH_LIMIT,
+    DEFAULT_THRESHOLD_TOKENS,
+};
+pub use partition::{definition_text, estimate_tokens, partition, Loading, ToolLoading};
+pub use session::{SearchOutcome, Step, ToolSession};
+
+#[cfg(test)]
+mod tests;

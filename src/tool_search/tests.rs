@@ -1,0 +1,273 @@
+//! Partition, estimate, index and session rules.
+
+use super::*;
+use crate::model::ToolCall;
+use crate::registry::{Registry, Risk, ToolSpec};
+use serde_json::{json, Value};
+
+/// A tool whose definition is padded to about `bytes` bytes.
+fn sized(name: &str, bytes: usize) -> Value {
+    json!({"name": name, "description": "d".repeat(bytes), "inputSchema": {"type": "object"}})
+}
+
+/// Servers `a` (two tools, ~2,000 tokens each) and `b` (one small tool), plus a built-in.
+fn registry() -> Registry {
+    let mut registry = Registry::new();
+    registry.load_server("b", &[sized("small", 100)]);
+    registry.load_server("a", &[sized("one", 9_000), sized("two", 9_000)]);
+    registry
+        .register_builtin(ToolSpec::builtin(
+            "shell",
+            "Run a command",
+            json!({"type": "object"}),
+            Risk::Execute,
+        ))
+        .unwrap();
+    registry
+}
+
+fn deferred(registry: &Registry, config: &ToolSearchConfig) -> Vec<String> {
+    partition(registry, config)
+        .into_iter()
+        .filter(|l| l.loading == Loading::Deferred)
+        .map(|l| l.name)
+        .collect()
+}
+
+fn config(mode: ToolSearchMode) -> ToolSearchConfig {
+    ToolSearchConfig {
+        mode,
+        ..ToolSearchConfig::default()
+    }
+}
+
+#[test]
+fn estimate_is_encoded_bytes_over_four_and_a_half_rounded_up() {
+    let registry = registry();
+    let spec = registry.get("mcp__b__small").unwrap();
+    let bytes = definition_text(&spec.definition()).len();
+    assert_eq!(bytes, 203);
+    assert_eq!(estimate_tokens(&spec.definition()), 46); // 203 / 4.5 = 45.1, rounded up
+    let shell = registry.get("shell").unwrap();
+    let bytes = definition_text(&shell.definition()).len();
+    assert_eq!(
+        estimate_tokens(&shell.definition()) as usize,
+        (bytes * 2).div_ceil(9)
+    );
+}
+
+#[test]
+fn auto_defers_every_deferrable_mcp_tool_above_the_threshold_only() {
+    let registry = registry();
+    let all = ["mcp__a__one", "mcp__a__two", "mcp__b__small"];
+    // About 4,050 tokens of MCP definitions: above 3,000.
+    assert_eq!(deferred(&registry, &ToolSearchConfig::default()), all);
+    let at = |threshold_tokens| config(ToolSearchMode::Auto { threshold_tokens });
+    let total: u32 = partition(&registry, &at(0))
+        .iter()
+        .filter(|l| l.name.starts_with("mcp__"))
+        .map(|l| l.estimated_tokens)
+        .sum();
+    assert!(
+        deferred(&registry, &at(total)).is_empty(),
+        "not above: direct"
+    );
+    assert_eq!(deferred(&registry, &at(total - 1)), all);
+    assert!(deferred(&registry, &config(ToolSearchMode::Off)).is_empty());
+    assert_eq!(deferred(&registry, &config(ToolSearchMode::On)), all);
+}
+
+#[test]
+fn a_known_context_window_lowers_the_threshold_to_a_tenth_of_it() {
+    let registry = registry();
+    let mut config = config(ToolSearchMode::Auto {
+        threshold_tokens: 100_000,
+    });
+    assert!(deferred(&registry, &config).is_empty());
+    config.context_window = Some(32_000);
+    assert_eq!(config.threshold(), Some(3_200));
+    assert_eq!(deferred(&registry, &config).len(), 3);
+    config.context_window = Some(1_000_000);
+    assert_eq!(config.threshold(), Some(100_000), "the lower of the two");
+}
+
+#[test]
+fn per_server_defer_and_always_load_are_honoured() {
+    let registry = registry();
+    let mut config = config(ToolSearchMode::On);
+    config.set_server(
+        "a",
+        ServerDefer {
+            defer: Defer::Auto,
+            always_load: vec!["two".into()],
+        },
+    );
+    config.set_server(
+        "b",
+        ServerDefer {
+            defer: Defer::Never,
+            always_load: vec![],
+        },
+    );
+    assert_eq!(deferred(&registry, &config), ["mcp__a__one"]);
+    config.always_load = vec!["mcp__a__one".into()];
+    assert!(deferred(&registry, &config).is_empty());
+
+    // `"defer": true` defers below the threshold too, and only what it names.
+    let mut config = config_with_b_always();
+    assert_eq!(deferred(&registry, &config), ["mcp__b__small"]);
+    config.mode = ToolSearchMode::Off;
+    assert!(deferred(&registry, &config).is_empty(), "off is off");
+}
+
+fn config_with_b_always() -> ToolSearchConfig {
+    let mut config = config(ToolSearchMode::Auto {
+        threshold_tokens: 1_000_000,
+    });
+    config.set_server(
+        "b",
+        ServerDefer {
+            defer: Defer::Always,
+            always_load: vec![],
+        },
+    );
+    config
+}
+
+#[test]
+fn the_index_groups_names_by_sorted_server_in_list_order() {
+    let registry = registry();
+    let session = ToolSession::start(&registry, &config(ToolSearchMode::On));
+    let tools = session.request_tools(&registry);
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["shell", "tool_search", "call_tool"]);
+    assert!(
+        tools[1].description.ends_with(":\na: one, two\nb: small"),
+        "{}",
+        tools[1].description
+    );
+    assert_eq!(session.loading(&registry)[0].loading, Loading::Direct);
+    assert!(session.loading(&registry)[1..]
+        .iter()
+        .all(|l| l.loading == Loading::Deferred));
+}
+
+#[test]
+fn a_session_that_defers_nothing_sends_the_live_registry() {
+    let mut registry = registry();
+    let session = ToolSession::start(&registry, &config(ToolSearchMode::Off));
+    assert!(!session.is_bridged());
+    registry.remove_server("a");
+    assert_eq!(session.request_tools(&registry), registry.definitions());
+    let call = ToolCall {
+        id: "1".into(),
+        name: "tool_search".into(),
+        arguments: json!({"query": "x"}),
+    };
+    assert_eq!(session.subject(&call, &registry), call);
+}
+
+#[test]
+fn call_tool_resolves_full_and_unique_bare_names_only() {
+    let mut registry = registry();
+    registry.load_server("c", &[sized("one", 10)]);
+    let bridge_name = |name: &str| bridge::resolve_name(&registry, name).map(|s| s.name.clone());
+    assert_eq!(bridge_name("mcp__a__two").unwrap(), "mcp__a__two");
+    assert_eq!(bridge_name("two").unwrap(), "mcp__a__two");
+    assert_eq!(bridge_name("small").unwrap(), "mcp__b__small");
+    let err = bridge_name("one").unwrap_err();
+    assert!(
+        err.contains("several tools (mcp__a__one, mcp__c__one)"),
+        "{err}"
+    );
+    let err = bridge_name("shel").unwrap_err();
+    assert!(err.contains("unknown tool \"shel\""), "{err}");
+    let err = bridge_name("two_x").unwrap_err();
+    assert!(err.contains("close names: mcp__a__two"), "{err}");
+    // A built-in is found by its full name only (it has no bare name).
+    assert_eq!(bridge_name("shell").unwrap(), "shell");
+}
+
+#[test]
+fn found_definitions_are_the_bytes_tools_would_carry_and_encoded_once() {
+    let mut registry = registry();
+    let mut session = ToolSession::start(&registry, &config(ToolSearchMode::On));
+    let found = session.search(&registry, "select:small", 5, None);
+    let expected = definition_text(&registry.get("mcp__b__small").unwrap().definition());
+    assert_eq!(found.results, ["mcp__b__small"]);
+    assert_eq!(
+        found.content,
+        format!("1 tool definitions found; call them with call_tool:\n{expected}")
+    );
+    // Re-listed unchanged: same bytes. Changed: the new definition.
+    registry.load_server("b", &[sized("small", 100)]);
+    assert_eq!(
+        session.search(&registry, "small", 5, None).content,
+        found.content
+    );
+    registry.load_server("b", &[sized("small", 50)]);
+    let changed = session.search(&registry, "small", 5, None).content;
+    assert!(changed.ends_with(&definition_text(
+        &registry.get("mcp__b__small").unwrap().definition()
+    )));
+}
+
+#[test]
+fn append_reveal_adds_each_loaded_definition_to_tools_once() {
+    let registry = registry();
+    let mut config = config(ToolSearchMode::On);
+    config.reveal = Reveal::Append;
+    let mut session = ToolSession::start(&registry, &config);
+    let before = session.request_tools(&registry);
+    session.load(&["mcp__a__two".into()], &registry);
+    session.load(&["mcp__a__two".into()], &registry);
+    let after = session.request_tools(&registry);
+    assert_eq!(after.len(), before.len() + 1);
+    assert_eq!(
+        after[..before.len()],
+        before[..],
+        "appended, never reordered"
+    );
+    assert_eq!(after.last().unwrap().name, "mcp__a__two");
+    let found = session.search(&registry, "select:two", 5, None);
+    assert!(found
+        .content
+        .contains("call them by name, or with call_tool"));
+}
+
+#[test]
+fn host_rankings_are_fused_with_the_index_and_checked_against_the_catalog() {
+    let registry = registry();
+    let mut session = ToolSession::start(&registry, &config(ToolSearchMode::On));
+    let host = vec![
+        "mcp__a__two".to_owned(),
+        "shell".to_owned(),
+        "bogus".to_owned(),
+    ];
+    let found = session.search(&registry, "small", 5, Some(&host));
+    assert_eq!(
+        found.results,
+        ["mcp__b__small", "mcp__a__two"],
+        "no direct or unknown names"
+    );
+    let found = session.search(&registry, "select:one", 5, Some(&host));
+    assert_eq!(found.results, ["mcp__a__one"], "select: is exact");
+}
+
+#[test]
+fn catalog_notices_say_what_appeared_and_left_once() {
+    let mut registry = registry();
+    let mut session = ToolSession::start(&registry, &config(ToolSearchMode::On));
+    assert_eq!(session.catalog_notice(&registry), None);
+    registry.load_server("b", &[sized("bigger", 10)]);
+    assert_eq!(
+        session.catalog_notice(&registry).as_deref(),
+        Some("[catalog: + mcp__b__bigger; \u{2212} mcp__b__small]")
+    );
+    assert_eq!(session.catalog_notice(&registry), None, "told once");
+    registry.remove_server("a");
+    assert_eq!(
+        session.catalog_notice(&registry).as_deref(),
+        Some("[catalog: \u{2212} mcp__a__one, mcp__a__two]")
+    );
+}
