@@ -5,7 +5,9 @@ use crate::app::App;
 use agentwire::agent::Agent;
 use agentwire::driver::ServerStatus;
 use agentwire::registry::{char_prefix, ToolSpec};
-use agentwire::tool_search::{estimate_tokens, ToolLoading, ToolSession};
+use agentwire::tool_search::{
+    estimate_tokens, Loading, ToolDoc, ToolIndex, ToolLoading, ToolSession,
+};
 use serde_json::{json, Value};
 
 /// Process exit status of a command.
@@ -113,10 +115,7 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     "{}: connected, {tools} tools, ~{} tokens{}{oauth}",
                     entry["name"].as_str().unwrap_or(""),
                     thousands(entry["estimatedTokens"].as_u64().unwrap_or(0)),
-                    deferral(
-                        entry["deferredTools"].as_u64().unwrap_or(0),
-                        tools as u64
-                    )
+                    deferral(entry["deferredTools"].as_u64().unwrap_or(0), tools as u64)
                 ),
                 Some(status) => crate::outln!(
                     "{}: {status}{oauth}{}",
@@ -272,6 +271,80 @@ pub fn tools(app: &App, as_json: bool) -> ExitCode {
             tools.len(),
             thousands(request)
         );
+    }
+    0
+}
+
+/// How many ranked tools `tools search` prints by default.
+pub const SEARCH_LIMIT: usize = 10;
+
+/// `{"query", "results": [{"name", "score"}]}` for one query (scores rounded to 3 decimals).
+fn search_json(index: &ToolIndex, query: &str, limit: usize) -> Value {
+    let results: Vec<Value> = index
+        .search(query, limit)
+        .into_iter()
+        .map(|hit| json!({"name": hit.name, "score": (hit.score * 1000.0).round() / 1000.0}))
+        .collect();
+    json!({"query": query, "results": results})
+}
+
+/// `tools search QUERY`: the MCP tools (deferred and direct alike) ranked by the core's index
+/// for QUERY, best first. With `-`, one query per line from stdin, one JSON line each, so an
+/// evaluation starts the servers once.
+pub async fn tools_search(app: &App, query: &str, limit: usize, as_json: bool) -> ExitCode {
+    let (index, loadings) = app.runtime.with_agent(|agent| {
+        let docs: Vec<ToolDoc> = agent
+            .registry()
+            .tools()
+            .iter()
+            .filter_map(|spec| {
+                let server = spec.server()?;
+                Some(ToolDoc::from_definition(
+                    &spec.name,
+                    server,
+                    spec.call_name(),
+                    &spec.description,
+                    &spec.input_schema,
+                ))
+            })
+            .collect();
+        (ToolIndex::new(docs), loadings(agent))
+    });
+    if query != "-" {
+        let answer = search_json(&index, query, limit);
+        if as_json {
+            crate::outln!("{}", json!({"results": answer["results"]}));
+            return 0;
+        }
+        let results = answer["results"].as_array().cloned().unwrap_or_default();
+        if results.is_empty() {
+            crate::outln!("no MCP tool matches {query:?}");
+        }
+        for hit in results {
+            let name = hit["name"].as_str().unwrap_or("");
+            let deferred = loadings
+                .iter()
+                .any(|l| l.name == name && l.loading == Loading::Deferred);
+            crate::outln!(
+                "{:>8.3}  {name}{}",
+                hit["score"].as_f64().unwrap_or(0.0),
+                if deferred { "  (deferred)" } else { "" }
+            );
+        }
+        return 0;
+    }
+    // One query per line: read them all off the async thread, then answer in order.
+    let lines = tokio::task::spawn_blocking(|| {
+        std::io::stdin().lines().collect::<Result<Vec<String>, _>>()
+    })
+    .await;
+    let lines = match lines {
+        Ok(Ok(lines)) => lines,
+        Ok(Err(e)) => return fail(true, &format!("cannot read queries from stdin: {e}")),
+        Err(e) => return fail(true, &format!("cannot read queries from stdin: {e}")),
+    };
+    for line in lines {
+        crate::outln!("{}", search_json(&index, line.trim(), limit));
     }
     0
 }

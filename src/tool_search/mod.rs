@@ -9,11 +9,15 @@
 //! `tools`, so `tools` and the system prompt are byte-identical on every request of a session
 //! and the provider's prompt cache holds (see [`ToolSession`]).
 //!
+//! The [`index`] ranks tools for a query from their names, descriptions and parameters,
+//! sans-IO and deterministic, so the same catalog and query give the same results on every host.
+//!
 //! Every definition sent is also slimmed losslessly: MCP descriptions carry no `[MCP:<server>]`
 //! prefix (the name says it) and input schemas no top-level `"$schema"`.
 
 pub mod bridge;
 mod config;
+pub mod index;
 mod partition;
 mod rank;
 mod session;
@@ -22,6 +26,7 @@ pub use config::{
     Defer, Reveal, ServerDefer, ToolSearchConfig, ToolSearchMode, DEFAULT_SEARCH_LIMIT,
     DEFAULT_THRESHOLD_TOKENS,
 };
+pub use index::{SearchHit, ToolDoc, ToolIndex};
 pub use partition::{definition_text, estimate_tokens, partition, Loading, ToolLoading};
 pub use session::{SearchOutcome, Step, ToolSession};
 

@@ -48,6 +48,9 @@ pub enum ToolsCommand {
         /// What to look for; `-` reads one query per line from stdin and answers each with one
         /// JSON line.
         query: String,
+        /// Most tools listed per query.
+        #[arg(long, default_value_t = crate::commands::SEARCH_LIMIT, value_name = "N")]
+        limit: usize,
     },
 }
 

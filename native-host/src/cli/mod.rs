@@ -31,7 +31,12 @@ pub async fn main(cli: Cli) -> i32 {
         _ => ServerSelection::All,
     };
     // `mcp` and `tools` print machine-readable results: keep startup chatter off unless asked.
-    let quiet = options.json && !matches!(cli.command, Some(Command::Run { .. }) | None);
+    // `tools search -` answers in JSON lines whatever `--json` says.
+    let stdin_search = matches!(&cli.command, Some(Command::Tools {
+        command: Some(ToolsCommand::Search { query, .. }),
+    }) if query == "-");
+    let quiet =
+        (options.json || stdin_search) && !matches!(cli.command, Some(Command::Run { .. }) | None);
     let app = match App::start(options, selection, quiet).await {
         Ok(app) => app,
         Err(message) => {
@@ -49,8 +54,8 @@ pub async fn main(cli: Cli) -> i32 {
         }) => commands::mcp_call(&app, server, tool, args, options.json).await,
         Some(Command::Tools { command: None }) => commands::tools(&app, options.json),
         Some(Command::Tools {
-            command: Some(ToolsCommand::Search { query }),
-        }) => commands::tools_search(&app, query, options.json).await,
+            command: Some(ToolsCommand::Search { query, limit }),
+        }) => commands::tools_search(&app, query, *limit, options.json).await,
         Some(Command::Mcp {
             command: McpCommand::Logout { .. } | McpCommand::Login { .. },
         }) => unreachable!("handled before the app starts"),

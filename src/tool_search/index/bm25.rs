@@ -1,0 +1,166 @@
+//! BM25F scoring over a tool's fields, each with its own weight and length normalisation.
+//!
+//! A term's frequency is summed over the fields after weighting and normalising each by its
+//! average length (BM25F), then saturated once with `k1`; so a word in a tool's name counts more
+//! than the same word in its description, and a long description does not outweigh a name.
+
+/// Fields of a tool, in the order of [`FIELD_WEIGHTS`].
+pub(crate) const FIELDS: usize = 5;
+
+/// Name words of the tool, its server's name words, description, parameter names, parameter
+/// descriptions. Names carry the intent; parameter text mostly adds vocabulary.
+const FIELD_WEIGHTS: [f64; FIELDS] = [3.0, 0.5, 1.0, 0.8, 0.4];
+/// Term frequency saturation.
+const K1: f64 = 1.2;
+/// Length normalisation strength.
+const B: f64 = 0.75;
+
+/// The term statistics of a catalog: per tool and field, term counts over a shared vocabulary.
+pub(crate) struct Postings {
+    /// Sorted, distinct terms; a term's id is its position.
+    vocabulary: Vec<String>,
+    /// Per term id, the number of tools whose text has it in any field.
+    doc_freq: Vec<u32>,
+    /// Per tool, (term id, count per field), sorted by term id.
+    docs: Vec<Vec<(u32, [u16; FIELDS])>>,
+    /// Per tool, the number of terms of each field.
+    lengths: Vec<[u32; FIELDS]>,
+    /// Average field lengths over the catalog (at least 1).
+    average: [f64; FIELDS],
+}
+
+impl Postings {
+    /// Indexes tools given as, per tool, the terms of each field.
+    pub(crate) fn new(tools: Vec<[Vec<String>; FIELDS]>) -> Postings {
+        let mut vocabulary: Vec<String> = tools.iter().flatten().flatten().cloned().collect();
+        vocabulary.sort_unstable();
+        vocabulary.dedup();
+        let mut doc_freq = vec![0u32; vocabulary.len()];
+        let mut docs = Vec::with_capacity(tools.len());
+        let mut lengths = Vec::with_capacity(tools.len());
+        let mut totals = [0f64; FIELDS];
+        for fields in &tools {
+            let mut counts: Vec<(u32, [u16; FIELDS])> = Vec::new();
+            let mut length = [0u32; FIELDS];
+            for (field, words) in fields.iter().enumerate() {
+                length[field] = words.len() as u32;
+                totals[field] += words.len() as f64;
+                for word in words {
+                    let id = vocabulary.binary_search(word).unwrap_or_default() as u32;
+                    match counts.binary_search_by_key(&id, |(t, _)| *t) {
+                        Ok(at) => counts[at].1[field] = counts[at].1[field].saturating_add(1),
+                        Err(at) => {
+                            let mut per_field = [0u16; FIELDS];
+                            per_field[field] = 1;
+                            counts.insert(at, (id, per_field));
+                        }
+                    }
+                }
+            }
+            for (id, _) in &counts {
+                doc_freq[*id as usize] += 1;
+            }
+            docs.push(counts);
+            lengths.push(length);
+        }
+        let n = tools.len().max(1) as f64;
+        let average = totals.map(|total| (total / n).max(1.0));
+        Postings {
+            vocabulary,
+            doc_freq,
+            docs,
+            lengths,
+            average,
+        }
+    }
+
+    /// Scores every tool against weighted query terms; the result is in catalog order.
+    pub(crate) fn scores(&self, query: &[(String, f64)]) -> Vec<f64> {
+        let mut scores = vec![0.0; self.docs.len()];
+        let n = self.docs.len() as f64;
+        for (term, weight) in query {
+            let Ok(id) = self.vocabulary.binary_search(term) else {
+                continue;
+            };
+            let df = f64::from(self.doc_freq[id]);
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for (doc, counts) in self.docs.iter().enumerate() {
+                let Ok(at) = counts.binary_search_by_key(&(id as u32), |(t, _)| *t) else {
+                    continue;
+                };
+                let mut tf = 0.0;
+                for field in 0..FIELDS {
+                    let count = f64::from(counts[at].1[field]);
+                    let norm =
+                        1.0 - B + B * f64::from(self.lengths[doc][field]) / self.average[field];
+                    tf += FIELD_WEIGHTS[field] * count / norm;
+                }
+                scores[doc] += weight * idf * tf / (K1 + tf);
+            }
+        }
+        scores
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, description: &str) -> [Vec<String>; FIELDS] {
+        let words = |s: &str| {
+            s.split(' ')
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        [words(name), vec![], words(description), vec![], vec![]]
+    }
+
+    fn q(terms: &[&str]) -> Vec<(String, f64)> {
+        terms.iter().map(|t| (t.to_string(), 1.0)).collect()
+    }
+
+    #[test]
+    fn scores_match_the_bm25f_formula_on_a_fixed_table() {
+        let postings = Postings::new(vec![
+            doc("list issue", "list issue in a repo"),
+            doc("get issue", "get one issue"),
+            doc("read file", "read a file"),
+        ]);
+        let scores = postings.scores(&q(&["list"]));
+        // df(list) = 1 of 3: idf = ln(1 + 2.5 / 1.5). Field lengths 2 (name, average 2) and 5
+        // (description, average 11/3).
+        let idf = (1.0f64 + 2.5 / 1.5).ln();
+        let tf = 3.0 * 1.0 / 1.0 + 1.0 / (0.25 + 0.75 * 5.0 / (11.0 / 3.0));
+        let expected = idf * tf / (K1 + tf);
+        assert!(
+            (scores[0] - expected).abs() < 1e-12,
+            "{scores:?} vs {expected}"
+        );
+        assert_eq!(&scores[1..], &[0.0, 0.0]);
+    }
+
+    #[test]
+    fn rarer_terms_and_name_matches_rank_higher() {
+        let postings = Postings::new(vec![
+            doc("list issue", "list issues"),
+            doc("get issue", "get one issue"),
+            doc("read file", "read a file mentioning issue"),
+        ]);
+        let scores = postings.scores(&q(&["issue", "list"]));
+        // Both query terms beat one; a name match beats a description-only match.
+        assert!(scores[0] > scores[1], "{scores:?}");
+        assert!(scores[1] > scores[2], "{scores:?}");
+        assert!(scores[2] > 0.0);
+        // A term weight scales its contribution.
+        let half = postings.scores(&[("list".to_owned(), 0.5)]);
+        assert!((half[0] * 2.0 - postings.scores(&q(&["list"]))[0]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unknown_terms_and_empty_catalogs_score_nothing() {
+        let postings = Postings::new(vec![doc("get issue", "")]);
+        assert_eq!(postings.scores(&q(&["nothing"])), [0.0]);
+        assert!(Postings::new(vec![]).scores(&q(&["issue"])).is_empty());
+    }
+}

@@ -1,0 +1,202 @@
+//! A lexical index over tool definitions: exact names pinned first, then BM25F with a concept
+//! lexicon. Sans-IO and deterministic: the same tools and query give the same hits, in the same
+//! order, with the same scores, natively and in wasm.
+//!
+//! Ranking of [`ToolIndex::search`]:
+//! 1. `select:a,b` returns exactly the named tools (full or bare names, unknown names ignored),
+//!    in the order listed; if none of them exists the names are searched as words instead.
+//! 2. Otherwise tools named in the query (a token equal to a full name, or to a bare name that
+//!    has a separator or camelCase hump, or is the whole query) come first, in query order.
+//! 3. Then every other tool with a BM25F score above zero, over name words, server name,
+//!    description, parameter names and parameter descriptions ([`bm25`]), the query expanded by
+//!    the [`lexicon`]; ties keep catalog order.
+//!
+//! Nothing matching gives no hits: the caller says so plainly rather than offering arbitrary tools.
+
+mod bm25;
+mod lexicon;
+mod pin;
+mod tokenize;
+
+use bm25::{Postings, FIELDS};
+use lexicon::Lexicon;
+use serde_json::Value;
+
+/// One searchable tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolDoc {
+    /// Model-facing full name, e.g. `mcp__github__list_issues`.
+    pub name: String,
+    /// Name of the server that provides it.
+    pub server: String,
+    /// The server's original tool name, e.g. `list_issues`.
+    pub tool: String,
+    /// The tool's description.
+    pub description: String,
+    /// (parameter name, parameter description) of every property of the input schema.
+    pub params: Vec<(String, String)>,
+}
+
+/// How deep into nested object/array schemas parameters are read.
+const MAX_SCHEMA_DEPTH: usize = 4;
+
+impl ToolDoc {
+    /// A document from an MCP tool definition, reading the input schema's property names and
+    /// descriptions (nested objects and array items included).
+    pub fn from_definition(
+        name: &str,
+        server: &str,
+        tool: &str,
+        description: &str,
+        input_schema: &Value,
+    ) -> ToolDoc {
+        let mut params = Vec::new();
+        collect_params(input_schema, 0, &mut params);
+        ToolDoc {
+            name: name.to_owned(),
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            description: description.to_owned(),
+            params,
+        }
+    }
+}
+
+/// Appends the properties of `schema` (and of nested objects and array items) to `out`.
+fn collect_params(schema: &Value, depth: usize, out: &mut Vec<(String, String)>) {
+    if depth > MAX_SCHEMA_DEPTH {
+        return;
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            let description = property.get("description").and_then(Value::as_str);
+            out.push((name.clone(), description.unwrap_or_default().to_owned()));
+            collect_params(property, depth + 1, out);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        collect_params(items, depth + 1, out);
+    }
+}
+
+/// One result of a search: a tool's full name and how well it matched (higher is better).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchHit {
+    /// The tool's model-facing full name.
+    pub name: String,
+    /// Relevance; pinned names score above every scored match.
+    pub score: f64,
+}
+
+/// A searchable catalog of tools; build it once per catalog, search it many times.
+pub struct ToolIndex {
+    names: Vec<String>,
+    bare: Vec<String>,
+    postings: Postings,
+    lexicon: Lexicon,
+}
+
+impl ToolIndex {
+    /// Indexes `docs`; their order is the catalog order that breaks ties.
+    pub fn new(docs: Vec<ToolDoc>) -> ToolIndex {
+        let fields = docs
+            .iter()
+            .map(|doc| {
+                let mut names = Vec::new();
+                let mut texts = Vec::new();
+                for (name, text) in &doc.params {
+                    names.extend(tokenize::terms(name));
+                    texts.extend(tokenize::terms(text));
+                }
+                [
+                    tokenize::terms(&doc.tool),
+                    tokenize::terms(&doc.server),
+                    tokenize::terms(&doc.description),
+                    names,
+                    texts,
+                ]
+            })
+            .collect::<Vec<[Vec<String>; FIELDS]>>();
+        ToolIndex {
+            names: docs.iter().map(|doc| doc.name.clone()).collect(),
+            bare: docs.into_iter().map(|doc| doc.tool).collect(),
+            postings: Postings::new(fields),
+            lexicon: Lexicon::new(),
+        }
+    }
+
+    /// Best matches, at most `limit`, best first (see the module docs for the ranking); empty
+    /// when nothing matches.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
+        let mut pinned: Vec<usize> = Vec::new();
+        let mut text = query.to_owned();
+        if let Some(list) = pin::select_list(query) {
+            for name in &list {
+                for i in pin::resolve(&self.names, &self.bare, name, true) {
+                    if !pinned.contains(&i) {
+                        pinned.push(i);
+                    }
+                }
+            }
+            if !pinned.is_empty() {
+                return self.hits(&pinned, &[], 0.0, limit);
+            }
+            text = list.join(" ");
+        } else {
+            let tokens = pin::name_tokens(query);
+            let whole = tokens.len() == 1;
+            for token in tokens {
+                let bare_ok = whole || pin::distinctive(token);
+                for i in pin::resolve(&self.names, &self.bare, token, bare_ok) {
+                    if !pinned.contains(&i) {
+                        pinned.push(i);
+                    }
+                }
+            }
+        }
+        let query = self.lexicon.expand(&tokenize::terms(&text));
+        let scores = self.postings.scores(&query);
+        let mut ranked: Vec<usize> = (0..scores.len())
+            .filter(|&i| scores[i] > 0.0 && !pinned.contains(&i))
+            .collect();
+        // Stable: equal scores keep catalog order.
+        ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        let top = ranked.first().map_or(0.0, |&i| scores[i]);
+        let scored: Vec<(usize, f64)> = ranked.into_iter().map(|i| (i, scores[i])).collect();
+        self.hits(&pinned, &scored, top, limit)
+    }
+
+    /// Pinned tools (scored above `top`, in order) followed by the scored ones, cut to `limit`.
+    fn hits(
+        &self,
+        pinned: &[usize],
+        scored: &[(usize, f64)],
+        top: f64,
+        limit: usize,
+    ) -> Vec<SearchHit> {
+        let pins = pinned
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| (i, top + (pinned.len() - rank) as f64));
+        pins.chain(scored.iter().copied())
+            .take(limit)
+            .map(|(i, score)| SearchHit {
+                name: self.names[i].clone(),
+                score,
+            })
+            .collect()
+    }
+
+    /// Number of tools indexed.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether the index holds no tools.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests;

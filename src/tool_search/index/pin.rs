@@ -1,0 +1,87 @@
+//! Names in a query: `select:a,b` and exact tool names, which rank above any scored match.
+//!
+//! A model that knows the name it wants (it read it in the catalog index) must get that tool
+//! first: BM25 alone ranks `create_pull_request` below `create_pull_request_review` for the query
+//! `create_pull_request`, and a search that misses a named tool makes models conclude it does
+//! not exist.
+
+/// The names listed after `select:` (case-insensitive prefix), split on commas and spaces;
+/// `None` when the query is not a `select:`.
+pub(crate) fn select_list(query: &str) -> Option<Vec<&str>> {
+    let query = query.trim();
+    let prefix = query.get(..7)?;
+    if !prefix.eq_ignore_ascii_case("select:") {
+        return None;
+    }
+    Some(
+        query[7..]
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|name| !name.is_empty())
+            .collect(),
+    )
+}
+
+/// The word-like tokens of a free-text query that could be tool names (punctuation around them
+/// removed: quotes, backticks, brackets, a trailing `.`, `?`, `!` or `:`).
+pub(crate) fn name_tokens(query: &str) -> Vec<&str> {
+    query
+        .split(|c: char| c.is_whitespace() || ",;\"'`()[]{}<>".contains(c))
+        .map(|token| token.trim_end_matches(['.', '?', '!', ':']))
+        .filter(|token| !token.is_empty())
+        .collect()
+}
+
+/// Catalog positions of the tools `token` names: equal (ignoring ASCII case) to a full name, or
+/// to a bare (server-side) name when `bare_ok`. Several servers may share a bare name.
+pub(crate) fn resolve(names: &[String], bare: &[String], token: &str, bare_ok: bool) -> Vec<usize> {
+    let full: Vec<usize> = (0..names.len())
+        .filter(|&i| names[i].eq_ignore_ascii_case(token))
+        .collect();
+    if !full.is_empty() || !bare_ok {
+        return full;
+    }
+    (0..bare.len())
+        .filter(|&i| bare[i].eq_ignore_ascii_case(token))
+        .collect()
+}
+
+/// Whether a bare name is name-like enough to pin when it occurs amid other words: it has a
+/// separator or a camelCase hump, so it is not an ordinary word such as `echo`.
+pub(crate) fn distinctive(token: &str) -> bool {
+    token.contains(['_', '-', '.']) || token.chars().skip(1).any(char::is_uppercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_lists_split_on_commas_and_spaces() {
+        assert_eq!(select_list("select:a,b"), Some(vec!["a", "b"]));
+        assert_eq!(select_list("  SELECT: a , b  c"), Some(vec!["a", "b", "c"]));
+        assert_eq!(select_list("select:"), Some(vec![]));
+        assert_eq!(select_list("selection of files"), None);
+        assert_eq!(select_list("list: select:a"), None);
+        assert_eq!(select_list("sélect"), None);
+    }
+
+    #[test]
+    fn name_tokens_drop_surrounding_punctuation() {
+        assert_eq!(
+            name_tokens("use `get_issue`, then (list_issues)? \"x\"."),
+            ["use", "get_issue", "then", "list_issues", "x"]
+        );
+    }
+
+    #[test]
+    fn resolves_full_names_before_bare_ones() {
+        let names = ["mcp__a__echo", "mcp__b__echo", "mcp__b__get_issue"].map(String::from);
+        let bare = ["echo", "echo", "get_issue"].map(String::from);
+        assert_eq!(resolve(&names, &bare, "MCP__B__ECHO", true), [1]);
+        assert_eq!(resolve(&names, &bare, "echo", true), [0, 1]);
+        assert_eq!(resolve(&names, &bare, "echo", false), Vec::<usize>::new());
+        assert_eq!(resolve(&names, &bare, "nope", true), Vec::<usize>::new());
+        assert!(distinctive("get_issue") && distinctive("get-sum") && distinctive("readFile"));
+        assert!(!distinctive("echo") && !distinctive("Echo"));
+    }
+}
