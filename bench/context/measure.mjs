@@ -4,10 +4,10 @@
 //   node measure.mjs --bin PATH/TO/agentwire [--json]
 //
 // Starts a loopback OpenAI-compatible endpoint that records every request body and answers
-// "ok", then runs the real CLI (`agentwire run`) against it three times: with its built-in tools
+// "ok", then runs the real CLI (`agentwire run`) against it four times: with its built-in tools
 // only, and with its built-ins plus the four pinned MCP servers of package.json
 // (server-github, server-filesystem, server-memory, server-everything) under
-// `--tool-search off` and `--tool-search on`. For each first request it counts the o200k
+// `--tool-search off`, `on` and the default (`auto`). For each first request it counts the o200k
 // tokens (npm gpt-tokenizer, GPT-4o/4.1/5's encoding) of JSON(tools), the array exactly as
 // sent; the MCP part is that minus the built-ins-only count. Offline: server-github lists its
 // tools with a fake token, and nothing leaves 127.0.0.1.
@@ -132,12 +132,14 @@ try {
   const builtins = await firstRequest('builtins', () => ({}), []);
   const off = await firstRequest('four-off', fourServers, ['--tool-search', 'off']);
   const on = await firstRequest('four-on', fourServers, ['--tool-search', 'on']);
+  const auto = await firstRequest('four-auto', fourServers, []);
   const result = {
     tokenizer: `gpt-tokenizer ${require('gpt-tokenizer/package.json').version} o200k_base`,
     servers: versions,
     builtins: { tools: builtins.tools, bytes: builtins.bytes, tokens: builtins.tokens },
     off: { tools: off.tools, bytes: off.bytes, tokens: off.tokens, mcpTokens: off.tokens - builtins.tokens },
     on: { tools: on.tools, bytes: on.bytes, tokens: on.tokens, mcpTokens: on.tokens - builtins.tokens, names: on.names },
+    auto: { tools: auto.tools, tokens: auto.tokens, sameAsOn: JSON.stringify(auto.names) === JSON.stringify(on.names) },
   };
   if (asJson) {
     console.log(JSON.stringify(result, null, 2));
@@ -148,6 +150,7 @@ try {
     console.log(`built-ins only:    ${builtins.tools} tools, ${n(builtins.tokens)} tokens`);
     console.log(`--tool-search off: ${off.tools} tools, ${n(off.tokens)} tokens (MCP part ${n(result.off.mcpTokens)})`);
     console.log(`--tool-search on:  ${on.tools} tools, ${n(on.tokens)} tokens (MCP part ${n(result.on.mcpTokens)})`);
+    console.log(`default (auto):    ${auto.tools} tools, ${n(auto.tokens)} tokens`);
   }
 } finally {
   capture.http.close();
