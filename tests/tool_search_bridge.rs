@@ -217,9 +217,16 @@ fn the_prompt_prefix_is_byte_stable_through_searches_calls_and_a_list_change() {
         (get("mcp__gh__archive_repo"), get("mcp__gh__create_issue"))
     });
     let first_result = &results[0].1;
-    assert!(first_result.starts_with("1 tool definitions found; call them with call_tool:"));
-    assert!(first_result.contains(r#"{"type":"function","function":{"name":"mcp__gh__list_issues","description":"List issues of a repository","parameters":{"type":"object","properties""#),
-        "slim definition (no prefix, no $schema): {first_result}");
+    let first_lines: Vec<&str> = first_result.lines().collect();
+    assert_eq!(
+        first_lines[0],
+        format!(
+            "{} tool definitions found; call them with call_tool:",
+            first_lines.len() - 1
+        )
+    );
+    assert!(first_lines[1].starts_with(r#"{"type":"function","function":{"name":"mcp__gh__list_issues","description":"List issues of a repository","parameters":{"type":"object","properties""#),
+        "the exact name first, slim (no prefix, no $schema): {first_result}");
     let second = model.tool_results(3);
     let lines: Vec<&str> = second[0].1.lines().collect();
     assert_eq!(
@@ -242,7 +249,13 @@ fn the_prompt_prefix_is_byte_stable_through_searches_calls_and_a_list_change() {
         .iter()
         .filter_map(|e| match e {
             UiEvent::ToolStart { name, .. } => Some(name.clone()),
-            UiEvent::ToolSearch { query, results } => Some(format!("{query} -> {results:?}")),
+            // A free query's best hit; a `select:` query's whole answer.
+            UiEvent::ToolSearch { query, results } if query.starts_with("select:") => {
+                Some(format!("{query} -> {results:?}"))
+            }
+            UiEvent::ToolSearch { query, results } => {
+                Some(format!("{query} -> {:?}", &results[..1]))
+            }
             _ => None,
         })
         .collect();
@@ -568,4 +581,60 @@ fn the_mock_model_searches_calls_and_answers_in_three_steps_when_its_tool_is_def
     let requests = model.requests.borrow();
     let tools: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(tools, ["tool_search", "call_tool"]);
+}
+
+#[test]
+fn a_host_searcher_ranks_the_catalog_and_its_answer_is_fused_with_the_index() {
+    let model = ScriptedModel::new([
+        calls(&[(
+            "s",
+            "tool_search",
+            json!({"query": "delete things", "limit": 2}),
+        )]),
+        answer("done"),
+    ]);
+    let (mut host, _) = host(Policy::new(), model.clone());
+    // What the searcher was asked: (query, catalog names).
+    type Asked = Vec<(String, Vec<String>)>;
+    let asked: Rc<RefCell<Asked>> = Rc::default();
+    let seen = Rc::clone(&asked);
+    host.runtime
+        .set_tool_searcher(Some(Rc::new(move |query, catalog| {
+            let names = catalog.iter().map(|t| t.name.clone()).collect();
+            seen.borrow_mut().push((query, names));
+            Box::pin(async { Ok(vec!["mcp__gh__delete_repo".to_owned(), "nope".to_owned()]) })
+        })));
+    let observer = Observer::default();
+    host.run("clean up", &observer).unwrap();
+    let asked = asked.borrow();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].0, "delete things");
+    assert_eq!(asked[0].1.len(), 5, "the whole deferred catalog");
+    let found = observer.events.borrow().iter().find_map(|e| match e {
+        UiEvent::ToolSearch { results, .. } => Some(results.clone()),
+        _ => None,
+    });
+    assert_eq!(found.unwrap(), ["mcp__gh__delete_repo"]);
+    let (_, content, _) = &model.tool_results(1)[0];
+    assert!(
+        content.contains(r#""name":"mcp__gh__delete_repo""#),
+        "{content}"
+    );
+}
+
+#[test]
+fn a_new_conversation_partitions_and_renders_the_index_afresh() {
+    let model = ScriptedModel::new([answer("one"), answer("two")]);
+    let (mut host, _) = host(Policy::new(), model.clone());
+    host.run("first", &Observer::default()).unwrap();
+    host.runtime.with_agent(|a| {
+        a.config_mut().tool_search.mode = ToolSearchMode::Off;
+        // The conversation keeps its partition until it is cleared.
+        assert!(a.tool_session().unwrap().is_bridged());
+        a.clear_history().unwrap();
+    });
+    host.run("second", &Observer::default()).unwrap();
+    let requests = model.requests.borrow();
+    assert_eq!(requests[0].tools.len(), 2, "tool_search and call_tool");
+    assert_eq!(requests[1].tools.len(), 5, "all five gh tools, direct");
 }

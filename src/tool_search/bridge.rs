@@ -166,7 +166,7 @@ fn unknown_name(registry: &Registry, name: &str) -> String {
         .filter(|(shared, _)| *shared > 0)
         .collect();
     // Most shared words first; ties keep registry order (the sort is stable).
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     let close: Vec<&str> = scored.into_iter().take(5).map(|(_, n)| n).collect();
     let hint = if close.is_empty() {
         "use tool_search to find tools".to_owned()

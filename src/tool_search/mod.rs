@@ -3,11 +3,12 @@
 //! Every tool definition costs prompt tokens on every request. When the MCP tools' definitions
 //! are large (see [`partition`]), a session *defers* them: `tools` carries the direct tools, then
 //! `tool_search` (whose description lists the deferred names by server), then `call_tool`.
-//! `tool_search` answers with the full definitions of the best matches as its *result*, and
-//! `call_tool` runs a found tool through the same gate, approvals, limits, audit and events as a
-//! direct call, under the tool's own name. Found definitions go into the conversation, never into
-//! `tools`, so `tools` and the system prompt are byte-identical on every request of a session
-//! and the provider's prompt cache holds (see [`ToolSession`]).
+//! `tool_search` answers with the full definitions of the best matches as its *result* (ranked by
+//! the [`index`], sans-IO and deterministic), and `call_tool` runs a found tool through the same
+//! gate, approvals, limits, audit and events as a direct call, under the tool's own name. Found
+//! definitions go into the conversation, never into `tools`, so `tools` and the system prompt are
+//! byte-identical on every request of a session and the provider's prompt cache holds (see
+//! [`ToolSession`]).
 //!
 //! The [`index`] ranks tools for a query from their names, descriptions and parameters,
 //! sans-IO and deterministic, so the same catalog and query give the same results on every host.

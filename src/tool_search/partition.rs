@@ -72,7 +72,7 @@ fn bytes_to_tokens(bytes: usize) -> u32 {
 fn deferrable(spec: &ToolSpec, config: &ToolSearchConfig) -> Option<Defer> {
     let server = spec.server()?;
     let settings = config.server(server);
-    let pinned = config.always_load.iter().any(|n| *n == spec.name)
+    let pinned = config.always_load.contains(&spec.name)
         || settings.always_load.iter().any(|n| n == spec.call_name());
     match settings.defer {
         _ if pinned => None,

@@ -1,27 +1,29 @@
 //! Ranking the deferred catalog for a query: the core's lexical index, optionally fused with a
 //! host searcher's answer.
 
+use super::index::{ToolDoc, ToolIndex};
 use crate::registry::ToolSpec;
 
 /// Names of the best matches for `query` among `catalog`, best first, at most `limit`; empty
-/// when nothing matches.
+/// when nothing matches (exact names and `select:` pinned first, see [`ToolIndex::search`]).
 pub(super) fn rank(catalog: &[&ToolSpec], query: &str, limit: usize) -> Vec<String> {
-    // Placeholder until the lexical index lands: exact names and `select:` only.
-    let wanted: Vec<&str> = match query.trim().strip_prefix("select:") {
-        Some(list) => list.split(',').map(str::trim).collect(),
-        None => query.split_whitespace().collect(),
-    };
-    let mut out: Vec<String> = Vec::new();
-    for want in wanted {
-        for spec in catalog {
-            let bare = super::bridge::bare_name(spec);
-            if (spec.name == want || bare == want) && !out.contains(&spec.name) {
-                out.push(spec.name.clone());
-            }
-        }
-    }
-    out.truncate(limit);
-    out
+    let docs = catalog
+        .iter()
+        .map(|spec| {
+            ToolDoc::from_definition(
+                &spec.name,
+                spec.server().unwrap_or(""),
+                spec.call_name(),
+                &spec.description,
+                &spec.input_schema,
+            )
+        })
+        .collect();
+    ToolIndex::new(docs)
+        .search(query, limit)
+        .into_iter()
+        .map(|hit| hit.name)
+        .collect()
 }
 
 /// Reciprocal-rank fusion of the index's and the host's rankings (k = 60), ties in the index's

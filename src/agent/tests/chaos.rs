@@ -52,7 +52,13 @@ fn check_history(messages: &[ChatMessage]) -> Result<(), String> {
 
 /// Arguments of every shape a model might produce, bridge calls included.
 fn arguments(rng: &mut Rng) -> Value {
-    match rng.below(11) {
+    let pick = rng.below(11);
+    arguments_from(rng, pick)
+}
+
+/// Arguments of kind `pick` (0–10; 7 and 8 are searches, 9 and 10 `call_tool`s).
+fn arguments_from(rng: &mut Rng, pick: usize) -> Value {
+    match pick {
         7 => json!({"query": *rng.pick(&["issue", "select:get_issue,list_issues", "", "zzz"])}),
         8 => json!({"query": "select:mcp__gh__create_issue", "limit": rng.below(4)}),
         9 => json!({"name": *rng.pick(&[GET, "list_issues", "delete_repo", "nope", "shell"]),
@@ -93,10 +99,22 @@ fn model_reply(rng: &mut Rng) -> Result<ModelResponse, String> {
             ];
             let ids = ["call_1", "call_1", "", "call_2", "x"];
             let calls = (0..1 + rng.below(4))
-                .map(|_| ToolCall {
-                    id: (*rng.pick(&ids)).to_owned(),
-                    name: (*rng.pick(&names)).to_owned(),
-                    arguments: arguments(rng),
+                .map(|_| {
+                    let name = *rng.pick(&names);
+                    // Bridge calls mostly get bridge-shaped arguments, sometimes anything.
+                    let arguments = match (name, rng.below(4)) {
+                        ("tool_search", 0..=2) => {
+                            let pick = 7 + rng.below(2);
+                            arguments_from(rng, pick)
+                        }
+                        ("call_tool", 0..=2) => arguments_from(rng, 9),
+                        _ => arguments(rng),
+                    };
+                    ToolCall {
+                        id: (*rng.pick(&ids)).to_owned(),
+                        name: name.to_owned(),
+                        arguments,
+                    }
                 })
                 .collect();
             Ok(ModelResponse {
@@ -121,6 +139,8 @@ fn tool_result(rng: &mut Rng) -> Result<ToolOutput, ToolFailure> {
 
 #[test]
 fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
+    // What the bridge did over all sessions, to show the chaos reached it.
+    let (mut searches, mut bridged_runs) = (0, 0);
     for session in 0..SESSIONS {
         let mut rng = Rng(0x000a_9e47 + session * 104_729);
         let mut config = AgentConfig {
@@ -152,6 +172,7 @@ fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
                 let at = Instant::from_millis(now);
                 while let Some(event) = agent.poll_event() {
                     terminal += event.is_terminal() as usize;
+                    searches += matches!(event, UiEvent::ToolSearch { .. }) as usize;
                 }
                 while agent.poll_audit().is_some() {}
                 if !agent.is_running() {
@@ -177,6 +198,11 @@ fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
                             .unwrap();
                     }
                     Some(Action::CallTools(invocations)) => {
+                        let call_ids: VecSet<&str> = last_bridge_calls(&agent);
+                        bridged_runs += invocations
+                            .iter()
+                            .filter(|i| call_ids.contains(i.call_id.as_str()))
+                            .count();
                         running.extend(invocations.into_iter().map(|i| i.call_id));
                     }
                     Some(Action::SearchTools(request)) => {
@@ -234,4 +260,20 @@ fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
                 .unwrap_or_else(|e| panic!("session {session} run {run}, history: {e}"));
         }
     }
+    assert!(searches > 100, "only {searches} searches");
+    assert!(
+        bridged_runs > 20,
+        "only {bridged_runs} tools run through call_tool"
+    );
+}
+
+/// Ids of the `call_tool` calls of the model's last turn.
+fn last_bridge_calls(agent: &Agent) -> VecSet<&str> {
+    let mut ids = VecSet::new();
+    if let Some(ChatMessage::Assistant { tool_calls, .. }) = agent.history().last() {
+        for call in tool_calls.iter().filter(|c| c.name == "call_tool") {
+            ids.insert(call.id.as_str());
+        }
+    }
+    ids
 }

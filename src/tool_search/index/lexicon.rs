@@ -13,50 +13,61 @@ use super::tokenize::terms;
 const EXPANSION_WEIGHT: f64 = 0.5;
 
 /// Concept groups. `a b c`: each word stands for the others. `a b>c d`: `a` or `b` in a query
-/// adds `c` and `d` (one way). `+` joins a phrase (`up+to+date`). Words go through the same
-/// tokenizer as tool text, so plural and verb forms need no entry.
+/// adds `c` and `d` (one way). `a=c d`: an abbreviation, one way at full weight. `+` joins a
+/// phrase (`up+to+date`). Words go through the same tokenizer as tool text, so plural and verb
+/// forms need no entry.
 const ENGLISH: &[&str] = &[
+    // abbreviations
+    "pr prs pull+request=pull request",
+    "mr merge+request=pull request",
+    "repo repos=repository",
+    "mkdir md=create directory",
+    "ls dir=list directory",
+    "rm del=delete",
+    "mv=move",
+    "cp=copy",
+    "env vars envvar=environment variable",
+    "readme=file content",
     // verbs
     "delete remove erase destroy drop unlink purge discard trash",
-    "rm del>delete remove",
     "create make new add generate",
-    "mkdir md>create directory",
     "list enumerate browse",
-    "ls dir>list directory",
     "show view display see inspect look fetch retrieve get",
     "read view load cat",
+    "read cat>content",
     "open>read create",
     "search find lookup locate query grep seek discover",
     "write save store put overwrite",
     "update edit modify change alter patch tweak",
-    "move rename mv relocate",
-    "copy cp duplicate clone fork",
+    "move rename relocate",
+    "copy duplicate clone fork",
     "merge combine squash land",
     "push upload>push commit file",
     "close reopen>update state",
     "assign assignee owner",
     "approve approval reject lgtm feedback>review",
     "sync rebase outdated behind catch+up up+to+date>update branch latest",
+    "report>issue create",
+    "dump export>read entire",
     "toggle enable disable switch turn+on turn+off",
     "subscribe subscription notification>subscriber update",
     "echo repeat ping parrot>echo message",
     "sleep wait delay slow progress long>long running operation",
     "research investigate analyze analyse>research query",
     "compress gzip zip archive>gzip compress",
-    "sum plus total calculate arithmetic math addition>sum number",
+    "sum add plus total calculate calculator arithmetic math addition>sum number",
     // memory and knowledge
-    "remember memorize memorise memo>create add entity observation knowledge memory",
-    "note fact>observation entity knowledge memory",
+    "remember memorize memorise memo note>create add entity observation knowledge memory",
+    "recall know fact>entity observation knowledge memory",
+    "save store keep persist record>create add",
     "forget>delete entity observation knowledge memory",
-    "recall know knowledge memory brain>knowledge graph memory entity node",
+    "knowledge memory brain>knowledge graph memory entity node",
     "relationship relate link connect associate>relation",
     "thing concept node>entity node",
     // things
     "directory folder subdirectory subfolder",
-    "repository repo project codebase",
+    "repository project codebase",
     "issue bug ticket",
-    "pr prs pull+request>pull request",
-    "mr merge+request>pull request",
     "comment reply remark discuss",
     "history log>commit",
     "diff>file change",
@@ -72,177 +83,76 @@ const ENGLISH: &[&str] = &[
     "head tail first last top bottom line>head tail line",
     "image picture photo png logo icon>image",
     "audio video media binary base64>media",
-    "env environment variable config configuration>env environment variable",
+    "environment variable config configuration>env environment variable",
     "log logging>log",
     "resource uri reference>resource",
     "glob pattern wildcard match>pattern",
     "exclude ignore skip>exclude",
     "multiple many several batch bulk>multiple",
+    "all entire whole everything complete full",
+    "big biggest large largest small smallest huge>size",
     "content text body",
     "annotate annotation>annotated message",
 ];
 
-/// Chinese request words and the English terms they stand for (matched longest first).
-const CHINESE: &[(&str, &str)] = &[
-    ("查看", "view list"),
-    ("看看", "view"),
-    ("看", "view"),
-    ("列出", "list"),
-    ("列表", "list"),
-    ("显示", "show"),
-    ("展示", "show"),
-    ("获取", "get"),
-    ("得到", "get"),
-    ("打开", "open"),
-    ("读取", "read"),
-    ("阅读", "read"),
-    ("读", "read"),
-    ("写入", "write"),
-    ("写", "write"),
-    ("保存", "save"),
-    ("存", "save"),
-    ("创建", "create"),
-    ("新建", "create"),
-    ("建立", "create"),
-    ("建", "create"),
-    ("添加", "add"),
-    ("增加", "add"),
-    ("删除", "delete"),
-    ("删掉", "delete"),
-    ("删", "delete"),
-    ("移除", "remove"),
-    ("去掉", "remove"),
-    ("清除", "delete"),
-    ("搜索", "search"),
-    ("查找", "find"),
-    ("查询", "search"),
-    ("搜", "search"),
-    ("找", "find"),
-    ("寻找", "find"),
-    ("修改", "edit"),
-    ("编辑", "edit"),
-    ("更改", "change"),
-    ("改", "edit"),
-    ("更新", "update"),
-    ("同步", "sync"),
-    ("移动", "move"),
-    ("重命名", "rename"),
-    ("改名", "rename"),
-    ("复制", "copy"),
-    ("文件夹", "folder"),
-    ("文件", "file"),
-    ("目录树", "directory tree"),
-    ("子目录", "directory"),
-    ("目录", "directory"),
-    ("仓库", "repository"),
-    ("代码库", "repository"),
-    ("项目", "project"),
-    ("议题", "issue"),
-    ("问题", "issue"),
-    ("缺陷", "bug"),
-    ("工单", "ticket"),
-    ("拉取请求", "pull request"),
-    ("合并请求", "pull request"),
-    ("合并", "merge"),
-    ("分支", "branch"),
-    ("提交记录", "commit history"),
-    ("提交", "commit"),
-    ("历史", "history"),
-    ("评论", "comment"),
-    ("留言", "comment"),
-    ("回复", "reply"),
-    ("代码审查", "review"),
-    ("审查", "review"),
-    ("审核", "review"),
-    ("评审", "review"),
-    ("批准", "approve"),
-    ("记住", "remember"),
-    ("记下", "note"),
-    ("记录", "note"),
-    ("笔记", "note"),
-    ("备忘", "note"),
-    ("忘记", "forget"),
-    ("忘掉", "forget"),
-    ("关系", "relation"),
-    ("关联", "relation"),
-    ("实体", "entity"),
-    ("知识图谱", "knowledge graph"),
-    ("图谱", "graph"),
-    ("知识", "knowledge"),
-    ("记忆", "memory"),
-    ("观察", "observation"),
-    ("节点", "node"),
-    ("代码", "code"),
-    ("源码", "code"),
-    ("用户", "user"),
-    ("作者", "author"),
-    ("内容", "content"),
-    ("树", "tree"),
-    ("结构", "structure"),
-    ("图片", "image"),
-    ("图像", "image"),
-    ("推送", "push"),
-    ("上传", "upload"),
-    ("派生", "fork"),
-    ("复刻", "fork"),
-    ("克隆", "clone"),
-    ("信息", "info"),
-    ("详情", "detail"),
-    ("详细", "detail"),
-    ("大小", "size"),
-    ("状态", "status"),
-    ("检查", "check"),
-    ("关闭", "close"),
-    ("重新打开", "reopen"),
-    ("标签", "label"),
-    ("分配", "assign"),
-    ("指派", "assign"),
-    ("环境变量", "environment variable"),
-    ("环境", "environment"),
-    ("变量", "variable"),
-    ("日志", "log"),
-    ("压缩", "compress"),
-    ("求和", "sum"),
-    ("相加", "sum"),
-    ("加法", "sum"),
-    ("计算", "calculate"),
-    ("回显", "echo"),
-    ("等待", "wait"),
-    ("进度", "progress"),
-    ("资源", "resource"),
-    ("链接", "link"),
-    ("允许", "allowed"),
-    ("访问", "access"),
-    ("权限", "permission"),
-    ("多个", "multiple"),
-    ("批量", "batch"),
-    ("最新", "latest"),
-    ("模式", "pattern"),
-    ("匹配", "match"),
-    ("组织", "organization"),
-    ("标题", "title"),
-    ("研究", "research"),
-    ("调研", "research"),
-    ("订阅", "subscribe"),
-    ("切换", "toggle"),
-    ("开关", "toggle"),
-    ("行", "line"),
-];
+/// Chinese request words and the English terms they stand for (`word=terms;`), matched
+/// longest first. One string rather than a table of pairs: smaller in the wasm module.
+const CHINESE: &str = concat!(
+    "查看=view list;看看=view;看=view;列出=list;列表=list;显示=show;展示=show;获取=get;",
+    "得到=get;打开=open;读取=read;阅读=read;读=read;写入=write;写=write;保存=save;存=save;",
+    "创建=create;新建=create;建立=create;建=create;添加=add;增加=add;删除=delete;",
+    "删掉=delete;删=delete;移除=remove;去掉=remove;清除=delete;搜索=search;查找=find;",
+    "查询=search;搜=search;找=find;寻找=find;修改=edit;编辑=edit;更改=change;改=edit;",
+    "更新=update;同步=sync;移动=move;重命名=rename;改名=rename;复制=copy;文件夹=folder;",
+    "文件=file;目录树=directory tree;子目录=directory;目录=directory;仓库=repository;",
+    "代码库=repository;项目=project;议题=issue;问题=issue;缺陷=bug;工单=ticket;",
+    "拉取请求=pull request;合并请求=pull request;合并=merge;分支=branch;",
+    "提交记录=commit history;提交=commit;历史=history;评论=comment;留言=comment;",
+    "回复=reply;代码审查=review;审查=review;审核=review;评审=review;批准=approve;",
+    "记住=remember;记下=note;记录=note;笔记=note;备忘=note;忘记=forget;忘掉=forget;",
+    "关系=relation;关联=relation;实体=entity;知识图谱=knowledge graph;图谱=graph;",
+    "知识=knowledge;记忆=memory;观察=observation;节点=node;代码=code;源码=code;用户=user;",
+    "作者=author;内容=content;树=tree;结构=structure;图片=image;图像=image;推送=push;",
+    "上传=upload;派生=fork;复刻=fork;克隆=clone;信息=info;详情=detail;详细=detail;",
+    "大小=size;状态=status;检查=check;关闭=close;重新打开=reopen;标签=label;分配=assign;",
+    "指派=assign;环境变量=environment variable;环境=environment;变量=variable;日志=log;",
+    "压缩=compress;求和=sum;相加=sum;加法=sum;计算=calculate;回显=echo;等待=wait;",
+    "进度=progress;资源=resource;链接=link;允许=allowed;访问=access;权限=permission;",
+    "多个=multiple;批量=batch;最新=latest;模式=pattern;匹配=match;组织=organization;",
+    "标题=title;研究=research;调研=research;订阅=subscribe;切换=toggle;开关=toggle;",
+    "行=line;执行=run;运行=run;",
+);
 
 /// The longest Chinese lexicon word at the start of `chars`: its length and English terms.
 pub(crate) fn chinese_prefix(chars: &[char]) -> Option<(usize, &'static str)> {
     CHINESE
-        .iter()
-        .filter(|(word, _)| word.chars().zip(chars).all(|(a, b)| a == *b))
-        .map(|(word, english)| (word.chars().count(), *english))
-        .filter(|(len, _)| *len <= chars.len())
+        .split(';')
+        .filter_map(|entry| entry.split_once('='))
+        .map(|(word, english)| (word.chars().count(), word, english))
+        .filter(|(len, word, _)| {
+            *len <= chars.len() && word.chars().zip(chars).all(|(a, b)| a == *b)
+        })
+        .map(|(len, _, english)| (len, english))
         .max_by_key(|(len, _)| *len)
 }
 
-/// One rule of [`ENGLISH`], tokenized: any of `when` (each a term sequence) adds `add`.
+/// One rule of [`ENGLISH`], tokenized: any of `when` (each a term sequence) adds `add` at `weight`.
 struct Rule {
     when: Vec<Vec<String>>,
     add: Vec<String>,
+    weight: f64,
+}
+
+/// A term to search for: its weight and which of the query's own terms it stands for (a bit
+/// per distinct query term, for the coverage factor of the scores).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct QueryTerm {
+    /// The index term.
+    pub term: String,
+    /// 1 for the query's own terms, less for added ones.
+    pub weight: f64,
+    /// Bit `i`: stands for the query's `i`-th distinct term.
+    pub sources: u64,
 }
 
 /// The English lexicon, tokenized once per index.
@@ -256,40 +166,67 @@ impl Lexicon {
         let rules = ENGLISH
             .iter()
             .map(|line| {
-                let (when, add) = line.split_once('>').unwrap_or((line, line));
+                let (when, add, weight) = match line.split_once(['>', '=']) {
+                    Some((when, add)) if line.contains('=') => (when, add, 1.0),
+                    Some((when, add)) => (when, add, EXPANSION_WEIGHT),
+                    None => (*line, *line, EXPANSION_WEIGHT),
+                };
                 Rule {
                     when: when
                         .split(' ')
                         .map(|w| terms(&w.replace('+', " ")))
                         .collect(),
                     add: terms(add),
+                    weight,
                 }
             })
             .collect();
         Lexicon { rules }
     }
 
-    /// The weighted terms to search for: the query's own (weight 1) and those its concepts add.
-    pub(crate) fn expand(&self, query: &[String]) -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = Vec::new();
-        let mut add = |term: &str, weight: f64| match out.iter_mut().find(|(t, _)| t == term) {
-            Some(entry) => entry.1 = entry.1.max(weight),
-            None => out.push((term.to_owned(), weight)),
+    /// The terms to search for: the query's own (weight 1) and those its concepts add, and the
+    /// number of distinct query terms they stand for (at most 64 are told apart).
+    pub(crate) fn expand(&self, query: &[String]) -> (Vec<QueryTerm>, u32) {
+        let mut out: Vec<QueryTerm> = Vec::new();
+        let mut add =
+            |term: &str, weight: f64, sources: u64| match out.iter_mut().find(|q| q.term == term) {
+                Some(q) => {
+                    q.weight = q.weight.max(weight);
+                    q.sources |= sources;
+                }
+                None => out.push(QueryTerm {
+                    term: term.to_owned(),
+                    weight,
+                    sources,
+                }),
+            };
+        let mut distinct: Vec<&String> = Vec::new();
+        let bit = |distinct: &Vec<&String>, term: &String| {
+            let i = distinct.iter().position(|t| *t == term).unwrap_or(64);
+            1u64.checked_shl(i as u32).unwrap_or(0)
         };
         for term in query {
-            add(term, 1.0);
+            if !distinct.contains(&term) {
+                distinct.push(term);
+            }
+            add(term, 1.0, bit(&distinct, term));
         }
         for rule in &self.rules {
-            let fires = rule.when.iter().any(|phrase| {
-                !phrase.is_empty() && query.windows(phrase.len()).any(|w| w == phrase.as_slice())
-            });
-            if fires {
-                for term in &rule.add {
-                    add(term, EXPANSION_WEIGHT);
+            for phrase in rule.when.iter().filter(|p| !p.is_empty()) {
+                for (at, window) in query.windows(phrase.len()).enumerate() {
+                    if window != phrase.as_slice() {
+                        continue;
+                    }
+                    let sources = query[at..at + phrase.len()]
+                        .iter()
+                        .fold(0, |mask, term| mask | bit(&distinct, term));
+                    for term in &rule.add {
+                        add(term, rule.weight, sources);
+                    }
                 }
             }
         }
-        out
+        (out, distinct.len().min(64) as u32)
     }
 }
 
@@ -297,16 +234,16 @@ impl Lexicon {
 mod tests {
     use super::*;
 
-    fn expanded(query: &str) -> Vec<(String, f64)> {
-        Lexicon::new().expand(&terms(query))
+    fn expanded(query: &str) -> Vec<QueryTerm> {
+        Lexicon::new().expand(&terms(query)).0
     }
 
     fn weight(query: &str, term: &str) -> Option<f64> {
         let term = &terms(term)[0];
         expanded(query)
             .into_iter()
-            .find(|(t, _)| t == term)
-            .map(|(_, w)| w)
+            .find(|q| &q.term == term)
+            .map(|q| q.weight)
     }
 
     #[test]
@@ -320,11 +257,29 @@ mod tests {
         // Symmetric group: delete and remove stand for each other, in plural forms too.
         assert_eq!(weight("removing files", "delete"), Some(EXPANSION_WEIGHT));
         assert_eq!(weight("delete", "delete"), Some(1.0));
+        // Abbreviations stand for their words at full weight.
+        assert_eq!(weight("open a PR", "request"), Some(1.0));
+    }
+
+    #[test]
+    fn added_terms_remember_which_query_terms_they_stand_for() {
+        let (terms, distinct) = Lexicon::new().expand(&terms("mkdir src mkdir"));
+        assert_eq!(distinct, 2);
+        let sources = |t: &str| terms.iter().find(|q| q.term == t).map(|q| q.sources);
+        assert_eq!(sources("mkdir"), Some(0b01));
+        assert_eq!(sources("src"), Some(0b10));
+        assert_eq!(sources("directory"), Some(0b01));
+        // A phrase stands for all of its words.
+        let (terms, _) = Lexicon::new().expand(&super::terms("keep it up to date"));
+        let branch = terms.iter().find(|q| q.term == "branch").unwrap();
+        assert_eq!(branch.sources, 0b110);
     }
 
     #[test]
     fn one_way_rules_do_not_run_backwards() {
-        assert_eq!(weight("mkdir src", "directory"), Some(EXPANSION_WEIGHT));
+        assert_eq!(weight("approve it", "review"), Some(EXPANSION_WEIGHT));
+        assert_eq!(weight("review it", "approve"), None);
+        assert_eq!(weight("mkdir src", "directory"), Some(1.0));
         assert_eq!(weight("create directory", "mkdir"), None);
     }
 

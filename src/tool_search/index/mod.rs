@@ -69,8 +69,18 @@ fn collect_params(schema: &Value, depth: usize, out: &mut Vec<(String, String)>)
     }
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         for (name, property) in properties {
-            let description = property.get("description").and_then(Value::as_str);
-            out.push((name.clone(), description.unwrap_or_default().to_owned()));
+            // Enumerated values are vocabulary too (`"event": ["APPROVE", "COMMENT"]`).
+            let mut text = property
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let values = property.get("enum").and_then(Value::as_array);
+            for value in values.into_iter().flatten().filter_map(Value::as_str) {
+                text.push(' ');
+                text.push_str(value);
+            }
+            out.push((name.clone(), text));
             collect_params(property, depth + 1, out);
         }
     }
@@ -154,8 +164,8 @@ impl ToolIndex {
                 }
             }
         }
-        let query = self.lexicon.expand(&tokenize::terms(&text));
-        let scores = self.postings.scores(&query);
+        let (query, distinct) = self.lexicon.expand(&tokenize::terms(&text));
+        let scores = self.postings.scores(&query, distinct);
         let mut ranked: Vec<usize> = (0..scores.len())
             .filter(|&i| scores[i] > 0.0 && !pinned.contains(&i))
             .collect();

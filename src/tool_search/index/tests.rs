@@ -89,7 +89,8 @@ fn from_definition_reads_property_names_and_descriptions_nested_too() {
             "files": {"type": "array", "items": {"type": "object", "properties": {
                 "path": {"type": "string", "description": "File path"}
             }}},
-            "draft": {"type": "boolean"}
+            "draft": {"type": "boolean"},
+            "event": {"enum": ["APPROVE", "COMMENT", 3], "description": "Action"}
         }
     });
     let doc = ToolDoc::from_definition(
@@ -107,7 +108,8 @@ fn from_definition_reads_property_names_and_descriptions_nested_too() {
             ("owner", "Repository owner"),
             ("files", ""),
             ("path", "File path"),
-            ("draft", "")
+            ("draft", ""),
+            ("event", "Action APPROVE COMMENT")
         ]
         .map(|(n, d)| (n.to_owned(), d.to_owned()))
     );

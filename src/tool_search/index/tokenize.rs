@@ -49,7 +49,9 @@ fn camel_words(word: &[char], out: &mut Vec<String>) {
     let mut start = 0;
     for i in 1..word.len() {
         let (prev, cur) = (word[i - 1], word[i]);
-        let next_lower = word.get(i + 1).is_some_and(|c| c.is_lowercase());
+        // An acronym's plural (`PRs`, `URLs`) is not a capitalised word.
+        let plural = i + 2 == word.len() && word[i + 1] == 's';
+        let next_lower = !plural && word.get(i + 1).is_some_and(|c| c.is_lowercase());
         // `listDirectory` splits before `D`; `HTMLFile` splits before `F` (an upper-case run
         // followed by a capitalised word).
         if cur.is_uppercase() && (prev.is_lowercase() || (prev.is_uppercase() && next_lower)) {
@@ -72,7 +74,14 @@ pub(crate) fn push_word(word: &str, out: &mut Vec<String>) {
 /// Light suffix folding: enough for plurals and verb forms to meet, not a full stemmer.
 pub(crate) fn fold(word: &str) -> String {
     let mut w = word.to_owned();
-    if w.len() <= 3 || !w.is_ascii() {
+    if !w.is_ascii() {
+        return w;
+    }
+    // Short plurals of abbreviations: `prs`, `ids` (a consonant before the `s`).
+    if w.len() == 3 && w.ends_with('s') && !b"aeiousy".contains(&w.as_bytes()[1]) {
+        w.pop();
+    }
+    if w.len() <= 3 {
         return w;
     }
     if let Some(stem) = w.strip_suffix("ies") {
@@ -162,6 +171,7 @@ mod tests {
         assert_eq!(t("excludePatterns"), ["exclud", "pattern"]);
         assert_eq!(t("HTMLFile"), ["html", "fil"]);
         assert_eq!(t("perPage v2"), ["per", "pag", "v2"]);
+        assert_eq!(t("PRs URLs"), ["pr", "url"]);
     }
 
     #[test]
