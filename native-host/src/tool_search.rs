@@ -110,7 +110,11 @@ mod tests {
         assert_eq!(mode(Some("auto"), Some(0), None), Ok(auto(0)));
         let config = resolve(None, None, Some(32_000), |_| None).unwrap();
         assert_eq!(config.context_window, Some(32_000));
-        assert_eq!(config.threshold(), Some(3_000.min(3_200)));
+        assert_eq!(
+            config.threshold(),
+            Some(3_000),
+            "10% of the window is 3,200"
+        );
     }
 
     #[test]
