@@ -32,10 +32,31 @@ export interface ModelRequest {
   tools: ModelTool[];
 }
 
+/** Tokens a model call consumed, as its backend reported them (counts it did not report are absent). */
+export interface ModelUsage {
+  /** Prompt tokens, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the prompt cache. */
+  cacheWriteTokens?: number;
+}
+
 /** A model's answer: tool calls to make, or (without tool calls) the final text. */
 export interface ModelResponse {
   text?: string | null;
   toolCalls?: ToolCall[] | null;
+  /** Token usage, when the backend reports it (`openaiCompatible` does). */
+  usage?: ModelUsage | null;
+}
+
+/** Token usage in events (snake_case, like the other event fields). */
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
 }
 
 /** Passed to `complete` as its second argument. */
@@ -194,6 +215,14 @@ export interface ToolInfo {
   maxOutputChars: number;
   concurrencySafe: boolean;
   annotations?: Record<string, unknown>;
+  /**
+   * `direct`: its definition is sent with every model request; `deferred`: only its name is
+   * listed in `tool_search`'s description, and the model finds it there and calls it through
+   * `call_tool` (see `AgentOptions.toolSearch`).
+   */
+  loading: 'direct' | 'deferred';
+  /** Estimated tokens of its definition as sent (bytes / 4.5). */
+  estimatedTokens: number;
 }
 
 /** An entry of `agent.servers()`, and what `agent.connect` resolves to. */
@@ -214,6 +243,8 @@ export interface ServerInfo {
 /** Events of a run, in order: each step's `step_start`, then text, tool calls, the end. */
 export type AgentEvent =
   | { type: 'step_start'; step: number }
+  /** After a model call whose backend reported usage (none otherwise). */
+  | { type: 'step_end'; step: number; usage: Usage }
   | { type: 'model_text'; text: string }
   | { type: 'text_delta'; text: string }
   | { type: 'reasoning_delta'; text: string }
@@ -229,9 +260,12 @@ export type AgentEvent =
       output: string;
     }
   | { type: 'approval_request'; id: string; name: string; args: Record<string, unknown>; risk: Risk }
+  /** A `tool_search` ran (besides its `tool_start`/`tool_end`): the tools it found, best first. */
+  | { type: 'tool_search'; query: string; results: string[] }
   | { type: 'notice'; message: string }
   | { type: 'error'; message: string }
-  | { type: 'done'; answer: string; steps: number };
+  /** `usage`: the run's steps summed, when any reported usage. */
+  | { type: 'done'; answer: string; steps: number; usage?: Usage };
 
 /** What `onApproval` is asked. */
 export interface ApprovalRequest {
@@ -286,6 +320,48 @@ export interface ConnectOptions {
   sampling?: boolean;
   /** Longest output of this server's tools fed to the model (default 50 000 characters). */
   maxOutputChars?: number;
+  /**
+   * Whether this server's tools may be deferred behind `tool_search`: `'auto'` (default)
+   * follows `toolSearch`; `true` defers them whenever tool search is not off; `false` never.
+   */
+  defer?: boolean | 'auto';
+  /** This server's tools (names as the server lists them) that are never deferred. */
+  alwaysLoad?: string[];
+}
+
+/** A tool the `toolSearch.search` callback may rank. */
+export interface SearchCatalogEntry {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Deferred tool loading (see `AgentOptions.toolSearch`). */
+export interface ToolSearchOptions {
+  /**
+   * `auto` (default): defer the MCP tools when their definitions are estimated above
+   * `threshold` tokens (or 10% of `contextWindow`, when lower); `on`: always; `off`: never.
+   */
+  mode?: 'auto' | 'on' | 'off';
+  /** `auto`'s threshold in estimated tokens (default 3000). */
+  threshold?: number;
+  /**
+   * `bridge` (default): found definitions come back as `tool_search`'s result and are called
+   * through `call_tool`, so the request's tools never change and the prompt cache holds;
+   * `append`: they are also added to the tools, for models that need native calls (one
+   * prompt-cache miss per load).
+   */
+  reveal?: 'bridge' | 'append';
+  /** Most definitions one search returns (default 5). */
+  limit?: number;
+  /** Tool names (`mcp__github__get_issue`) that are never deferred. */
+  alwaysLoad?: string[];
+  /**
+   * Your own ranking (embeddings, say): tool names best first, among `catalog` (the deferred
+   * tools). It is fused with the built-in index's; if it throws, the index answers alone and
+   * `onNotice` says why.
+   */
+  search?: (query: string, catalog: SearchCatalogEntry[]) => Promise<string[]> | string[];
 }
 
 export interface AgentOptions {
@@ -328,6 +404,14 @@ export interface AgentOptions {
    * It spends your model budget, so none may by default (see `ConnectOptions.sampling`).
    */
   sampling?: string[];
+  /**
+   * Deferred tool loading: when MCP tool definitions would cost many prompt tokens on every
+   * request, send only their names (in `tool_search`'s description) and let the model search
+   * for what it needs. `'auto'` (default), `'on'`, `'off'`, or the details.
+   */
+  toolSearch?: 'auto' | 'on' | 'off' | ToolSearchOptions;
+  /** The model's context window in tokens, when known: `auto` defers above 10% of it. */
+  contextWindow?: number;
 }
 
 /** An MCP root: a directory a server may work in. */
@@ -350,6 +434,8 @@ export class Agent {
   registerTool<Args = any>(tool: ToolDefinition<Args>): void;
   unregisterTool(name: string): boolean;
   tools(): ToolInfo[];
+  /** Estimated tokens of the tool definitions the next model request carries. */
+  requestTokens(): number;
   servers(): ServerInfo[];
   /** Calls one tool as the user: deny rules apply, it is audited, it never asks. */
   callTool(name: string, args?: Record<string, unknown>): Promise<DirectCallResult>;

@@ -305,6 +305,7 @@ impl ModelBackend for Thinking {
             on_stream(ModelStream::Text("Hello"));
             on_stream(ModelStream::Text("!"));
             Ok(ModelResponse {
+                usage: None,
                 text: Some("Hello!".into()),
                 tool_calls: Vec::new(),
             })

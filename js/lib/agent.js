@@ -13,6 +13,7 @@ import {
 } from './check.js';
 import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
+import { checkDefer, checkToolSearch, searcherFunction } from './tool-search.js';
 import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
@@ -33,8 +34,10 @@ const AGENT_OPTIONS = [
   'onNotice',
   'roots',
   'sampling',
+  'toolSearch',
+  'contextWindow',
 ];
-const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling'];
+const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
 const RUN_OPTIONS = ['onEvent', 'onApproval'];
 const RISKS = ['read', 'network', 'write', 'execute'];
@@ -77,6 +80,8 @@ function checkAgentOptions(where, options) {
   optionalFunction(where, 'onNotice', o.onNotice);
   o.roots = checkRoots(where, o.roots);
   optionalStrings(where, 'sampling', o.sampling);
+  o.toolSearch = checkToolSearch(where, o.toolSearch);
+  optionalCount(where, 'contextWindow', o.contextWindow, 1);
   if (o.servers !== undefined) {
     if (!isPlainObject(o.servers)) {
       fail(where, `"servers" must be an object mapping names to transports, got ${describe(o.servers)}`);
@@ -181,6 +186,8 @@ export class Agent {
       previewChars: options.previewChars,
       toolTimeoutMs: options.toolTimeoutMs,
       maxOutputChars: options.maxOutputChars,
+      toolSearch: options.toolSearch?.settings,
+      contextWindow: options.contextWindow,
     };
     this.#onAudit = options.onAudit;
     this.#roots = options.roots ?? [];
@@ -188,6 +195,8 @@ export class Agent {
     const glue = wasm('createAgent');
     try {
       this.#wasm = new glue.WasmAgent(JSON.stringify(config), this.#modelFunction(options.model));
+      const search = options.toolSearch?.search;
+      if (search) this.#wasm.setToolSearcher(searcherFunction(search, (m) => this.#onNotice?.(m)));
     } catch (error) {
       throw new TypeError(`createAgent: ${messageOf(error)}`);
     }
@@ -277,6 +286,8 @@ export class Agent {
     if (o.sampling !== undefined && typeof o.sampling !== 'boolean') {
       fail(where, `"sampling" must be a boolean, got ${describe(o.sampling)}`);
     }
+    checkDefer(where, o.defer);
+    optionalStrings(where, 'alwaysLoad', o.alwaysLoad);
     const core = this.#live(where);
     const json = JSON.stringify({ ...o, roots: this.#roots });
     if (isMockGithub(transport)) {
@@ -321,9 +332,14 @@ export class Agent {
     return this.#live('agent.unregisterTool').unregisterTool(name);
   }
 
-  /** Every tool the model may call, with its source and risk. */
+  /** Every tool the model may call, with its source, risk, loading and estimated tokens. */
   tools() {
     return JSON.parse(this.#live('agent.tools').tools());
+  }
+
+  /** Estimated tokens of the tool definitions the next model request carries. */
+  requestTokens() {
+    return this.#live('agent.requestTokens').requestTokens();
   }
 
   /** Every MCP server with its status. */

@@ -154,6 +154,12 @@ impl App {
         }
         let mut config = AgentConfig {
             max_steps: options.max_steps,
+            tool_search: crate::tool_search::resolve(
+                options.tool_search,
+                options.tool_search_threshold,
+                options.context_window,
+                |name| std::env::var(name).ok(),
+            )?,
             ..AgentConfig::default()
         };
         for server in &servers {

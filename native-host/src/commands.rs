@@ -2,8 +2,12 @@
 //! server).
 
 use crate::app::App;
+use agentwire::agent::Agent;
 use agentwire::driver::ServerStatus;
 use agentwire::registry::{char_prefix, ToolSpec};
+use agentwire::tool_search::{
+    estimate_tokens, Loading, ToolDoc, ToolIndex, ToolLoading, ToolSession,
+};
 use serde_json::{json, Value};
 
 /// Process exit status of a command.
@@ -17,24 +21,68 @@ pub async fn run(app: &App, prompt: &str) -> ExitCode {
     }
 }
 
-fn tool_json(spec: &ToolSpec) -> Value {
-    json!({
+fn tool_json(spec: &ToolSpec, loading: Option<&ToolLoading>) -> Value {
+    let mut v = json!({
         "name": spec.name,
         "original_name": spec.call_name(),
         "description": spec.description,
         "risk": spec.risk.as_str(),
-    })
+    });
+    if let Some(loading) = loading {
+        v["loading"] = loading.loading.as_str().into();
+        v["estimatedTokens"] = loading.estimated_tokens.into();
+    }
+    v
+}
+
+/// Every tool's loading (direct or deferred, and its estimated tokens), in registry order:
+/// the conversation's partition once it made a request, else the one its next request makes.
+fn loadings(agent: &Agent) -> Vec<ToolLoading> {
+    agent.tool_loading()
+}
+
+/// Estimated tokens of the `tools` the next request sends (direct tools, and `tool_search` and
+/// `call_tool` when something is deferred).
+fn request_tokens(agent: &Agent) -> u64 {
+    let registry = agent.registry();
+    let tools = match agent.tool_session() {
+        Some(session) => session.request_tools(registry),
+        None => ToolSession::start(registry, &agent.config().tool_search).request_tools(registry),
+    };
+    tools.iter().map(|t| u64::from(estimate_tokens(t))).sum()
+}
+
+/// `1234` → `1,234`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `mcp list`: servers, status, error, tools.
 pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
     let servers = app.runtime.servers();
     let entries: Vec<Value> = app.runtime.with_agent(|agent| {
+        let loadings = loadings(agent);
         servers
             .iter()
             .map(|(name, status)| {
-                let tools: Vec<Value> =
-                    agent.registry().server_tools(name).map(tool_json).collect();
+                let tools: Vec<Value> = agent
+                    .registry()
+                    .server_tools(name)
+                    .map(|spec| tool_json(spec, loadings.iter().find(|l| l.name == spec.name)))
+                    .collect();
+                let estimated: u64 = tools
+                    .iter()
+                    .filter_map(|t| t["estimatedTokens"].as_u64())
+                    .sum();
+                let deferred = tools.iter().filter(|t| t["loading"] == "deferred").count();
                 let error = match status {
                     ServerStatus::Failed { reason } => Value::String(reason.clone()),
                     _ => Value::Null,
@@ -45,7 +93,7 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     .find(|s| &s.name == name)
                     .and_then(crate::account::oauth_state);
                 let mut entry = json!({"name": name, "status": status.as_str(), "error": error,
-                    "tools": tools});
+                    "estimatedTokens": estimated, "deferredTools": deferred, "tools": tools});
                 if let Some(oauth) = oauth {
                     entry["oauth"] = oauth;
                 }
@@ -64,8 +112,10 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
             };
             match entry["status"].as_str() {
                 Some("connected") => crate::outln!(
-                    "{}: connected, {tools} tools{oauth}",
-                    entry["name"].as_str().unwrap_or("")
+                    "{}: connected, {tools} tools, ~{} tokens{}{oauth}",
+                    entry["name"].as_str().unwrap_or(""),
+                    thousands(entry["estimatedTokens"].as_u64().unwrap_or(0)),
+                    deferral(entry["deferredTools"].as_u64().unwrap_or(0), tools as u64)
                 ),
                 Some(status) => crate::outln!(
                     "{}: {status}{oauth}{}",
@@ -79,9 +129,14 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
             }
             for tool in entry["tools"].as_array().into_iter().flatten() {
                 crate::outln!(
-                    "  {} [{}] {}",
+                    "  {} [{}{}] {}",
                     tool["name"].as_str().unwrap_or(""),
                     tool["risk"].as_str().unwrap_or(""),
+                    if tool["loading"] == "deferred" {
+                        ", deferred"
+                    } else {
+                        ""
+                    },
                     first_line(tool["description"].as_str().unwrap_or(""))
                 );
             }
@@ -89,6 +144,15 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
     }
     // Listing succeeds even when some servers failed: their status says so.
     0
+}
+
+/// `, deferred` / `, 3 of 26 deferred` / nothing.
+fn deferral(deferred: u64, tools: u64) -> String {
+    match deferred {
+        0 => String::new(),
+        n if n == tools => ", deferred".to_owned(),
+        n => format!(", {n} of {tools} deferred"),
+    }
 }
 
 fn first_line(text: &str) -> String {
@@ -164,35 +228,123 @@ fn fail(as_json: bool, message: &str) -> ExitCode {
     1
 }
 
-/// `tools`: every tool, built-in and MCP, with its source and risk.
+/// `tools`: every tool, built-in and MCP, with its source, risk, loading and estimated tokens.
 pub fn tools(app: &App, as_json: bool) -> ExitCode {
-    let tools: Vec<Value> = app.runtime.with_agent(|agent| {
-        agent
+    let (tools, request) = app.runtime.with_agent(|agent| {
+        let loadings = loadings(agent);
+        let tools: Vec<Value> = agent
             .registry()
             .tools()
             .iter()
-            .map(|spec| {
-                let mut v = tool_json(spec);
+            .zip(&loadings)
+            .map(|(spec, loading)| {
+                let mut v = tool_json(spec, Some(loading));
                 v["source"] = spec
                     .server()
                     .map_or_else(|| "builtin".to_owned(), |s| format!("mcp:{s}"))
                     .into();
                 v
             })
-            .collect()
+            .collect();
+        (tools, request_tokens(agent))
     });
+    let deferred = tools.iter().filter(|t| t["loading"] == "deferred").count();
     if as_json {
-        crate::outln!("{}", json!({"tools": tools}));
+        crate::outln!(
+            "{}",
+            json!({"tools": tools, "deferred": deferred, "requestEstimatedTokens": request})
+        );
     } else {
         for tool in &tools {
             crate::outln!(
-                "{:<40} {:<8} {:<14} {}",
+                "{:<40} {:<8} {:<14} {:<8} {:>6} {}",
                 tool["name"].as_str().unwrap_or(""),
                 tool["risk"].as_str().unwrap_or(""),
                 tool["source"].as_str().unwrap_or(""),
+                tool["loading"].as_str().unwrap_or(""),
+                format!("~{}", tool["estimatedTokens"].as_u64().unwrap_or(0)),
                 first_line(tool["description"].as_str().unwrap_or(""))
             );
         }
+        crate::outln!(
+            "{} tools, {deferred} deferred; the tools of a request: ~{} tokens",
+            tools.len(),
+            thousands(request)
+        );
+    }
+    0
+}
+
+/// How many ranked tools `tools search` prints by default.
+pub const SEARCH_LIMIT: usize = 10;
+
+/// `{"query", "results": [{"name", "score"}]}` for one query (scores rounded to 3 decimals).
+fn search_json(index: &ToolIndex, query: &str, limit: usize) -> Value {
+    let results: Vec<Value> = index
+        .search(query, limit)
+        .into_iter()
+        .map(|hit| json!({"name": hit.name, "score": (hit.score * 1000.0).round() / 1000.0}))
+        .collect();
+    json!({"query": query, "results": results})
+}
+
+/// `tools search QUERY`: the MCP tools (deferred and direct alike) ranked by the core's index
+/// for QUERY, best first. With `-`, one query per line from stdin, one JSON line each, so an
+/// evaluation starts the servers once.
+pub async fn tools_search(app: &App, query: &str, limit: usize, as_json: bool) -> ExitCode {
+    let (index, loadings) = app.runtime.with_agent(|agent| {
+        let docs: Vec<ToolDoc> = agent
+            .registry()
+            .tools()
+            .iter()
+            .filter_map(|spec| {
+                let server = spec.server()?;
+                Some(ToolDoc::from_definition(
+                    &spec.name,
+                    server,
+                    spec.call_name(),
+                    &spec.description,
+                    &spec.input_schema,
+                ))
+            })
+            .collect();
+        (ToolIndex::new(docs), loadings(agent))
+    });
+    if query != "-" {
+        let answer = search_json(&index, query, limit);
+        if as_json {
+            crate::outln!("{}", json!({"results": answer["results"]}));
+            return 0;
+        }
+        let results = answer["results"].as_array().cloned().unwrap_or_default();
+        if results.is_empty() {
+            crate::outln!("no MCP tool matches {query:?}");
+        }
+        for hit in results {
+            let name = hit["name"].as_str().unwrap_or("");
+            let deferred = loadings
+                .iter()
+                .any(|l| l.name == name && l.loading == Loading::Deferred);
+            crate::outln!(
+                "{:>8.3}  {name}{}",
+                hit["score"].as_f64().unwrap_or(0.0),
+                if deferred { "  (deferred)" } else { "" }
+            );
+        }
+        return 0;
+    }
+    // One query per line: read them all off the async thread, then answer in order.
+    let lines = tokio::task::spawn_blocking(|| {
+        std::io::stdin().lines().collect::<Result<Vec<String>, _>>()
+    })
+    .await;
+    let lines = match lines {
+        Ok(Ok(lines)) => lines,
+        Ok(Err(e)) => return fail(true, &format!("cannot read queries from stdin: {e}")),
+        Err(e) => return fail(true, &format!("cannot read queries from stdin: {e}")),
+    };
+    for line in lines {
+        crate::outln!("{}", search_json(&index, line.trim(), limit));
     }
     0
 }

@@ -22,6 +22,7 @@ pub mod signals;
 pub mod stdio;
 pub mod term_safe;
 pub mod token_store;
+pub mod tool_search;
 pub mod tools;
 pub mod trust;
 pub mod trust_command;

@@ -4,6 +4,7 @@ use crate::term_safe::visible;
 use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::driver::RunObserver;
+use agentwire::model::Usage;
 use agentwire::registry::char_prefix;
 use futures::future::LocalBoxFuture;
 use serde_json::json;
@@ -47,6 +48,8 @@ pub struct Terminal {
     reasoning_open: Cell<bool>,
     /// Whether stdout is a terminal (reasoning is then shown dimmed).
     color: bool,
+    /// Tokens the model reported during the current run, for the line that ends it.
+    run_usage: Cell<Option<Usage>>,
 }
 
 fn plural(n: u32, noun: &str) -> String {
@@ -75,6 +78,29 @@ impl Terminal {
             last_text: RefCell::new(String::new()),
             reasoning_open: Cell::new(false),
             color: std::io::stdout().is_terminal(),
+            run_usage: Cell::new(None),
+        }
+    }
+
+    /// Keeps the model's token usage: summed for the end of the run, and in the audit log
+    /// (a `step_end` line per reporting step, a `run_usage` line per run), beside the tool calls.
+    fn track_usage(&self, event: &UiEvent) {
+        let line = match event {
+            UiEvent::StepEnd { usage, .. } => {
+                let mut total = self.run_usage.get();
+                Usage::accumulate(&mut total, usage);
+                self.run_usage.set(total);
+                Some(event.to_value())
+            }
+            UiEvent::Done { steps, usage, .. } => usage.map(
+                |usage| json!({"type": "run_usage", "steps": steps, "usage": usage.to_value()}),
+            ),
+            _ => None,
+        };
+        if let (Some(line), Some(file)) = (line, &self.audit) {
+            if let Err(error) = writeln!(file.borrow_mut(), "{line}") {
+                eprintln!("warning: could not write the audit log: {error}");
+            }
         }
     }
 
@@ -108,6 +134,12 @@ impl Terminal {
             // Everything shown passes through `visible`: tool output, names, arguments, model
             // text and errors all come from peers.
             let _ = writeln!(out, "{}", visible(&text));
+        }
+        // A failed run spent tokens too: say so whichever way it ended, once, if the model told.
+        if event.is_terminal() {
+            if let Some(usage) = self.run_usage.take() {
+                let _ = writeln!(out, "{}", usage.summary());
+            }
         }
     }
 
@@ -146,7 +178,7 @@ impl Terminal {
                 }
             }
             UiEvent::Error { message } => Some(format!("error: {message}")),
-            UiEvent::Done { answer, steps } => {
+            UiEvent::Done { answer, steps, .. } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
                     Some(format!("── done in {}", plural(*steps, "step")))
                 } else {
@@ -160,6 +192,7 @@ impl Terminal {
 
 impl RunObserver for Terminal {
     fn on_event(&self, event: &UiEvent) {
+        self.track_usage(event);
         match self.format {
             Format::Json => {
                 let mut out = std::io::stdout().lock();
@@ -168,6 +201,9 @@ impl RunObserver for Terminal {
                 let _ = writeln!(out, "{}", visible(&event.to_value().to_string()));
             }
             Format::Human => self.print_human(event),
+        }
+        if event.is_terminal() {
+            self.run_usage.set(None);
         }
     }
 

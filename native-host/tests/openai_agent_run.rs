@@ -101,6 +101,31 @@ async fn run() {
         events.last(),
         Some(UiEvent::Done { steps: 2, .. })
     ));
+    // Each step's last chunk reported usage: one step_end each, summed in done.
+    let per_step: Vec<(u32, u64, Option<u64>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            UiEvent::StepEnd { step, usage } => {
+                Some((*step, usage.input_tokens, usage.cache_read_tokens))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(per_step, [(1, 2006, Some(0)), (2, 3214, Some(1920))]);
+    let Some(UiEvent::Done {
+        usage: Some(total), ..
+    }) = events.last()
+    else {
+        panic!("done without usage: {:?}", events.last());
+    };
+    assert_eq!(
+        (
+            total.input_tokens,
+            total.output_tokens,
+            total.cache_read_tokens
+        ),
+        (5220, 55, Some(1920))
+    );
     assert!(recorder.approvals.borrow().is_empty(), "a read is allowed");
     let audit = recorder.audit.borrow();
     assert_eq!(audit.len(), 1);

@@ -67,6 +67,9 @@ async fn a_plain_answer_without_streaming() {
         Some("Paris is the capital of France.")
     );
     assert!(answer.tool_calls.is_empty());
+    let usage = answer.usage.expect("the JSON body's usage");
+    assert_eq!((usage.input_tokens, usage.output_tokens), (31, 9));
+    assert_eq!(usage.cache_read_tokens, None, "not reported, not invented");
     // The whole text still reaches on_stream, once, so a CLI can always print from there.
     assert_eq!(out.deltas, ["Paris is the capital of France."]);
 
@@ -81,6 +84,7 @@ async fn a_plain_answer_without_streaming() {
     assert_eq!(sent["headers"]["accept"], "application/json");
     assert_eq!(sent["body"]["model"], "gpt-4o-mini");
     assert_eq!(sent["body"]["stream"], false);
+    assert!(sent["body"].get("stream_options").is_none());
     assert_eq!(sent["body"]["messages"][0]["role"], "system");
     assert_eq!(
         sent["body"]["messages"][1]["content"],
@@ -98,7 +102,9 @@ async fn streamed_text_reaches_on_text_piece_by_piece() {
     assert_eq!(answer.text.as_deref(), Some("Hello, world! 你好"));
     let sent = &server.requests().await[0];
     assert_eq!(sent["body"]["stream"], true);
+    assert_eq!(sent["body"]["stream_options"]["include_usage"], true);
     assert_eq!(sent["headers"]["accept"], "text/event-stream");
+    assert!(answer.usage.is_some(), "usage from the last chunk");
 }
 
 #[tokio::test]
@@ -108,6 +114,7 @@ async fn two_parallel_tool_calls_are_assembled_from_split_fragments() {
     let out = complete(server.settings(true), "Weather and time in Paris?").await;
     let answer = out.result.unwrap();
     assert_eq!(answer.text, None);
+    assert_eq!(answer.usage, None, "this stream reports no usage");
     assert!(out.deltas.is_empty(), "{:?}", out.deltas);
     assert_eq!(
         answer.tool_calls,

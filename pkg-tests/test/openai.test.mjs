@@ -79,7 +79,10 @@ test('streamed tool-call fragments drive a full run: tool call, result, streamed
   assert.match(end.output, /issues\/6241/);
   const streamed = log.of('text_delta').map((e) => e.text).join('');
   assert.equal(streamed, `Let me look that up.${answer}`);
-  assert.deepEqual(log.types().filter((t) => t !== 'text_delta'), ['step_start', 'model_text', 'tool_start', 'tool_end', 'step_start', 'model_text', 'done']);
+  assert.deepEqual(log.types().filter((t) => t !== 'text_delta'), ['step_start', 'step_end', 'model_text', 'tool_start', 'tool_end', 'step_start', 'step_end', 'model_text', 'done']);
+  // Each step's last chunk reported usage (asked for with stream_options): per step, then summed.
+  assert.deepEqual(log.of('step_end').map((e) => [e.step, e.usage.input_tokens, e.usage.cache_read_tokens]), [[1, 2006, 0], [2, 3214, 1920]]);
+  assert.deepEqual(log.of('done')[0].usage, { input_tokens: 5220, output_tokens: 55, cache_read_tokens: 1920 });
   assert.deepEqual(log.of('model_text').map((e) => e.text), ['Let me look that up.', answer]);
 
   const requests = await server.requests();
@@ -87,6 +90,7 @@ test('streamed tool-call fragments drive a full run: tool call, result, streamed
   assert.equal(requests[0].path, '/v1/chat/completions');
   assert.equal(requests[0].headers.authorization, `Bearer ${SECRET}`);
   assert.equal(requests[0].body.stream, true);
+  assert.deepEqual(requests[0].body.stream_options, { include_usage: true });
   assert.equal(requests[0].body.model, 'gpt-4o-mini');
   assert.ok(requests[0].body.tools.some((t) => t.function.name === 'mcp__github__list_issues'));
   // The second request carries the assistant's tool call and the tool's result.
@@ -100,6 +104,8 @@ test('streamed tool-call fragments drive a full run: tool call, result, streamed
 test('plain JSON answers (stream: false) and streamed text answers', T, async () => {
   const plain = await run('What is the capital of France?', { stream: false });
   assert.equal(plain.answer, 'Paris is the capital of France.');
+  // A plain JSON body's usage too; counts it does not report are not invented.
+  assert.deepEqual(plain.log.of('done')[0].usage, { input_tokens: 31, output_tokens: 9 });
   assert.equal((await server.requests())[0].body.stream, false);
   const streamed = await run('Say hello, slowly.');
   assert.ok(streamed.log.of('text_delta').length > 2);

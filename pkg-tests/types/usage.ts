@@ -38,8 +38,11 @@ export async function demo(): Promise<string> {
         case 'reasoning_delta':
           console.log(event.text);
           break;
+        case 'step_end':
+          console.log(event.step, event.usage.input_tokens, event.usage.cache_read_tokens ?? 0);
+          break;
         case 'done':
-          console.log(event.answer, event.steps);
+          console.log(event.answer, event.steps, event.usage?.output_tokens);
           break;
       }
     },

@@ -3,6 +3,7 @@
 //! This stream is separate from the MCP transport: it goes from the runtime to whoever renders
 //! the conversation (terminal, web page, JS callback), as `{"type": "...", ...}` objects.
 
+use crate::model::Usage;
 use crate::registry::Risk;
 use serde_json::{json, Value};
 
@@ -14,6 +15,14 @@ pub enum UiEvent {
     StepStart {
         /// The step number.
         step: u32,
+    },
+    /// A model call answered and its backend reported token usage (steps whose backend reports
+    /// none have no `step_end`: nothing is invented).
+    StepEnd {
+        /// The step number.
+        step: u32,
+        /// Tokens of this model call.
+        usage: Usage,
     },
     /// The model produced text (with or without tool calls).
     ModelText {
@@ -74,15 +83,18 @@ pub enum UiEvent {
         answer: String,
         /// Model calls made in the run.
         steps: u32,
+        /// Tokens of every step that reported usage, summed; `None` when none did.
+        usage: Option<Usage>,
     },
 }
 
 impl UiEvent {
-    /// The `type` tag: `step_start`, `model_text`, `tool_start`, `tool_end`, `approval_request`,
-    /// `tool_search`, `error` or `done`.
+    /// The `type` tag: `step_start`, `step_end`, `model_text`, `tool_start`, `tool_end`,
+    /// `approval_request`, `tool_search`, `error` or `done`.
     pub fn kind(&self) -> &'static str {
         match self {
             UiEvent::StepStart { .. } => "step_start",
+            UiEvent::StepEnd { .. } => "step_end",
             UiEvent::ModelText { .. } => "model_text",
             UiEvent::ToolStart { .. } => "tool_start",
             UiEvent::ToolEnd { .. } => "tool_end",
@@ -97,6 +109,7 @@ impl UiEvent {
     pub fn to_value(&self) -> Value {
         let mut v = match self {
             UiEvent::StepStart { step } => json!({"step": step}),
+            UiEvent::StepEnd { step, usage } => json!({"step": step, "usage": usage.to_value()}),
             UiEvent::ModelText { text } => json!({"text": text}),
             UiEvent::ToolStart { id, name, args } => json!({"id": id, "name": name, "args": args}),
             UiEvent::ToolEnd {
@@ -118,7 +131,17 @@ impl UiEvent {
             } => json!({"id": id, "name": name, "args": args, "risk": risk.as_str()}),
             UiEvent::ToolSearch { query, results } => json!({"query": query, "results": results}),
             UiEvent::Error { message } => json!({"message": message}),
-            UiEvent::Done { answer, steps } => json!({"answer": answer, "steps": steps}),
+            UiEvent::Done {
+                answer,
+                steps,
+                usage,
+            } => {
+                let mut v = json!({"answer": answer, "steps": steps});
+                if let Some(usage) = usage {
+                    v["usage"] = usage.to_value();
+                }
+                v
+            }
         };
         v["type"] = self.kind().into();
         v
@@ -175,8 +198,35 @@ mod tests {
                 UiEvent::Done {
                     answer: "hi".into(),
                     steps: 1,
+                    usage: None,
                 },
                 json!({"type": "done", "answer": "hi", "steps": 1}),
+            ),
+            (
+                UiEvent::Done {
+                    answer: "hi".into(),
+                    steps: 2,
+                    usage: Some(Usage {
+                        input_tokens: 30,
+                        output_tokens: 4,
+                        cache_read_tokens: Some(20),
+                        cache_write_tokens: None,
+                    }),
+                },
+                json!({"type": "done", "answer": "hi", "steps": 2, "usage": {
+                    "input_tokens": 30, "output_tokens": 4, "cache_read_tokens": 20}}),
+            ),
+            (
+                UiEvent::StepEnd {
+                    step: 1,
+                    usage: Usage {
+                        input_tokens: 10,
+                        output_tokens: 2,
+                        ..Usage::default()
+                    },
+                },
+                json!({"type": "step_end", "step": 1, "usage": {
+                    "input_tokens": 10, "output_tokens": 2}}),
             ),
         ];
         for (event, want) in cases {

@@ -19,7 +19,7 @@ pub use types::{
 
 use crate::audit::{AuditLog, AuditRecord, Outcome};
 use crate::json::{quoted, to_text};
-use crate::model::{ChatMessage, ModelRequest, ModelResponse};
+use crate::model::{ChatMessage, ModelRequest, ModelResponse, Usage};
 use crate::policy::Policy;
 use crate::registry::Registry;
 use crate::time::Instant;
@@ -46,6 +46,8 @@ struct Run {
     seen_calls: VecMap<String, u32>,
     /// Tool-output characters the run may still feed the model.
     budget_left: usize,
+    /// Tokens of the steps whose model reported usage.
+    usage: Option<Usage>,
 }
 
 /// The agent loop for one conversation.
@@ -171,6 +173,7 @@ impl Agent {
             phase: Phase::AwaitingModel,
             seen_calls: VecMap::new(),
             budget_left: self.config.output_budget_chars,
+            usage: None,
         });
         self.request_model(now);
         Ok(())
@@ -196,13 +199,20 @@ impl Agent {
                 return Ok(());
             }
         };
+        if let Some(usage) = &response.usage {
+            Usage::accumulate(&mut run.usage, usage);
+            self.out.events.push_back(UiEvent::StepEnd {
+                step: run.steps,
+                usage: *usage,
+            });
+        }
         if let Some(text) = response.text.as_ref().filter(|t| !t.trim().is_empty()) {
             self.out
                 .events
                 .push_back(UiEvent::ModelText { text: text.clone() });
         }
         if response.tool_calls.is_empty() {
-            let steps = run.steps;
+            let (steps, usage) = (run.steps, run.usage);
             self.history.push(ChatMessage::Assistant {
                 content: response.text.clone(),
                 tool_calls: Vec::new(),
@@ -210,6 +220,7 @@ impl Agent {
             self.end_run(UiEvent::Done {
                 answer: response.text.unwrap_or_default(),
                 steps,
+                usage,
             });
             return Ok(());
         }

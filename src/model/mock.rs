@@ -111,6 +111,7 @@ impl MockModel {
 /// One call of tool `name`.
 fn tool_call(request: &ModelRequest, name: &str, arguments: serde_json::Value) -> ModelResponse {
     ModelResponse {
+        usage: None,
         text: None,
         tool_calls: vec![ToolCall {
             // Unique within a conversation, since the history only grows.

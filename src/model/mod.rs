@@ -4,6 +4,7 @@ pub mod mock;
 pub mod openai;
 pub mod sse;
 mod types;
+mod usage;
 
 pub use mock::MockModel;
 pub use openai::{
@@ -12,6 +13,7 @@ pub use openai::{
 };
 pub use sse::{DroppedEvent, SseDecoder, SseError, SseEvent};
 pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};
+pub use usage::Usage;
 
 /// At most `max_chars` characters of `text`, with `…` appended when something was cut.
 pub(crate) fn clip(text: &str, max_chars: usize) -> String {

@@ -4,6 +4,7 @@
 //! the OpenAI-compatible codec, and JS objects with a `complete(request)` method (through
 //! [`ModelRequest::to_value`] and [`ModelResponse::from_value`]).
 
+use super::Usage;
 use serde_json::{json, Map, Value};
 
 /// A tool as the model sees it: name, description and JSON Schema of its input.
@@ -75,6 +76,8 @@ pub struct ModelResponse {
     pub text: Option<String>,
     /// Tool calls, possibly empty; when empty the text is the final answer.
     pub tool_calls: Vec<ToolCall>,
+    /// Tokens the call consumed, when the backend reported them.
+    pub usage: Option<Usage>,
 }
 
 impl ToolDefinition {
@@ -171,18 +174,23 @@ impl ModelResponse {
         ModelResponse {
             text: Some(text.into()),
             tool_calls: Vec::new(),
+            usage: None,
         }
     }
 
-    /// `{"text", "toolCalls"}`.
+    /// `{"text", "toolCalls", "usage"?}` (`usage` only when known, camelCase counts).
     pub fn to_value(&self) -> Value {
-        json!({
+        let mut v = json!({
             "text": self.text,
             "toolCalls": self.tool_calls.iter().map(ToolCall::to_value).collect::<Vec<_>>(),
-        })
+        });
+        if let Some(usage) = &self.usage {
+            v["usage"] = usage.to_js_value();
+        }
+        v
     }
 
-    /// Reads `{"text"?, "toolCalls"?}`; errors name the offending field.
+    /// Reads `{"text"?, "toolCalls"?, "usage"?}`; errors name the offending field.
     pub fn from_value(value: &Value) -> Result<ModelResponse, String> {
         let obj = value
             .as_object()
@@ -194,6 +202,12 @@ impl ModelResponse {
         };
         let tool_calls = ToolCall::list_from_value(obj.get("toolCalls"))
             .map_err(|e| format!("model response {e}"))?;
-        Ok(ModelResponse { text, tool_calls })
+        let usage =
+            Usage::from_js_value(obj.get("usage")).map_err(|e| format!("model response {e}"))?;
+        Ok(ModelResponse {
+            text,
+            tool_calls,
+            usage,
+        })
     }
 }

@@ -10,6 +10,9 @@
 //! byte-identical on every request of a session and the provider's prompt cache holds (see
 //! [`ToolSession`]).
 //!
+//! The [`index`] ranks tools for a query from their names, descriptions and parameters,
+//! sans-IO and deterministic, so the same catalog and query give the same results on every host.
+//!
 //! Every definition sent is also slimmed losslessly: MCP descriptions carry no `[MCP:<server>]`
 //! prefix (the name says it) and input schemas no top-level `"$schema"`.
 

@@ -170,6 +170,9 @@ async fn attach(
         let registry = agent.registry_mut();
         let limits = limits_from(&options, registry.limits_for(&name));
         registry.set_server_limits(&name, limits);
+        if let Some(defer) = super::tool_search::server_defer(&options) {
+            agent.config_mut().tool_search.set_server(&name, defer);
+        }
     });
     let transport = match transport {
         Ok(transport) => transport,
@@ -220,11 +223,18 @@ fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
     Ok(JsValue::from_str(&to_text(&value)))
 }
 
+impl WasmAgent {
+    /// The runtime, for the other binding modules.
+    pub(super) fn runtime(&self) -> &JsRuntime {
+        &self.runtime
+    }
+}
+
 #[wasm_bindgen]
 impl WasmAgent {
     /// An agent from `config_json` (`allow`, `ask`, `deny`, `systemPrompt`, `maxSteps`,
     /// `maxIdenticalCalls`, `outputBudgetChars`, `previewChars`, `toolTimeoutMs`,
-    /// `maxOutputChars`) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
+    /// `maxOutputChars`, `toolSearch`, `contextWindow`) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
     /// layer wraps the mock model, which lives in the mocks module, into one too). An invalid
     /// permission pattern throws.
     #[wasm_bindgen(constructor)]
@@ -233,7 +243,10 @@ impl WasmAgent {
         let policy = policy_from(&options)?;
         let mut registry = Registry::new();
         registry.set_default_limits(limits_from(&options, ToolLimits::default()));
-        let agent = Agent::new(registry, policy, config_from(&options));
+        let mut config = config_from(&options);
+        config.tool_search =
+            super::tool_search::config_from(&options).map_err(|e| JsError::new(&e))?;
+        let agent = Agent::new(registry, policy, config);
         let tools = Rc::new(JsTools::default());
         let local: Rc<dyn LocalTools> = tools.clone();
         let runtime = Runtime::new(agent, Rc::new(JsModel::new(model)), local, JsClock);
@@ -251,7 +264,8 @@ impl WasmAgent {
 
     /// Connects MCP server `name` over a JS transport `{ send(line), start(onMessage,
     /// onClose), close() }` (the mock GitHub server too: it lives in the mocks module, behind
-    /// such an object). `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`.
+    /// such an object). `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`,
+    /// `sampling`, `defer`, `alwaysLoad`.
     /// Resolves to the server's status JSON; never rejects.
     pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
         let runtime = Rc::clone(&self.runtime);
@@ -307,11 +321,24 @@ impl WasmAgent {
     }
 
     /// Every tool in the registry as a JSON array of `{name, description, inputSchema, risk,
-    /// source, server?, originalName?, timeoutMs, maxOutputChars, concurrencySafe}`.
+    /// source, server?, originalName?, timeoutMs, maxOutputChars, concurrencySafe, loading,
+    /// estimatedTokens}`.
     pub fn tools(&self) -> String {
-        let tools: Vec<Value> = self
-            .runtime
-            .with_agent(|agent| agent.registry().tools().iter().map(tool_value).collect());
+        let tools: Vec<Value> = self.runtime.with_agent(|agent| {
+            let loading = agent.tool_loading();
+            agent
+                .registry()
+                .tools()
+                .iter()
+                .zip(loading)
+                .map(|(spec, loading)| {
+                    let mut v = tool_value(spec);
+                    v["loading"] = loading.loading.as_str().into();
+                    v["estimatedTokens"] = loading.estimated_tokens.into();
+                    v
+                })
+                .collect()
+        });
         to_text(&Value::Array(tools))
     }
 

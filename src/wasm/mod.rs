@@ -34,6 +34,8 @@ mod mocks;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-mocks"))]
 mod request;
 #[cfg(feature = "wasm-runtime")]
+mod tool_search;
+#[cfg(feature = "wasm-runtime")]
 mod transport;
 
 #[cfg(feature = "wasm-runtime")]

@@ -275,6 +275,7 @@ impl<M: ModelBackend> ModelBackend for RecordingModel<M> {
 /// A model turn that calls tools: `(id, name, arguments)` each.
 pub fn calls(list: &[(&str, &str, Value)]) -> ModelResponse {
     ModelResponse {
+        usage: None,
         text: None,
         tool_calls: list
             .iter()

@@ -44,6 +44,12 @@ function coreInfo(loadMs) {
   return `core ready in ${Math.round(loadMs)} ms${kb}`;
 }
 
+/** `?toolSearch=auto|on|off` picks deferred tool loading (default auto). */
+function toolSearchFromUrl() {
+  const mode = new URLSearchParams(location.search).get('toolSearch');
+  return ['auto', 'on', 'off'].includes(mode) ? mode : undefined;
+}
+
 async function start() {
   const started = performance.now();
   const allowed = new Set(); // tools answered "always" (the core remembers; this is for display)
@@ -104,6 +110,7 @@ async function start() {
       // The timeline shows whole results (the model gets at most maxOutputChars anyway).
       previewChars: 60_000,
       onNotice: (message) => timeline.notice(message),
+      toolSearch: toolSearchFromUrl(),
     });
     showModel(initial);
   } catch (error) {

@@ -126,6 +126,11 @@ export function createTimeline({ riskOf, redact }) {
         case 'tool_end':
           toolEnd(e);
           break;
+        case 'tool_search': {
+          const found = e.results.length ? e.results.join(', ') : 'nothing';
+          add(h('li', { class: 'ev notice tool-search' }, `tool_search "${redact(e.query)}" found ${found}`));
+          break;
+        }
         case 'notice':
           add(h('li', { class: 'ev notice' }, redact(e.message)));
           break;
@@ -135,7 +140,11 @@ export function createTimeline({ riskOf, redact }) {
         case 'done': {
           const seconds = ((performance.now() - runStart) / 1000).toFixed(2);
           const steps = `${e.steps} step${e.steps === 1 ? '' : 's'}`;
-          add(h('li', { class: 'ev done' }, `Answered after ${steps} in ${seconds} s`));
+          const u = e.usage;
+          const tokens = u
+            ? ` · ${u.input_tokens.toLocaleString('en-US')} tokens in${u.cache_read_tokens !== undefined ? ` (${u.cache_read_tokens.toLocaleString('en-US')} cached)` : ''}, ${u.output_tokens.toLocaleString('en-US')} out`
+            : '';
+          add(h('li', { class: 'ev done' }, `Answered after ${steps} in ${seconds} s${tokens}`));
           break;
         }
         default:

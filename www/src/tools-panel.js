@@ -1,4 +1,5 @@
-// The tool list, grouped by source: the page's built-in JS tools, then each MCP server.
+// The tool list, grouped by source: the page's built-in JS tools, then each MCP server; each
+// tool with its risk, its estimated tokens and whether it is deferred behind tool_search.
 import { byId, h } from './dom.js';
 
 /**
@@ -31,6 +32,9 @@ export function renderTools(agent, allowed, { removable = new Set(), onRemove } 
   }
   root.replaceChildren(...groups);
   byId('tools-count').textContent = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
+  const deferred = tools.filter((t) => t.loading === 'deferred').length;
+  const tokens = agent.requestTokens().toLocaleString('en-US');
+  byId('tools-context').textContent = `${deferred ? `${deferred} deferred · ` : ''}~${tokens} tokens per request`;
 }
 
 function group(key, title, about, tools, allowed, shortName, action = null) {
@@ -44,9 +48,12 @@ function group(key, title, about, tools, allowed, shortName, action = null) {
       tools.map((t) =>
         h(
           'li',
-          { class: 'tool', dataset: { tool: t.name, risk: t.risk }, title: t.name },
+          { class: 'tool', dataset: { tool: t.name, risk: t.risk, loading: t.loading }, title: t.name },
           h('div', { class: 'tool-row' },
             h('span', { class: 'tool-name' }, shortName(t)),
+            t.loading === 'deferred' &&
+              h('span', { class: 'loading', title: 'Only its name is sent; the model finds it with tool_search' }, 'deferred'),
+            h('span', { class: 'tokens', title: 'Estimated tokens of its definition' }, `~${t.estimatedTokens}`),
             h('span', { class: 'risk', dataset: { risk: t.risk } }, t.risk),
           ),
           t.description && h('p', { class: 'tool-desc' }, t.description),

@@ -1,5 +1,6 @@
 //! The command line, as clap sees it.
 
+use crate::tool_search::{parse_mode, SearchMode};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -31,8 +32,6 @@ pub enum Command {
         #[command(subcommand)]
         command: McpCommand,
     },
-    /// List every tool the agent can use.
-    Tools,
     /// Trust a workspace (default: the current directory), so its `.mcp.json` is used; or
     /// revoke that, or list the workspaces you answered for.
     Trust {
@@ -46,6 +45,26 @@ pub enum Command {
         /// List the trusted and declined workspaces.
         #[arg(long)]
         list: bool,
+    },
+    /// List every tool the agent can use (with how each is loaded and what it costs).
+    Tools {
+        /// Search the tools instead of listing them.
+        #[command(subcommand)]
+        command: Option<ToolsCommand>,
+    },
+}
+
+/// `agentwire tools …`.
+#[derive(Debug, Subcommand)]
+pub enum ToolsCommand {
+    /// Rank the MCP tools (deferred and direct alike) for QUERY, as `tool_search` would.
+    Search {
+        /// What to look for; `-` reads one query per line from stdin and answers each with one
+        /// JSON line.
+        query: String,
+        /// Most tools listed per query.
+        #[arg(long, default_value_t = crate::commands::SEARCH_LIMIT, value_name = "N")]
+        limit: usize,
     },
 }
 
@@ -127,4 +146,16 @@ pub struct CommonOptions {
     /// Base URL of an OpenAI-compatible API.
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Defer MCP tool definitions behind `tool_search`: `auto` (when they cost more than the
+    /// threshold), `on`, `off`. Default: `AGENTWIRE_TOOL_SEARCH` (`auto|on|off|auto:TOKENS`),
+    /// else auto.
+    #[arg(long, global = true, value_name = "MODE", value_parser = parse_mode)]
+    pub tool_search: Option<SearchMode>,
+    /// `auto` defers when the MCP definitions exceed this many estimated tokens (default 3000,
+    /// or 10% of the context window when smaller).
+    #[arg(long, global = true, value_name = "TOKENS")]
+    pub tool_search_threshold: Option<u64>,
+    /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
+    #[arg(long, global = true, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
 }

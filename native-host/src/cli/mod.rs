@@ -7,7 +7,7 @@ use crate::commands;
 use crate::project_config::TrustPrompt;
 use crate::signals::{decide, Response, Signals, Situation};
 use agentwire::driver::RunInterrupt;
-use args::{Cli, Command, McpCommand};
+use args::{Cli, Command, McpCommand, ToolsCommand};
 use std::future::Future;
 use std::io::IsTerminal;
 use std::pin::Pin;
@@ -42,7 +42,12 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
         _ => ServerSelection::All,
     };
     // `mcp` and `tools` print machine-readable results: keep startup chatter off unless asked.
-    let quiet = options.json && !matches!(cli.command, Some(Command::Run { .. }) | None);
+    // `tools search -` answers in JSON lines whatever `--json` says.
+    let stdin_search = matches!(&cli.command, Some(Command::Tools {
+        command: Some(ToolsCommand::Search { query, .. }),
+    }) if query == "-");
+    let quiet =
+        (options.json || stdin_search) && !matches!(cli.command, Some(Command::Run { .. }) | None);
     // An interactive session asks once whether to trust the workspace's `.mcp.json`.
     let asks_trust = match &cli.command {
         None => std::io::stdin().is_terminal(),
@@ -136,7 +141,10 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
         Some(Command::Mcp {
             command: McpCommand::Call { server, tool, args },
         }) => commands::mcp_call(app, server, tool, args, options.json).await,
-        Some(Command::Tools) => commands::tools(app, options.json),
+        Some(Command::Tools { command: None }) => commands::tools(app, options.json),
+        Some(Command::Tools {
+            command: Some(ToolsCommand::Search { query, limit }),
+        }) => commands::tools_search(app, query, *limit, options.json).await,
         Some(
             Command::Mcp {
                 command: McpCommand::Logout { .. } | McpCommand::Login { .. },

@@ -118,6 +118,7 @@ fn model_reply(rng: &mut Rng) -> Result<ModelResponse, String> {
                 })
                 .collect();
             Ok(ModelResponse {
+                usage: None,
                 text: (rng.below(3) == 0).then(|| "let me look".to_owned()),
                 tool_calls: calls,
             })

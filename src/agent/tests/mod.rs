@@ -5,6 +5,7 @@ mod chaos;
 mod direct;
 mod limits;
 mod transcripts;
+mod usage;
 mod vetting;
 
 use super::*;
@@ -18,6 +19,7 @@ use std::collections::VecDeque;
 /// The model's turn: optional text and tool calls `(id, name, arguments)`.
 fn reply(text: Option<&str>, calls: &[(&str, &str, Value)]) -> Result<ModelResponse, String> {
     Ok(ModelResponse {
+        usage: None,
         text: text.map(str::to_owned),
         tool_calls: calls
             .iter()
@@ -256,7 +258,17 @@ fn render_event(event: &UiEvent) -> String {
         UiEvent::ApprovalRequest { id, risk, .. } => format!("approve? {id} {risk}"),
         UiEvent::ToolSearch { query, results } => format!("found {query:?}: {results:?}"),
         UiEvent::Error { message } => format!("error: {message}"),
-        UiEvent::Done { answer, steps } => format!("done {steps}: {answer}"),
+        UiEvent::StepEnd { step, usage } => format!("step {step} {}", usage.summary()),
+        UiEvent::Done {
+            answer,
+            steps,
+            usage: None,
+        } => format!("done {steps}: {answer}"),
+        UiEvent::Done {
+            answer,
+            steps,
+            usage: Some(usage),
+        } => format!("done {steps}: {answer} ({})", usage.summary()),
     }
 }
 

@@ -4,7 +4,7 @@ use crate::json::quoted;
 use serde_json::{Map, Value};
 
 use super::error::{parse_arguments, DecodeError};
-use crate::model::{ModelResponse, ToolCall};
+use crate::model::{ModelResponse, ToolCall, Usage};
 
 /// Decodes the raw body of a non-streaming chat completion, or the API error it carries.
 pub fn decode_response(body: &[u8]) -> Result<ModelResponse, DecodeError> {
@@ -16,7 +16,8 @@ pub fn decode_response(body: &[u8]) -> Result<ModelResponse, DecodeError> {
 }
 
 /// Decodes an already-parsed chat completion: `choices[0].message` with `content` and
-/// `tool_calls`. An error body becomes [`DecodeError::Api`].
+/// `tool_calls`, and `usage` when the server reported it. An error body becomes
+/// [`DecodeError::Api`].
 pub fn decode_response_value(value: &Value) -> Result<ModelResponse, DecodeError> {
     if let Some(err) = DecodeError::from_api_body(value) {
         return Err(err);
@@ -37,6 +38,7 @@ pub fn decode_response_value(value: &Value) -> Result<ModelResponse, DecodeError
     Ok(ModelResponse {
         text: message_text(message)?,
         tool_calls: message_tool_calls(message)?,
+        usage: Usage::from_openai(value.get("usage")),
     })
 }
 

@@ -12,7 +12,8 @@ use crate::model::{ChatMessage, ModelRequest, ToolCall, ToolDefinition};
 pub struct OpenAiOptions {
     /// Model name, e.g. `gpt-4o-mini` or `qwen-plus`.
     pub model: String,
-    /// Ask for a streamed (SSE) answer.
+    /// Ask for a streamed (SSE) answer; the body then also asks for usage in the last chunk
+    /// (`stream_options.include_usage`).
     pub stream: bool,
     /// Sampling temperature; omitted when `None` (the server's default applies).
     pub temperature: Option<f64>,
@@ -54,6 +55,10 @@ pub fn encode_request(request: &ModelRequest, options: &OpenAiOptions) -> Value 
         body.insert("tools".into(), Value::Array(tools));
     }
     body.insert("stream".into(), options.stream.into());
+    if options.stream {
+        // Without it a streamed answer carries no token counts; `extra` may still override it.
+        body.insert("stream_options".into(), json!({"include_usage": true}));
+    }
     if let Some(t) = options.temperature {
         body.insert("temperature".into(), t.into());
     }

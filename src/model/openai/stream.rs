@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::decode::decode_response;
 use super::error::{parse_arguments, DecodeError};
 use crate::model::sse::{SseDecoder, SseEvent};
-use crate::model::{clip, ModelResponse, ToolCall};
+use crate::model::{clip, ModelResponse, ToolCall, Usage};
 
 /// Something a caller can show while the answer is still streaming.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +50,9 @@ pub struct StreamAccumulator {
     calls: VecMap<u64, PartialCall>,
     chunks: usize,
     finish_reason: Option<String>,
+    /// The last usage a chunk reported (with `stream_options.include_usage`, the final chunk,
+    /// whose `choices` is empty).
+    usage: Option<Usage>,
     done: bool,
 }
 
@@ -98,6 +101,9 @@ impl StreamAccumulator {
             return Err(err);
         }
         self.chunks += 1;
+        if let Some(usage) = Usage::from_openai(chunk.get("usage")) {
+            self.usage = Some(usage);
+        }
         let mut deltas = Vec::new();
         // A usage-only chunk has no (or empty) choices. Only the first choice is followed:
         // requests never ask for n > 1.
@@ -243,6 +249,7 @@ impl StreamAccumulator {
         Ok(ModelResponse {
             text: (!self.text.is_empty()).then_some(self.text),
             tool_calls,
+            usage: self.usage,
         })
     }
 }

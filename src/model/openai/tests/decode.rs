@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use crate::model::openai::{decode_response, DecodeError};
-use crate::model::{ModelResponse, ToolCall};
+use crate::model::{ModelResponse, ToolCall, Usage};
 
 /// A plain text answer as OpenAI returns it.
 const OPENAI_TEXT: &str = r#"{
@@ -47,10 +47,45 @@ const DASHSCOPE_TOOLS: &str = r#"{
 
 #[test]
 fn decodes_a_text_answer() {
+    let usage = Usage {
+        input_tokens: 19,
+        output_tokens: 10,
+        ..Usage::default()
+    };
     assert_eq!(
         decode_response(OPENAI_TEXT.as_bytes()),
-        Ok(ModelResponse::text("Hello! How can I help?"))
+        Ok(ModelResponse {
+            usage: Some(usage),
+            ..ModelResponse::text("Hello! How can I help?")
+        })
     );
+}
+
+#[test]
+fn usage_with_cached_tokens_is_decoded_and_absent_usage_stays_absent() {
+    let body = json!({
+        "choices": [{"index": 0, "message": {"content": "hi"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 2006, "completion_tokens": 300, "total_tokens": 2306,
+                  "prompt_tokens_details": {"cached_tokens": 1920},
+                  "completion_tokens_details": {"reasoning_tokens": 0}},
+    });
+    let response = decode_response(body.to_string().as_bytes()).unwrap();
+    assert_eq!(
+        response.usage,
+        Some(Usage {
+            input_tokens: 2006,
+            output_tokens: 300,
+            cache_read_tokens: Some(1920),
+            cache_write_tokens: None,
+        })
+    );
+    for usage in [json!(null), json!({"total_tokens": 5}), json!("lots")] {
+        let body = json!({"choices": [{"message": {"content": "hi"}}], "usage": usage});
+        let response = decode_response(body.to_string().as_bytes()).unwrap();
+        assert_eq!(response, ModelResponse::text("hi"), "usage {usage}");
+    }
+    let response = decode_response(&message(json!({"content": "hi"}))).unwrap();
+    assert_eq!(response.usage, None);
 }
 
 #[test]

@@ -112,6 +112,7 @@ fn options_and_edge_cases() {
         json!({
             "model": "m",
             "stream": true,
+            "stream_options": {"include_usage": true},
             "temperature": 0.0,
             "max_tokens": 256,
             "enable_thinking": false,
@@ -120,8 +121,15 @@ fn options_and_edge_cases() {
                 {"role": "assistant", "content": ""},
             ],
         }),
-        "no system message, no tools key, empty assistant turn gets \"\""
+        "no system message, no tools key, empty assistant turn gets \"\"; a stream asks for usage"
     );
+    // `extra` can change what is asked of a server that does not know `stream_options`.
+    let mut options = options;
+    options
+        .extra
+        .insert("stream_options".into(), json!({"include_usage": false}));
+    let body = encode_request(&request, &options);
+    assert_eq!(body["stream_options"], json!({"include_usage": false}));
 }
 
 #[test]

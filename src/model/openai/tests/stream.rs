@@ -1,7 +1,7 @@
 use serde_json::json;
 
 use crate::model::openai::{ChatCompletionStream, DecodeError, StreamAccumulator, StreamDelta};
-use crate::model::{ModelResponse, ToolCall};
+use crate::model::{ModelResponse, ToolCall, Usage};
 
 /// A text answer streamed by OpenAI, with `stream_options.include_usage`.
 const OPENAI_TEXT_STREAM: &str = concat!(
@@ -63,7 +63,53 @@ fn text_arrives_as_deltas_and_as_the_final_answer() {
             StreamDelta::Text(" I help?".into()),
         ]
     );
-    assert_eq!(response, Ok(ModelResponse::text("你好! How can I help?")));
+    let usage = Usage {
+        input_tokens: 9,
+        output_tokens: 8,
+        ..Usage::default()
+    };
+    assert_eq!(
+        response,
+        Ok(ModelResponse {
+            usage: Some(usage),
+            ..ModelResponse::text("你好! How can I help?")
+        })
+    );
+}
+
+/// Usage in the final chunk (empty `choices`, after `finish_reason`), with the cached share.
+const CACHED_USAGE_STREAM: &str = concat!(
+    "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":null}],\"usage\":null}\n\n",
+    "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":null}\n\n",
+    "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1412,\"completion_tokens\":96,\"total_tokens\":1508,\"prompt_tokens_details\":{\"cached_tokens\":1024,\"audio_tokens\":0},\"completion_tokens_details\":{\"reasoning_tokens\":0}}}\n\n",
+    "data: [DONE]\n\n",
+);
+
+#[test]
+fn usage_in_the_final_chunk_is_read_whatever_the_chunking() {
+    let want = Some(Usage {
+        input_tokens: 1412,
+        output_tokens: 96,
+        cache_read_tokens: Some(1024),
+        cache_write_tokens: None,
+    });
+    for size in [1, 2, 3, 7, 64, usize::MAX] {
+        let (_, response) = run(CACHED_USAGE_STREAM.as_bytes(), size);
+        let response = response.unwrap();
+        assert_eq!(response.text.as_deref(), Some("ok"), "chunk size {size}");
+        assert_eq!(response.usage, want, "chunk size {size}");
+    }
+    // A stream without usage has none: nothing is invented.
+    let (_, response) = run(DASHSCOPE_TOOLS_STREAM.as_bytes(), 5);
+    assert_eq!(response.unwrap().usage, None);
+    // Usage after [DONE] is ignored like any other data.
+    let mut acc = StreamAccumulator::new();
+    acc.push_data(r#"{"choices":[{"index":0,"delta":{"content":"a"}}]}"#)
+        .unwrap();
+    acc.push_data("[DONE]").unwrap();
+    acc.push_data(r#"{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1}}"#)
+        .unwrap();
+    assert_eq!(acc.finish().unwrap().usage, None);
 }
 
 #[test]
@@ -89,6 +135,7 @@ fn parallel_tool_calls_are_assembled_by_index() {
     assert_eq!(
         response,
         Ok(ModelResponse {
+            usage: None,
             text: Some("好的，".into()),
             tool_calls: vec![
                 ToolCall {

@@ -1,0 +1,65 @@
+// Deferred tool loading: the `toolSearch` option of `createAgent`, the `defer` option of
+// `connect`, and the JS searcher the core calls for `tool_search`.
+import { describe, fail, isPlainObject, messageOf, optionalCount, optionalFunction, optionalStrings, options } from './check.js';
+
+const MODES = ['auto', 'on', 'off'];
+const REVEALS = ['bridge', 'append'];
+const FIELDS = ['mode', 'threshold', 'reveal', 'limit', 'alwaysLoad', 'search'];
+
+/**
+ * `toolSearch` as `{ settings, search }`: `settings` for the core (`{mode, threshold?, reveal?,
+ * limit?, alwaysLoad?}`, or undefined for the defaults), `search` the user's callback, if any.
+ */
+export function checkToolSearch(where, value) {
+  if (value === undefined) return { settings: undefined, search: undefined };
+  const o = typeof value === 'string' ? { mode: value } : value;
+  if (!isPlainObject(o)) {
+    fail(where, `"toolSearch" must be 'auto', 'on', 'off' or an object { mode, threshold, reveal, limit, alwaysLoad, search }, got ${describe(value)}`);
+  }
+  options(where, o, FIELDS, '"toolSearch"');
+  const mode = o.mode ?? 'auto';
+  if (!MODES.includes(mode)) fail(where, `toolSearch.mode must be one of ${MODES.join(', ')}, got ${describe(o.mode)}`);
+  if (o.reveal !== undefined && !REVEALS.includes(o.reveal)) {
+    fail(where, `toolSearch.reveal must be one of ${REVEALS.join(', ')}, got ${describe(o.reveal)}`);
+  }
+  optionalCount(where, 'toolSearch.threshold', o.threshold, 0);
+  if (o.threshold !== undefined && mode !== 'auto') fail(where, 'toolSearch.threshold only applies to mode \'auto\'');
+  optionalCount(where, 'toolSearch.limit', o.limit, 1);
+  if (o.limit > 255) fail(where, `"toolSearch.limit" must be at most 255, got ${describe(o.limit)}`);
+  optionalStrings(where, 'toolSearch.alwaysLoad', o.alwaysLoad);
+  optionalFunction(where, 'toolSearch.search', o.search);
+  const { search, ...settings } = { ...o, mode };
+  return { settings, search };
+}
+
+/** `defer` of `connect`: true, false or 'auto'. */
+export function checkDefer(where, value) {
+  if (value !== undefined && value !== true && value !== false && value !== 'auto') {
+    fail(where, `"defer" must be true, false or 'auto', got ${describe(value)}`);
+  }
+}
+
+/**
+ * The core's side of a `search(query, catalog)` callback: JSON in, a promise of a JSON array of
+ * names out. Whatever it throws or returns that is not an array of names makes the core fall
+ * back to its own index for that search, and is reported once per search through `onNotice`.
+ */
+export function searcherFunction(search, onNotice) {
+  return (query, catalogJson) =>
+    (async () => {
+      await null; // out of the wasm call: the callback may call the agent back
+      try {
+        const names = await search(query, JSON.parse(catalogJson));
+        if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
+          throw new TypeError(`it must resolve to an array of tool names, got ${describe(names)}`);
+        }
+        return JSON.stringify(names);
+      } catch (error) {
+        const message = `toolSearch.search failed (${messageOf(error)}); the built-in index answered instead`;
+        try {
+          onNotice?.(message);
+        } catch {}
+        throw new Error(message);
+      }
+    })();
+}

@@ -1,0 +1,264 @@
+//! Token usage a model reports for one completion, and its sum over a run.
+//!
+//! Backends report usage in their own shapes; this record is the common one. It is only ever
+//! built from what a backend actually said: a response without usage has none (no zeros are
+//! invented), and fields a backend does not report stay `None`.
+
+use serde_json::{json, Map, Value};
+
+/// Tokens one model call (or a whole run, summed) consumed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Prompt tokens, all of them: cached ones included (OpenAI's `prompt_tokens`; for
+    /// Anthropic, `input_tokens` + cache reads + cache writes).
+    pub input_tokens: u64,
+    /// Generated tokens (`completion_tokens`), reasoning included.
+    pub output_tokens: u64,
+    /// Prompt tokens read from the provider's prompt cache, when the backend says
+    /// (`prompt_tokens_details.cached_tokens`, Anthropic's `cache_read_input_tokens`).
+    pub cache_read_tokens: Option<u64>,
+    /// Prompt tokens written to the prompt cache, when the backend says (Anthropic's
+    /// `cache_creation_input_tokens`; OpenAI does not report it).
+    pub cache_write_tokens: Option<u64>,
+}
+
+/// A non-negative integer field, or `None` when absent, null or anything else.
+fn count(object: &Map<String, Value>, key: &str) -> Option<u64> {
+    object.get(key).and_then(Value::as_u64)
+}
+
+/// Both optional counts summed; `None` only when neither side reported one.
+fn add_optional(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+    }
+}
+
+impl Usage {
+    /// Reads an OpenAI-compatible `usage` object: `prompt_tokens`, `completion_tokens` and
+    /// `prompt_tokens_details.cached_tokens`. `None` when it is absent, null, or lacks either
+    /// count: partial usage is dropped rather than completed with zeros.
+    pub fn from_openai(usage: Option<&Value>) -> Option<Usage> {
+        let usage = usage?.as_object()?;
+        let cache_read_tokens = usage
+            .get("prompt_tokens_details")
+            .and_then(Value::as_object)
+            .and_then(|details| count(details, "cached_tokens"));
+        Some(Usage {
+            input_tokens: count(usage, "prompt_tokens")?,
+            output_tokens: count(usage, "completion_tokens")?,
+            cache_read_tokens,
+            cache_write_tokens: None,
+        })
+    }
+
+    /// Adds `other` into this total (saturating; an optional count is kept when either side
+    /// reported it).
+    pub fn add(&mut self, other: &Usage) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cache_read_tokens = add_optional(self.cache_read_tokens, other.cache_read_tokens);
+        self.cache_write_tokens = add_optional(self.cache_write_tokens, other.cache_write_tokens);
+    }
+
+    /// `total` plus `step`, starting from nothing: how a run accumulates its steps.
+    pub fn accumulate(total: &mut Option<Usage>, step: &Usage) {
+        total.get_or_insert_with(Usage::default).add(step);
+    }
+
+    /// `{"input_tokens", "output_tokens", "cache_read_tokens"?, "cache_write_tokens"?}`, the
+    /// snake_case shape of UI events and the audit; unknown counts are left out.
+    pub fn to_value(&self) -> Value {
+        self.with_keys([
+            "input_tokens",
+            "output_tokens",
+            "cache_read_tokens",
+            "cache_write_tokens",
+        ])
+    }
+
+    /// `{"inputTokens", "outputTokens", "cacheReadTokens"?, "cacheWriteTokens"?}`, the shape of
+    /// model responses exchanged with JS.
+    pub fn to_js_value(&self) -> Value {
+        self.with_keys([
+            "inputTokens",
+            "outputTokens",
+            "cacheReadTokens",
+            "cacheWriteTokens",
+        ])
+    }
+
+    fn with_keys(&self, keys: [&str; 4]) -> Value {
+        let mut v = json!({keys[0]: self.input_tokens, keys[1]: self.output_tokens});
+        if let Some(n) = self.cache_read_tokens {
+            v[keys[2]] = n.into();
+        }
+        if let Some(n) = self.cache_write_tokens {
+            v[keys[3]] = n.into();
+        }
+        v
+    }
+
+    /// Reads [`to_js_value`](Self::to_js_value)'s shape (absent or null is `None`); errors
+    /// name the offending field.
+    pub fn from_js_value(value: Option<&Value>) -> Result<Option<Usage>, String> {
+        let obj = match value {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Object(obj)) => obj,
+            Some(_) => return Err("\"usage\" must be an object".into()),
+        };
+        let field = |key: &str| match obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| format!("\"usage.{key}\" must be a non-negative integer, got {v}")),
+        };
+        let required = |key: &str| field(key)?.ok_or_else(|| format!("\"usage.{key}\" is missing"));
+        Ok(Some(Usage {
+            input_tokens: required("inputTokens")?,
+            output_tokens: required("outputTokens")?,
+            cache_read_tokens: field("cacheReadTokens")?,
+            cache_write_tokens: field("cacheWriteTokens")?,
+        }))
+    }
+
+    /// One line for people: `tokens: 1,412 in (1,024 cached), 96 out`.
+    pub fn summary(&self) -> String {
+        let cached = match self.cache_read_tokens {
+            Some(n) => format!(" ({} cached)", thousands(n)),
+            None => String::new(),
+        };
+        format!(
+            "tokens: {} in{cached}, {} out",
+            thousands(self.input_tokens),
+            thousands(self.output_tokens)
+        )
+    }
+}
+
+/// `1412` → `1,412`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openai_usage_with_cached_tokens_is_read() {
+        let usage = json!({"prompt_tokens": 1412, "completion_tokens": 96, "total_tokens": 1508,
+                           "prompt_tokens_details": {"cached_tokens": 1024, "audio_tokens": 0}});
+        let usage = Usage::from_openai(Some(&usage)).unwrap();
+        assert_eq!(
+            usage,
+            Usage {
+                input_tokens: 1412,
+                output_tokens: 96,
+                cache_read_tokens: Some(1024),
+                cache_write_tokens: None,
+            }
+        );
+        assert_eq!(usage.summary(), "tokens: 1,412 in (1,024 cached), 96 out");
+    }
+
+    #[test]
+    fn absent_or_partial_usage_is_none_not_zero() {
+        assert_eq!(Usage::from_openai(None), None);
+        assert_eq!(Usage::from_openai(Some(&Value::Null)), None);
+        assert_eq!(Usage::from_openai(Some(&json!("12"))), None);
+        assert_eq!(Usage::from_openai(Some(&json!({"total_tokens": 9}))), None);
+        assert_eq!(
+            Usage::from_openai(Some(&json!({"prompt_tokens": 9, "completion_tokens": -1}))),
+            None
+        );
+        // No details: the cache count is unknown, not zero.
+        let plain = Usage::from_openai(Some(&json!({"prompt_tokens": 9, "completion_tokens": 2})));
+        assert_eq!(plain.unwrap().cache_read_tokens, None);
+        assert_eq!(plain.unwrap().summary(), "tokens: 9 in, 2 out");
+    }
+
+    #[test]
+    fn accumulation_sums_and_keeps_optional_counts_reported_by_any_step() {
+        let mut total = None;
+        let a = Usage {
+            input_tokens: 1000,
+            output_tokens: 10,
+            cache_read_tokens: None,
+            cache_write_tokens: None,
+        };
+        let b = Usage {
+            input_tokens: 1500,
+            output_tokens: 20,
+            cache_read_tokens: Some(900),
+            cache_write_tokens: None,
+        };
+        Usage::accumulate(&mut total, &a);
+        assert_eq!(total, Some(a));
+        Usage::accumulate(&mut total, &b);
+        let total = total.unwrap();
+        assert_eq!((total.input_tokens, total.output_tokens), (2500, 30));
+        assert_eq!(total.cache_read_tokens, Some(900));
+        assert_eq!(total.cache_write_tokens, None);
+        let mut big = Usage {
+            input_tokens: u64::MAX,
+            ..Usage::default()
+        };
+        big.add(&total);
+        assert_eq!(big.input_tokens, u64::MAX);
+    }
+
+    #[test]
+    fn both_value_shapes_round_trip_and_leave_unknown_counts_out() {
+        let usage = Usage {
+            input_tokens: 5,
+            output_tokens: 6,
+            cache_read_tokens: Some(4),
+            cache_write_tokens: Some(1),
+        };
+        assert_eq!(
+            usage.to_value(),
+            json!({"input_tokens": 5, "output_tokens": 6, "cache_read_tokens": 4,
+                   "cache_write_tokens": 1})
+        );
+        let js = usage.to_js_value();
+        assert_eq!(Usage::from_js_value(Some(&js)), Ok(Some(usage)));
+        let bare = Usage {
+            cache_read_tokens: None,
+            cache_write_tokens: None,
+            ..usage
+        };
+        assert_eq!(
+            bare.to_value(),
+            json!({"input_tokens": 5, "output_tokens": 6})
+        );
+        assert_eq!(Usage::from_js_value(None), Ok(None));
+        let err = Usage::from_js_value(Some(&json!({"inputTokens": 1}))).unwrap_err();
+        assert!(err.contains("usage.outputTokens"), "{err}");
+        let err = Usage::from_js_value(Some(&json!({"inputTokens": 1, "outputTokens": "2"})))
+            .unwrap_err();
+        assert!(err.contains("usage.outputTokens"), "{err}");
+    }
+
+    #[test]
+    fn thousands_separators() {
+        for (n, want) in [
+            (0, "0"),
+            (999, "999"),
+            (1000, "1,000"),
+            (1234567, "1,234,567"),
+        ] {
+            assert_eq!(thousands(n), want);
+        }
+    }
+}
