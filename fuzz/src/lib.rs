@@ -15,8 +15,11 @@ use agentwire::model::SseDecoder;
 use agentwire::Instant;
 use serde_json::json;
 
+/// A target's check: panics when an invariant breaks for this input.
+pub type Check = fn(&[u8]);
+
 /// The targets, by name, as `fuzz/Cargo.toml` and `fuzz/corpus/<name>/` call them.
-pub const TARGETS: [(&str, fn(&[u8])); 7] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("framing", framing),
     ("jsonrpc", jsonrpc),
     ("session", session),
