@@ -319,9 +319,22 @@ impl SseDecoder {
             }
             return result;
         }
+        let raw = value;
         let value = String::from_utf8_lossy(value);
         match name {
             b"data" => {
+                let decoded = self.data.len() + usize::from(self.has_data) + value.len();
+                if let Some(limit) = self.max_event_bytes.filter(|&limit| decoded > limit) {
+                    // Each invalid byte decodes to U+FFFD (three bytes): an event within the
+                    // limit on the wire may not be once decoded, and the limit is on what
+                    // comes out.
+                    self.start_discarding();
+                    self.begin_data();
+                    if let Some(edges) = &mut self.discarding {
+                        edges.extend(raw);
+                    }
+                    return Err(SseError { limit });
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }
