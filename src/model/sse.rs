@@ -305,6 +305,11 @@ impl SseDecoder {
             }
             None => (line, &b""[..]),
         };
+        if name != b"data" && self.max_event_bytes.is_some_and(|limit| line.len() > limit) {
+            // Skipped, as when it arrives in pieces (`push_lines`): however the bytes were cut,
+            // a field over the limit sets nothing.
+            return result;
+        }
         if self.discarding.is_some() {
             // Of a discarded event only what tells which message it carried is kept.
             match name {

@@ -371,3 +371,23 @@ fn invalid_utf8_cannot_take_an_event_past_the_limit_once_decoded() {
     assert_eq!(events[0].data, "été \u{fffd} ok");
     assert!(dropped.is_empty());
 }
+
+#[test]
+fn a_field_line_over_the_limit_is_ignored_however_it_arrives() {
+    // Found by fuzzing (fuzz/regressions/sse/overlong-event-line-arriving-whole): an `event:`
+    // (or `id:`) line longer than the limit set the event's type when it arrived in one piece,
+    // but was skipped when it arrived in several. It is skipped either way.
+    let long = "x".repeat(40);
+    let input = format!("event: {long}\nid: {long}\ndata: a\n\nid: 7\ndata: b\n\n");
+    for size in [1, 3, 1000] {
+        let (events, dropped, errors) = decode_limited(input.as_bytes(), size, 32);
+        assert_eq!(
+            events,
+            [ev("message", "b", Some("7"), None)],
+            "chunk size {size}"
+        );
+        assert_eq!(errors, 1, "chunk size {size}");
+        assert_eq!(dropped.len(), 1, "chunk size {size}");
+        assert_eq!(dropped[0].event, "message", "chunk size {size}");
+    }
+}
