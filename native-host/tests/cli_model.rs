@@ -147,3 +147,39 @@ async fn tool_arguments_that_are_not_json_are_answered_and_the_model_retries() {
     assert_eq!(records[0]["outcome"], "error", "{}", records[0]);
     assert_eq!(records[1]["outcome"], "ok", "{}", records[1]);
 }
+
+#[tokio::test]
+async fn streamed_text_and_reasoning_reach_the_terminal_escaped() {
+    let server = ReplayServer::start().await;
+    let base_url = server.base_url.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        Project::new().run_with_env(
+            &["run", "Stream terminal escapes."],
+            &[("OPENAI_API_KEY", TEST_KEY), ("OPENAI_BASE_URL", &base_url)],
+        )
+    })
+    .await
+    .expect("the CLI ran");
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let raw: Vec<char> = out
+        .stdout
+        .chars()
+        .filter(|&c| {
+            matches!(c, '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+                | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        })
+        .collect();
+    assert!(raw.is_empty(), "raw controls {raw:?} in {:?}", out.stdout);
+    assert!(
+        out.stdout.contains("thinking: think \\u001b[2J\\u001b[H"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(
+            "Done.\\u001b]52;c;cm0gLXJmIH4=\\u0007\\u000dAllow bash? [y]\\u009b31m\\u202e"
+        ),
+        "{}",
+        out.stdout
+    );
+}

@@ -305,6 +305,11 @@ impl SseDecoder {
             }
             None => (line, &b""[..]),
         };
+        if name != b"data" && self.max_event_bytes.is_some_and(|limit| line.len() > limit) {
+            // Skipped, as when it arrives in pieces (`push_lines`): however the bytes were cut,
+            // a field over the limit sets nothing.
+            return result;
+        }
         if self.discarding.is_some() {
             // Of a discarded event only what tells which message it carried is kept.
             match name {
@@ -319,9 +324,22 @@ impl SseDecoder {
             }
             return result;
         }
+        let raw = value;
         let value = String::from_utf8_lossy(value);
         match name {
             b"data" => {
+                let decoded = self.data.len() + usize::from(self.has_data) + value.len();
+                if let Some(limit) = self.max_event_bytes.filter(|&limit| decoded > limit) {
+                    // Each invalid byte decodes to U+FFFD (three bytes): an event within the
+                    // limit on the wire may not be once decoded, and the limit is on what
+                    // comes out.
+                    self.start_discarding();
+                    self.begin_data();
+                    if let Some(edges) = &mut self.discarding {
+                        edges.extend(raw);
+                    }
+                    return Err(SseError { limit });
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }

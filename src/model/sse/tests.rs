@@ -351,3 +351,43 @@ fn an_unlimited_decoder_or_small_events_drop_nothing() {
     let (events, dropped, errors) = decode_limited(MIXED, 1, 64);
     assert_eq!((events, dropped, errors), (mixed_expected(), vec![], 0));
 }
+
+#[test]
+fn invalid_utf8_cannot_take_an_event_past_the_limit_once_decoded() {
+    // Found by fuzzing (fuzz/regressions/sse/invalid-utf8-triples-the-data): each invalid byte
+    // decodes to U+FFFD, three bytes, so 12 bytes on the wire that fit a limit of 16 became 30
+    // bytes of data. The limit holds for what comes out.
+    let input = b"data: \xff\xfe\xfd\xfc\xfb\xfa\n\ndata: ok\n\n";
+    for size in [1, 2, 5, 100] {
+        let (events, dropped, errors) = decode_limited(input, size, 16);
+        let data: Vec<_> = events.iter().map(|e| e.data.as_str()).collect();
+        assert_eq!(data, ["ok"], "chunk size {size}");
+        assert_eq!(errors, 1, "chunk size {size}");
+        assert_eq!(dropped.len(), 1, "chunk size {size}");
+        assert_eq!(dropped[0].edges, edges_of(b"\xff\xfe\xfd\xfc\xfb\xfa"));
+    }
+    // Valid text of the same length is kept, and so is a mix that fits decoded.
+    let (events, dropped, _) = decode_limited(b"data: \xc3\xa9t\xc3\xa9 \xff ok\n\n", 3, 16);
+    assert_eq!(events[0].data, "été \u{fffd} ok");
+    assert!(dropped.is_empty());
+}
+
+#[test]
+fn a_field_line_over_the_limit_is_ignored_however_it_arrives() {
+    // Found by fuzzing (fuzz/regressions/sse/overlong-event-line-arriving-whole): an `event:`
+    // (or `id:`) line longer than the limit set the event's type when it arrived in one piece,
+    // but was skipped when it arrived in several. It is skipped either way.
+    let long = "x".repeat(40);
+    let input = format!("event: {long}\nid: {long}\ndata: a\n\nid: 7\ndata: b\n\n");
+    for size in [1, 3, 1000] {
+        let (events, dropped, errors) = decode_limited(input.as_bytes(), size, 32);
+        assert_eq!(
+            events,
+            [ev("message", "b", Some("7"), None)],
+            "chunk size {size}"
+        );
+        assert_eq!(errors, 1, "chunk size {size}");
+        assert_eq!(dropped.len(), 1, "chunk size {size}");
+        assert_eq!(dropped[0].event, "message", "chunk size {size}");
+    }
+}
