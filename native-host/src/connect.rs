@@ -140,23 +140,34 @@ pub async fn connect_all(
         async move {
             let started = Instant::now();
             let sampling = server.sampling.then(|| runtime.sampling_handler());
-            let result = match connect_one(server, tails, roots, sampling).await {
-                Ok(client) => runtime.add_server(&server.name, client).await,
-                Err(reason) => {
-                    let reason = with_stderr(reason, &server.name, tails);
-                    runtime.add_failed_server(&server.name, &reason);
-                    Err(reason)
+            let connected = match connect_one(server, tails, roots, sampling).await {
+                Ok(client) => {
+                    let tools = Runtime::<TokioClock>::list_server_tools(&client).await;
+                    Ok((client, tools))
                 }
+                Err(reason) => Err(with_stderr(reason, &server.name, tails)),
             };
             bar.finish_and_clear();
-            ConnectOutcome {
-                name: server.name.clone(),
-                result,
-                elapsed: started.elapsed(),
-            }
+            (server, connected, started.elapsed())
         }
     });
-    let outcomes = join_all(attempts).await;
+    // Connected and listed concurrently, registered in config order: when two servers' tool
+    // names clash, the one configured first keeps the plain name, whichever answered first.
+    let mut outcomes = Vec::new();
+    for (server, connected, elapsed) in join_all(attempts).await {
+        let result = match connected {
+            Ok((client, tools)) => runtime.register_server(&server.name, client, tools),
+            Err(reason) => {
+                runtime.add_failed_server(&server.name, &reason);
+                Err(reason)
+            }
+        };
+        outcomes.push(ConnectOutcome {
+            name: server.name.clone(),
+            result,
+            elapsed,
+        });
+    }
     for server in servers.iter().filter(|s| s.disabled) {
         runtime.add_disabled_server(&server.name);
     }
