@@ -2,6 +2,7 @@
 //! a spinner per server on a terminal and one status line each when done.
 
 use crate::clock::TokioClock;
+use crate::display_url::redact_message;
 use crate::http_transport::HttpTransport;
 use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
@@ -142,10 +143,13 @@ pub async fn connect_all(
             let sampling = server.sampling.then(|| runtime.sampling_handler());
             let connected = match connect_one(server, tails, roots, sampling).await {
                 Ok(client) => {
-                    let tools = Runtime::<TokioClock>::list_server_tools(&client).await;
+                    let tools = Runtime::<TokioClock>::list_server_tools(&client)
+                        .await
+                        .map_err(|reason| redact_message(&reason));
                     Ok((client, tools))
                 }
-                Err(reason) => Err(with_stderr(reason, &server.name, tails)),
+                // Errors quote URLs and stderr quotes anything: shown and kept only redacted.
+                Err(reason) => Err(redact_message(&with_stderr(reason, &server.name, tails))),
             };
             bar.finish_and_clear();
             (server, connected, started.elapsed())
@@ -174,7 +178,7 @@ pub async fn connect_all(
     outcomes
 }
 
-/// The last `n` lines a stdio server wrote to stderr (none for other transports).
+/// The last `n` lines a stdio server wrote to stderr (none for other transports), redacted.
 pub fn last_stderr(tails: &Mutex<StderrTails>, server: &str, n: usize) -> Vec<String> {
     tails
         .lock()
@@ -182,6 +186,9 @@ pub fn last_stderr(tails: &Mutex<StderrTails>, server: &str, n: usize) -> Vec<St
         .and_then(|t| t.get(server).cloned())
         .and_then(|tail| tail.lock().ok().map(|t| t.last(n)))
         .unwrap_or_default()
+        .iter()
+        .map(|line| redact_message(line))
+        .collect()
 }
 
 /// Adds the last stderr lines of a server to a failure reason, unless they are already in it.
