@@ -91,7 +91,10 @@ impl OAuthOptions {
             return;
         };
         if let Err(error) = store.save(url, &StoredToken::from_token(token, unix_now())) {
-            eprintln!("warning: the OAuth token for {url} is not kept for the next run: {error}");
+            eprintln!(
+                "warning: the OAuth token for {} is not kept for the next run: {error}",
+                crate::display_url::for_display(url)
+            );
         }
     }
 }
