@@ -139,6 +139,7 @@ fn a_duplicate_after_a_sanitised_clash_is_still_skipped_in_list_order() {
     );
     let skipped: Vec<_> = report.skipped.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(skipped, ["#0", "a_b"]);
+    assert!(!report.is_clean());
 }
 
 #[test]
