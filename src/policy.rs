@@ -7,13 +7,19 @@
 //! - `mcp__github__get_*`, `mcp__*`: every tool whose name starts with the text before `*`;
 //! - `*`: every tool.
 //!
+//! A rule holds for an MCP tool when it matches either the model-facing name or the tool's full
+//! name `mcp__<server>__<original name>` ([`names::full_mcp_name`]): a deny written with a tool's
+//! real name still stops it when the model sees it with a hash suffix (two names that sanitise
+//! alike, or one over 64 characters). Matching is exact and case-sensitive; hosts warn about
+//! rules that match no tool ([`Policy::unmatched_rules`]).
+//!
 //! Precedence: deny beats everything; then "always" answers given this session; then ask; then
 //! allow. Session approvals beat ask rules because the user answering "always" to an ask rule's
 //! question means "stop asking"; they never beat deny. Without a matching rule, `read` tools are
 //! allowed and every other risk asks.
 
 use crate::json::quoted;
-use crate::registry::Risk;
+use crate::registry::{names, Risk, ToolSource, ToolSpec};
 use std::fmt;
 
 /// What a rule does to the tools it matches.
@@ -264,31 +270,102 @@ impl Policy {
         self.session_allows.clear();
     }
 
-    fn first_match(&self, kind: RuleKind, name: &str) -> Option<&Rule> {
+    fn first_match(&self, kind: RuleKind, names: &[&str]) -> Option<&Rule> {
         self.rules
             .iter()
-            .find(|r| r.kind == kind && r.pattern.matches(name))
+            .find(|r| r.kind == kind && names.iter().any(|n| r.pattern.matches(n)))
     }
 
-    /// The verdict for a call of `tool_name`, whose risk is `risk`.
+    /// The verdict for a call of `tool_name`, whose risk is `risk`, matching that one name.
     pub fn decide(&self, tool_name: &str, risk: Risk) -> Decision {
-        if let Some(rule) = self.first_match(RuleKind::Deny, tool_name) {
+        self.decide_names(&[tool_name], risk)
+    }
+
+    /// The verdict for a call of `spec`, matching its model-facing name and its full name.
+    pub fn decide_tool(&self, spec: &ToolSpec) -> Decision {
+        let full = rule_name(spec);
+        let names = [spec.name.as_str(), full.as_deref().unwrap_or(&spec.name)];
+        self.decide_names(&names, spec.gate_risk())
+    }
+
+    /// `names[0]` is the model-facing name: session approvals are kept under it.
+    fn decide_names(&self, names: &[&str], risk: Risk) -> Decision {
+        if let Some(rule) = self.first_match(RuleKind::Deny, names) {
             return Decision::Deny {
                 rule: rule.to_string(),
             };
         }
-        if self.session_allows.iter().any(|n| n == tool_name) {
+        if self.session_allows.iter().any(|n| n == names[0]) {
             return Decision::Allow;
         }
-        if self.first_match(RuleKind::Ask, tool_name).is_some() {
+        if self.first_match(RuleKind::Ask, names).is_some() {
             return Decision::Ask;
         }
-        if self.first_match(RuleKind::Allow, tool_name).is_some() || risk.is_read_only() {
+        if self.first_match(RuleKind::Allow, names).is_some() || risk.is_read_only() {
             return Decision::Allow;
         }
         Decision::Ask
     }
+
+    /// Rules that match none of `tools` (by either name), in the order they were added, each
+    /// with a hint when a tool differs only in letter case (`deny BASH` → `bash`).
+    pub fn unmatched_rules<'a>(&'a self, tools: &[ToolSpec]) -> Vec<UnmatchedRule<'a>> {
+        let names: Vec<String> = tools
+            .iter()
+            .flat_map(|t| std::iter::once(t.name.clone()).chain(rule_name(t)))
+            .collect();
+        self.rules
+            .iter()
+            .filter(|rule| !names.iter().any(|n| rule.pattern.matches(n)))
+            .map(|rule| {
+                let lower = Pattern::parse(&rule.pattern.text.to_ascii_lowercase()).ok();
+                let hint = names
+                    .iter()
+                    .find(|n| {
+                        let lower_name = n.to_ascii_lowercase();
+                        lower.as_ref().is_some_and(|p| p.matches(&lower_name))
+                    })
+                    .cloned();
+                UnmatchedRule { rule, hint }
+            })
+            .collect()
+    }
 }
+
+/// The full name `mcp__<server>__<original name>` of an MCP tool, when it differs from the
+/// model-facing one.
+fn rule_name(spec: &ToolSpec) -> Option<String> {
+    match &spec.source {
+        ToolSource::Mcp {
+            server,
+            original_name,
+        } => Some(names::full_mcp_name(server, original_name)).filter(|n| *n != spec.name),
+        _ => None,
+    }
+}
+
+/// A rule that matches no tool, for a start-up warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnmatchedRule<'a> {
+    /// The rule.
+    pub rule: &'a Rule,
+    /// A tool name the pattern would match but for letter case.
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for UnmatchedRule<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "permission rule `{}` matches no tool", self.rule)?;
+        match &self.hint {
+            // Tool names are case-sensitive.
+            Some(name) => write!(f, " (did you mean `{name}`?)"),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tool_name_tests;
 
 #[cfg(test)]
 mod tests {

@@ -55,7 +55,9 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
         });
     app.shutdown().await;
     if let Some(reason) = failure {
-        let message = format!("could not authorize {server} ({url}): {reason}");
+        let message = crate::display_url::redact_message(&format!(
+            "could not authorize {server} ({url}): {reason}"
+        ));
         if options.json {
             crate::outln!(
                 "{}",

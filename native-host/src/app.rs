@@ -207,7 +207,31 @@ impl App {
                 say(&describe(&outcome));
             }
         }
+        app.warn_unmatched_rules(quiet);
         Ok(app)
+    }
+
+    /// Warns about every allow/ask/deny pattern that matches no tool once the servers are up
+    /// (`--deny BASH` matches nothing: names are case-sensitive): on stderr always, and as a
+    /// `{"type":"warning"}` event when stdout is a `--json` event stream (not `quiet`).
+    fn warn_unmatched_rules(&self, quiet: bool) {
+        let warnings: Vec<(String, String)> = self.runtime.with_agent(|agent| {
+            agent
+                .policy()
+                .unmatched_rules(agent.registry().tools())
+                .iter()
+                .map(|u| (u.rule.to_string(), u.to_string()))
+                .collect()
+        });
+        for (rule, message) in warnings {
+            eprintln!("warning: {message}");
+            if self.format == Format::Json && !quiet {
+                crate::outln!(
+                    "{}",
+                    serde_json::json!({"type": "warning", "rule": rule, "message": message})
+                );
+            }
+        }
     }
 
     /// The last stderr lines of a stdio server.

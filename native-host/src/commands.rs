@@ -2,7 +2,9 @@
 //! server).
 
 use crate::app::App;
+use crate::display_url::redact_message;
 use agentwire::agent::Agent;
+use agentwire::audit::redact_value;
 use agentwire::driver::ServerStatus;
 use agentwire::registry::{char_prefix, ToolSpec};
 use agentwire::tool_search::{
@@ -84,7 +86,8 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     .sum();
                 let deferred = tools.iter().filter(|t| t["loading"] == "deferred").count();
                 let error = match status {
-                    ServerStatus::Failed { reason } => Value::String(reason.clone()),
+                    // Reasons quote stderr and URLs.
+                    ServerStatus::Failed { reason } => Value::String(redact_message(reason)),
                     _ => Value::Null,
                 };
                 let oauth = app
@@ -203,6 +206,15 @@ pub async fn mcp_call(app: &App, server: &str, tool: &str, args: &str, as_json: 
     match app.runtime.call_tool(&name, arguments, &app.terminal).await {
         Err(refused) => fail(as_json, &refused.to_string()),
         Ok(call) => match (call.output, call.failure) {
+            // An error result is the server's error text: redacted like every error.
+            (Some(output), _) if output.is_error => {
+                if as_json {
+                    crate::outln!("{}", redact_value(&output.to_mcp_value()));
+                } else {
+                    crate::outln!("{}", redact_message(&output.to_model_text()));
+                }
+                1
+            }
             (Some(output), _) => {
                 if as_json {
                     crate::outln!("{}", output.to_mcp_value());
@@ -219,7 +231,9 @@ pub async fn mcp_call(app: &App, server: &str, tool: &str, args: &str, as_json: 
     }
 }
 
+/// Prints an error (redacted: server errors quote what they were given) and returns 1.
 fn fail(as_json: bool, message: &str) -> ExitCode {
+    let message = redact_message(message);
     if as_json {
         crate::outln!("{}", json!({"error": message}));
     } else {

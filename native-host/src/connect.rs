@@ -2,6 +2,7 @@
 //! a spinner per server on a terminal and one status line each when done.
 
 use crate::clock::TokioClock;
+use crate::display_url::redact_message;
 use crate::http_transport::HttpTransport;
 use crate::oauth::{Authorizer, OAuthOptions};
 use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
@@ -141,30 +142,44 @@ pub async fn connect_all(
         async move {
             let started = Instant::now();
             let sampling = server.sampling.then(|| runtime.sampling_handler());
-            let result = match connect_one(server, tails, roots, sampling).await {
-                Ok(client) => runtime.add_server(&server.name, client).await,
-                Err(reason) => {
-                    let reason = with_stderr(reason, &server.name, tails);
-                    runtime.add_failed_server(&server.name, &reason);
-                    Err(reason)
+            let connected = match connect_one(server, tails, roots, sampling).await {
+                Ok(client) => {
+                    let tools = Runtime::<TokioClock>::list_server_tools(&client)
+                        .await
+                        .map_err(|reason| redact_message(&reason));
+                    Ok((client, tools))
                 }
+                // Errors quote URLs and stderr quotes anything: shown and kept only redacted.
+                Err(reason) => Err(redact_message(&with_stderr(reason, &server.name, tails))),
             };
             bar.finish_and_clear();
-            ConnectOutcome {
-                name: server.name.clone(),
-                result,
-                elapsed: started.elapsed(),
-            }
+            (server, connected, started.elapsed())
         }
     });
-    let outcomes = join_all(attempts).await;
+    // Connected and listed concurrently, registered in config order: when two servers' tool
+    // names clash, the one configured first keeps the plain name, whichever answered first.
+    let mut outcomes = Vec::new();
+    for (server, connected, elapsed) in join_all(attempts).await {
+        let result = match connected {
+            Ok((client, tools)) => runtime.register_server(&server.name, client, tools),
+            Err(reason) => {
+                runtime.add_failed_server(&server.name, &reason);
+                Err(reason)
+            }
+        };
+        outcomes.push(ConnectOutcome {
+            name: server.name.clone(),
+            result,
+            elapsed,
+        });
+    }
     for server in servers.iter().filter(|s| s.disabled) {
         runtime.add_disabled_server(&server.name);
     }
     outcomes
 }
 
-/// The last `n` lines a stdio server wrote to stderr (none for other transports).
+/// The last `n` lines a stdio server wrote to stderr (none for other transports), redacted.
 pub fn last_stderr(tails: &Mutex<StderrTails>, server: &str, n: usize) -> Vec<String> {
     tails
         .lock()
@@ -172,6 +187,9 @@ pub fn last_stderr(tails: &Mutex<StderrTails>, server: &str, n: usize) -> Vec<St
         .and_then(|t| t.get(server).cloned())
         .and_then(|tail| tail.lock().ok().map(|t| t.last(n)))
         .unwrap_or_default()
+        .iter()
+        .map(|line| redact_message(line))
+        .collect()
 }
 
 /// Adds the last stderr lines of a server to a failure reason, unless they are already in it.

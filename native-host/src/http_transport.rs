@@ -87,6 +87,8 @@ impl HttpTransport {
         let stored_token = oauth.as_mut().and_then(|o| o.restore(&config.url));
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
+            // Followed by hand, so configured headers stay within their origin.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("could not set up an HTTP client: {}", describe(&e)))?;
         let (commands, commands_rx) = mpsc::unbounded_channel();
@@ -380,17 +382,10 @@ async fn perform(
     io: mpsc::Sender<(HttpRequestId, Io)>,
 ) {
     let id = request.id;
-    let builder = match to_reqwest(&client, request) {
-        Ok(builder) => builder,
-        Err(error) => {
-            let _ = io.send((id, Io::Error(error))).await;
-            return;
-        }
-    };
-    let response = match builder.send().await {
+    let response = match crate::redirect::send(&client, request, describe).await {
         Ok(response) => response,
         Err(error) => {
-            let _ = io.send((id, Io::Error(describe(&error)))).await;
+            let _ = io.send((id, Io::Error(error))).await;
             return;
         }
     };

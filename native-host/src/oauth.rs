@@ -92,7 +92,8 @@ impl OAuthOptions {
         };
         if let Err(error) = store.save(url, &StoredToken::from_token(token, unix_now())) {
             crate::errln!(
-                "warning: the OAuth token for {url} is not kept for the next run: {error}"
+                "warning: the OAuth token for {} is not kept for the next run: {error}",
+                crate::display_url::for_display(url)
             );
         }
     }

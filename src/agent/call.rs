@@ -79,7 +79,7 @@ pub(super) fn resolve(
             target: Some(target),
         };
     }
-    match policy.decide(name, spec.gate_risk()) {
+    match policy.decide_tool(spec) {
         Decision::Deny { rule } => Resolution::Refuse {
             content: format!(
                 "denied: the permission rule `{rule}` does not allow {name}; do not retry it"

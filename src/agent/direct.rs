@@ -58,7 +58,7 @@ impl Agent {
                 Outcome::Error,
                 DirectCallError::InvalidArguments(name.to_owned()),
             ))
-        } else if let Decision::Deny { rule } = self.policy.decide(name, spec.risk) {
+        } else if let Decision::Deny { rule } = self.policy.decide_tool(spec) {
             let tool = name.to_owned();
             Some((Outcome::Denied, DirectCallError::Denied { tool, rule }))
         } else {

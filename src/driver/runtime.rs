@@ -197,11 +197,33 @@ impl<C: Clock> Runtime<C> {
     /// Adds a connected server: lists its tools and registers them as `mcp__<name>__<tool>`.
     /// Returns how many tools were registered; on failure the server is recorded as failed.
     pub async fn add_server(&self, name: &str, client: McpClient) -> Result<usize, String> {
+        let tools = Self::list_server_tools(&client).await;
+        self.register_server(name, client, tools)
+    }
+
+    /// The first half of [`Runtime::add_server`]: lists a connected server's tools. Hosts that
+    /// connect servers concurrently list them concurrently too, then register the servers in
+    /// their configured order, so which of two clashing servers keeps the plain tool name is
+    /// the same on every run.
+    pub async fn list_server_tools(client: &McpClient) -> Result<Vec<Value>, String> {
+        client
+            .list_tools()
+            .await
+            .map_err(|error| format!("tools/list failed: {error}"))
+    }
+
+    /// The second half of [`Runtime::add_server`]: registers a server with what
+    /// [`Runtime::list_server_tools`] returned (a failure closes it and records it as failed).
+    pub fn register_server(
+        &self,
+        name: &str,
+        client: McpClient,
+        tools: Result<Vec<Value>, String>,
+    ) -> Result<usize, String> {
         let events = client.take_events();
-        let tools = match client.list_tools().await {
+        let tools = match tools {
             Ok(tools) => tools,
-            Err(error) => {
-                let reason = format!("tools/list failed: {error}");
+            Err(reason) => {
                 client.close(&reason);
                 self.add_failed_server(name, &reason);
                 return Err(reason);

@@ -112,6 +112,14 @@ fn read_tool<'a>(
     })
 }
 
+/// Whether a `tools/list` entry's name is already a valid model-facing tool name part.
+fn has_plain_name(value: &Value) -> bool {
+    value
+        .get("name")
+        .and_then(Value::as_str)
+        .is_some_and(|name| names::sanitize(name) == name)
+}
+
 impl Registry {
     /// Loads (or reloads) `server`'s tools from its `tools/list` result entries.
     ///
@@ -126,15 +134,30 @@ impl Registry {
         };
         self.server_errors.remove(server);
         self.loaded_servers.insert(server.to_owned());
+        // Tools whose names need no sanitising claim their plain names first, so `delete_repo`
+        // is `mcp__s__delete_repo` whatever the list order, and `delete.repo` gets the suffix.
+        let mut order: Vec<usize> = (0..tools.len()).collect();
+        order.sort_by_key(|&i| !has_plain_name(&tools[i]));
         let mut block: Vec<ToolSpec> = Vec::new();
-        for (index, value) in tools.iter().enumerate() {
-            match self.prepare_mcp_tool(server, index, value, &block) {
+        let mut placed: Vec<(usize, Result<ToolSpec, RegistryError>)> = Vec::new();
+        for index in order {
+            let result = self.prepare_mcp_tool(server, index, &tools[index], &block);
+            if let Ok(spec) = &result {
+                block.push(spec.clone());
+            }
+            placed.push((index, result));
+        }
+        // Back to the server's list order.
+        placed.sort_by_key(|(index, _)| *index);
+        block.clear();
+        for (index, result) in placed {
+            match result {
                 Ok(spec) => {
                     report.loaded.push(spec.name.clone());
                     block.push(spec);
                 }
                 Err(err) => report.skipped.push(SkippedTool {
-                    name: value
+                    name: tools[index]
                         .get("name")
                         .and_then(Value::as_str)
                         .map_or_else(|| format!("#{index}"), str::to_owned),

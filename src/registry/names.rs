@@ -73,14 +73,23 @@ pub fn sanitize(part: &str) -> String {
         .collect()
 }
 
-/// The server part of MCP tool names: sanitised, no `__`, no edge `_`, at most 32 characters.
-pub fn server_part(server: &str) -> String {
+/// `server` sanitised with no `__` and no edge `_`, at any length (`""` when nothing is left).
+fn squeeze_server(server: &str) -> String {
     let mut out = String::with_capacity(server.len());
     for c in sanitize(server).chars() {
         if !(c == '_' && (out.is_empty() || out.ends_with('_'))) {
             out.push(c);
         }
     }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
+}
+
+/// The server part of MCP tool names: sanitised, no `__`, no edge `_`, at most 32 characters.
+pub fn server_part(server: &str) -> String {
+    let mut out = squeeze_server(server);
     // Only ASCII remains, so byte truncation is character truncation.
     out.truncate(MAX_SERVER_PART_CHARS);
     while out.ends_with('_') {
@@ -95,6 +104,20 @@ pub fn server_part(server: &str) -> String {
 /// `mcp__<server part>`: the prefix every tool of `server` starts with (then `__`).
 pub fn mcp_server_prefix(server: &str) -> String {
     format!("mcp__{}", server_part(server))
+}
+
+/// `mcp__<server>__<tool>` with the tool's original name, uncut and unsanitised: the second name
+/// permission rules match, so a rule written with a tool's real name holds even when the
+/// model-facing name got a hash suffix (a clash, or a name over 64 characters).
+///
+/// The server part is squeezed like [`server_part`] (so `mcp__github` never covers a server
+/// called `github__evil`) but not cut, so a long server name can be written out in full.
+pub fn full_mcp_name(server: &str, tool: &str) -> String {
+    let mut server = squeeze_server(server);
+    if server.is_empty() {
+        server.push_str("server");
+    }
+    format!("mcp__{server}__{tool}")
 }
 
 /// `base` cut so that `_<hash>` fits within the 64-character limit, then `_<hash>` appended.
@@ -161,6 +184,23 @@ mod tests {
         assert_eq!(server_part("???"), "server");
         assert_eq!(server_part(&"s".repeat(50)).len(), MAX_SERVER_PART_CHARS);
         assert_eq!(mcp_server_prefix("my.server"), "mcp__my_server");
+    }
+
+    #[test]
+    fn full_names_keep_the_original_tool_and_whole_server() {
+        assert_eq!(
+            full_mcp_name("clash", "delete.repo"),
+            "mcp__clash__delete.repo"
+        );
+        assert_eq!(full_mcp_name("github__evil", "x"), "mcp__github_evil__x");
+        assert_eq!(full_mcp_name("..a..", "x"), "mcp__a__x");
+        assert_eq!(full_mcp_name("???", "x"), "mcp__server__x");
+        let long = "s".repeat(50);
+        assert_eq!(full_mcp_name(&long, "t"), format!("mcp__{long}__t"));
+        assert_eq!(server_part(&long), "s".repeat(MAX_SERVER_PART_CHARS));
+        // Cutting to 32 characters can leave an edge `_`, which goes.
+        let edge = format!("{}_b", "a".repeat(MAX_SERVER_PART_CHARS - 1));
+        assert_eq!(server_part(&edge), "a".repeat(MAX_SERVER_PART_CHARS - 1));
     }
 
     #[test]

@@ -96,17 +96,25 @@ fn sanitised_clashes_get_a_stable_hash_suffix() {
         &[tool("read.file"), tool("read_file"), tool("read file")],
     );
     assert!(report.is_clean(), "{report:?}");
-    let hash_b = names::stable_hash("fs", "read_file");
+    let hash_a = names::stable_hash("fs", "read.file");
     let hash_c = names::stable_hash("fs", "read file");
+    // The tool whose name needs no sanitising keeps the plain name, wherever it is listed;
+    // the report keeps the server's list order.
     assert_eq!(
         report.loaded,
         [
+            format!("mcp__fs__read_file_{hash_a}"),
             "mcp__fs__read_file".to_owned(),
-            format!("mcp__fs__read_file_{hash_b}"),
             format!("mcp__fs__read_file_{hash_c}"),
         ]
     );
+    assert_eq!(names(&reg), report.loaded, "registry in list order too");
     // Each still routes to its own original name.
+    assert_eq!(
+        reg.get("mcp__fs__read_file").unwrap().call_name(),
+        "read_file"
+    );
+    assert_eq!(reg.get(&report.loaded[0]).unwrap().call_name(), "read.file");
     assert_eq!(reg.get(&report.loaded[2]).unwrap().call_name(), "read file");
     // Same input, same names: the suffix is deterministic.
     let mut again = Registry::new();
@@ -119,6 +127,26 @@ fn sanitised_clashes_get_a_stable_hash_suffix() {
             .loaded,
         report.loaded
     );
+}
+
+#[test]
+fn a_duplicate_after_a_sanitised_clash_is_still_skipped_in_list_order() {
+    let mut reg = Registry::new();
+    let report = reg.load_server(
+        "s",
+        &[json!(7), tool("a.b"), tool("a_b"), tool("a_b"), tool("c")],
+    );
+    assert_eq!(
+        report.loaded,
+        [
+            format!("mcp__s__a_b_{}", names::stable_hash("s", "a.b")),
+            "mcp__s__a_b".to_owned(),
+            "mcp__s__c".to_owned(),
+        ]
+    );
+    let skipped: Vec<_> = report.skipped.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(skipped, ["#0", "a_b"]);
+    assert!(!report.is_clean());
 }
 
 #[test]

@@ -69,9 +69,22 @@ pub enum ModelError {
     Setup(String),
 }
 
+/// Shown with URLs cleaned and secrets hidden: base URLs may carry user info or query
+/// secrets, and server answers and HTTP stack errors may quote them.
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        f.write_str(&crate::display_url::redact_message(
+            &Unredacted(self).to_string(),
+        ))
+    }
+}
+
+/// The message as built, before redaction.
+struct Unredacted<'a>(&'a ModelError);
+
+impl fmt::Display for Unredacted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
             ModelError::Unauthorized {
                 key_source,
                 base_url,

@@ -225,7 +225,7 @@ impl ModelSettings {
         format!(
             "{} at {} ({}, key from {})",
             self.model,
-            self.base_url,
+            crate::display_url::for_display(&self.base_url),
             self.provider.label(),
             self.api_key.source()
         )

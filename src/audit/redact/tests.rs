@@ -1,0 +1,130 @@
+//! Redaction: keys, the original cases, edge inputs and summaries.
+
+use super::*;
+use serde_json::json;
+
+#[test]
+fn sensitive_keys() {
+    for key in [
+        "token",
+        "GITHUB_TOKEN",
+        "api_key",
+        "apiKey",
+        "X-Api-Key",
+        "ssh_key",
+        "Authorization",
+        "client_secret",
+        "password",
+        "PAT",
+    ] {
+        assert!(is_sensitive_key(key), "{key}");
+    }
+    for key in ["keyword", "owner", "author", "query", "path", "body"] {
+        assert!(!is_sensitive_key(key), "{key}");
+    }
+}
+
+#[test]
+fn nested_keys_are_redacted() {
+    let args = json!({
+        "owner": "octo",
+        "config": {"headers": {"Authorization": "Bearer abcdefghijkl"}, "retries": 3},
+        "list": [{"api_key": "k-123456"}, {"name": "fine"}],
+        "token": null
+    });
+    assert_eq!(
+        redact_value(&args),
+        json!({
+            "owner": "octo",
+            "config": {"headers": {"Authorization": REDACTED}, "retries": 3},
+            "list": [{"api_key": REDACTED}, {"name": "fine"}],
+            "token": null
+        })
+    );
+}
+
+#[test]
+fn token_shaped_strings_are_redacted_anywhere() {
+    let cases = [
+        ("use ghp_abcdefghijklmnop1234 now", "use ghp_[REDACTED] now"),
+        ("github_pat_11ABCDEFG_xyz987654", "github_pat_[REDACTED]"),
+        ("key sk-proj-abcdefghij.", "key sk-[REDACTED]."),
+        ("gho_12345678", "gho_[REDACTED]"),
+        (
+            "Authorization: Bearer eyJhbGciOi.abc.def",
+            "Authorization: Bearer [REDACTED]",
+        ),
+        ("header bearer abcdefgh12345", "header bearer [REDACTED]"),
+        (
+            "curl -H 'x' https://h?api_key=s3cr3t&x=1",
+            "curl -H 'x' https://h?api_key=[REDACTED]&x=1",
+        ),
+        ("GITHUB_TOKEN=abc123 make", "GITHUB_TOKEN=[REDACTED] make"),
+        ("password: hunter2", "password: [REDACTED]"),
+        // No spaces in Japanese: a token glued to a letter is still at a (token) word start.
+        (
+            "トークンはghp_abcdefghijklmnop1234です",
+            "トークンはghp_[REDACTED]です",
+        ),
+    ];
+    for (input, want) in cases {
+        assert_eq!(redact_text(input), want, "{input}");
+    }
+}
+
+#[test]
+fn ordinary_text_survives() {
+    for text in [
+        "task-list sk-learn ghp_short",
+        "a Bearer token is required",
+        "the keyword is tokenless",
+        "naïve café — 😀",
+        "xghp_abcdefghijklmnop",
+    ] {
+        assert_eq!(redact_text(text), text);
+    }
+}
+
+#[test]
+fn edge_inputs_do_not_panic() {
+    for text in [
+        "",
+        "=",
+        ":",
+        "token",
+        "token=",
+        "token:",
+        "password: ",
+        "Bearer",
+        "Bearer ",
+        "ghp_",
+        "sk-",
+        "key:😀😀",
+        "é=ü",
+        "Authorization: Bearer",
+        "Authorization: Bearer é",
+        "token=é€😀",
+        "a\u{0}b",
+        "eyJ.....",
+    ] {
+        let out = redact_text(text);
+        assert!(
+            out.len() <= text.len() + REDACTED.len(),
+            "{text:?} -> {out:?}"
+        );
+    }
+    assert_eq!(redact_text("token=é€😀 ok"), "token=[REDACTED] ok");
+}
+
+#[test]
+fn summaries_are_redacted_and_short() {
+    let long = "é".repeat(500);
+    let summary = summarize_arguments(&json!({"body": long, "token": "ghp_abcdefghijklmnop"}));
+    assert_eq!(summary.chars().count(), MAX_SUMMARY_CHARS);
+    assert!(summary.ends_with('…'));
+    assert!(summary.starts_with(r#"{"body":"éé"#));
+    // Secrets are gone before the cut, so whatever survives is clean.
+    let summary = summarize_arguments(&json!({"q": "x", "token": "ghp_abcdefghijklmnop"}));
+    assert_eq!(summary, r#"{"q":"x","token":"[REDACTED]"}"#);
+    assert_eq!(summarize_arguments(&json!({"n": 1})), r#"{"n":1}"#);
+}
