@@ -7,12 +7,14 @@
 
 mod backends;
 mod client;
+mod events;
 mod in_process;
 mod runtime;
 mod traits;
 
 pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient, RequestHandler};
+pub use events::{Empty, EventStream, EVENT_QUEUE_CAPACITY};
 pub use in_process::MockGithubTransport;
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus};
 pub use traits::{Clock, Spawn, Transport};

@@ -16,7 +16,7 @@ impl ClientSession {
         if self.is_closed() {
             return;
         }
-        self.events.push_back(SessionEvent::ProtocolError {
+        self.push_droppable(SessionEvent::ProtocolError {
             message: format!("{error}: {excerpt}"),
         });
         // A broken response to one of our requests would otherwise sit until its timeout.
@@ -65,8 +65,7 @@ impl ClientSession {
                 Err(e) => format!("server reported an error about an unreadable request: {e}"),
                 Ok(_) => "response without an id".to_owned(),
             };
-            self.events
-                .push_back(SessionEvent::UnexpectedResponse { id: None, reason });
+            self.push_droppable(SessionEvent::UnexpectedResponse { id: None, reason });
             return;
         };
         let wire_id = id.as_u64();
@@ -77,7 +76,7 @@ impl ClientSession {
                 }
                 _ => "response to a request this client never sent",
             };
-            self.events.push_back(SessionEvent::UnexpectedResponse {
+            self.push_droppable(SessionEvent::UnexpectedResponse {
                 id: Some(id),
                 reason: reason.into(),
             });
@@ -203,6 +202,19 @@ impl ClientSession {
             self.send_response(id, Err(ErrorObject::method_not_found(&method)));
             return;
         }
+        if self.open_server_requests.len() >= super::MAX_QUEUED_EVENTS {
+            // The host is not answering: refuse rather than remember without end.
+            let error = ErrorObject::new(
+                codes::INTERNAL_ERROR,
+                format!(
+                    "the client already has {} unanswered requests from this server",
+                    super::MAX_QUEUED_EVENTS
+                ),
+            );
+            self.dropped += 1;
+            self.send_response(id, Err(error));
+            return;
+        }
         if !self.open_server_requests.insert(id.clone()) {
             let error = ErrorObject::new(
                 codes::INVALID_REQUEST,
@@ -266,6 +278,6 @@ impl ClientSession {
             }
             _ => SessionEvent::Notification { method, params },
         };
-        self.events.push_back(event);
+        self.push_droppable(event);
     }
 }

@@ -12,6 +12,12 @@ use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
 
+/// Most events the session holds undrained before it drops notifications, protocol errors and
+/// unexpected responses (counted in [`ClientSession::dropped_events`]). Responses, failures
+/// and `Closed` are never dropped. The driving contract drains events after every input, so
+/// this only bites a host that feeds a huge input at once, or does not drain.
+pub const MAX_QUEUED_EVENTS: usize = 4096;
+
 /// How a session introduces itself and how patient it is.
 #[derive(Clone, Debug)]
 pub struct SessionConfig {
@@ -157,6 +163,8 @@ pub struct ClientSession {
     pub(super) decoder: LineDecoder,
     /// Since when request timeouts are paused (see [`ClientSession::pause_timeouts`]).
     pub(super) paused_since: Option<Instant>,
+    /// Droppable events dropped because [`MAX_QUEUED_EVENTS`] were waiting.
+    pub(super) dropped: u64,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -175,6 +183,7 @@ impl ClientSession {
             events: VecDeque::new(),
             decoder: LineDecoder::new(config.max_frame_len),
             paused_since: None,
+            dropped: 0,
             config,
         };
         let params = session.initialize_params();
@@ -232,6 +241,12 @@ impl ClientSession {
     /// The session's configuration.
     pub fn config(&self) -> &SessionConfig {
         &self.config
+    }
+
+    /// How many notifications, protocol errors and unexpected responses were dropped because
+    /// [`MAX_QUEUED_EVENTS`] events were already waiting to be drained.
+    pub fn dropped_events(&self) -> u64 {
+        self.dropped
     }
 
     // ----- commands -----
@@ -392,8 +407,7 @@ impl ClientSession {
     /// Reports a frame the transport could not deliver intact (too long, not UTF-8, ...).
     pub fn handle_frame_error(&mut self, message: String) {
         if !self.is_closed() {
-            self.events
-                .push_back(SessionEvent::ProtocolError { message });
+            self.push_droppable(SessionEvent::ProtocolError { message });
         }
     }
 
@@ -555,6 +569,16 @@ impl ClientSession {
                 SessionEvent::Failed { request, error }
             }
         });
+    }
+
+    /// Queues an event nothing waits for, unless [`MAX_QUEUED_EVENTS`] already wait: then it
+    /// is dropped and counted.
+    pub(super) fn push_droppable(&mut self, event: SessionEvent) {
+        if self.events.len() >= MAX_QUEUED_EVENTS {
+            self.dropped += 1;
+        } else {
+            self.events.push_back(event);
+        }
     }
 
     pub(super) fn shut_down(&mut self, reason: String) {
