@@ -1,9 +1,10 @@
 //! The MCP client session as a sans-IO state machine.
 
 use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
+use super::incoming::ReadLine;
 use super::roots::Root;
 use super::LATEST_PROTOCOL_VERSION;
-use crate::framing::{DecodeError, FrameError, LineDecoder};
+use crate::framing::{FrameError, LineDecoder};
 use crate::jsonrpc::{ErrorObject, Id, Message, Notification, Request, Response};
 use crate::rpc::{Deadlines, PendingTable};
 use crate::time::{whole_millis, Instant};
@@ -360,17 +361,20 @@ impl ClientSession {
     /// Takes bytes from a stream transport (stdio): any chunking, lines split anywhere.
     pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
         self.decoder.push(bytes);
-        while let Some(decoded) = self.decoder.next_message() {
-            match decoded {
-                Ok(message) => self.handle_message(now, message),
-                Err(DecodeError::Message { error, excerpt }) => {
-                    self.handle_malformed(&error, &excerpt)
+        loop {
+            let line = match self.decoder.next_frame_lossy() {
+                None => break,
+                Some(Ok((text, replaced))) => ReadLine::read(&text, replaced),
+                Some(Err(error @ FrameError::TooLong { .. })) => {
+                    self.handle_too_long(error);
+                    continue;
                 }
-                Err(DecodeError::Frame(error @ FrameError::TooLong { .. })) => {
-                    self.handle_too_long(error)
+                Some(Err(error)) => {
+                    self.handle_frame_error(error.to_string());
+                    continue;
                 }
-                Err(error) => self.handle_frame_error(error.to_string()),
-            }
+            };
+            self.handle_line(now, line);
         }
     }
 
@@ -384,12 +388,13 @@ impl ClientSession {
         self.shut_down(reason.to_owned());
     }
 
-    /// Takes one whole frame (a line without its newline) from a message transport.
+    /// Takes one whole frame (a line without its newline) from a message transport. Invalid
+    /// UTF-8 is read as U+FFFD, as in [`handle_bytes`](Self::handle_bytes).
     pub fn handle_frame(&mut self, now: Instant, frame: &[u8]) {
-        match Message::parse(frame) {
-            Ok(message) => self.handle_message(now, message),
-            Err(error) => self.handle_malformed(&error, &crate::framing::excerpt(frame)),
-        }
+        let text = String::from_utf8_lossy(frame);
+        let replaced = matches!(text, std::borrow::Cow::Owned(_));
+        let line = ReadLine::read(&text, replaced);
+        self.handle_line(now, line);
     }
 
     /// Takes one parsed message from the server.
