@@ -1,9 +1,11 @@
 //! Loading MCP servers' tool lists into the registry.
 
+use super::checks::{MAX_MCP_TOOLS, MAX_TOOLS_PER_SERVER};
 use super::names::{mcp_tool_name, with_hash_suffix};
 use super::{names, Registry, RegistryError, ToolSource, ToolSpec};
 use crate::json::quoted;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 
 /// A tool from a `tools/list` result that was not registered, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +56,7 @@ pub(super) fn description_prefix(server: &str) -> String {
 /// The fields of one `tools/list` entry that the registry keeps.
 struct RawTool<'a> {
     name: &'a str,
-    description: &'a str,
+    description: Cow<'a, str>,
     input_schema: Value,
     annotations: Option<Value>,
 }
@@ -82,8 +84,8 @@ fn read_tool<'a>(
         }
     };
     let description = match obj.get("description") {
-        None | Some(Value::Null) => "",
-        Some(Value::String(s)) => s,
+        None | Some(Value::Null) => Cow::Borrowed(""),
+        Some(Value::String(s)) => super::checks::cut_description(s),
         Some(_) => {
             return Err(invalid(
                 quoted(name).to_string(),
@@ -94,13 +96,8 @@ fn read_tool<'a>(
     let input_schema = match obj.get("inputSchema") {
         // Model APIs want an object schema; a tool without one takes no arguments.
         None | Some(Value::Null) => json!({"type": "object", "properties": Map::new()}),
-        Some(schema @ Value::Object(_)) => schema.clone(),
-        Some(_) => {
-            return Err(invalid(
-                quoted(name).to_string(),
-                "\"inputSchema\" must be an object",
-            ))
-        }
+        Some(schema) => super::checks::object_schema(schema.clone())
+            .map_err(|reason| invalid(quoted(name).to_string(), &reason))?,
     };
     let annotations = obj.get("annotations").filter(|a| a.is_object()).cloned();
     Ok(RawTool {
@@ -126,7 +123,25 @@ impl Registry {
         self.server_errors.remove(server);
         self.loaded_servers.insert(server.to_owned());
         let mut block: Vec<ToolSpec> = Vec::new();
+        let others = self.tools.iter().filter(|t| t.server().is_some()).count();
+        let room = MAX_TOOLS_PER_SERVER.min(MAX_MCP_TOOLS.saturating_sub(others));
         for (index, value) in tools.iter().enumerate() {
+            if block.len() == room {
+                let over = tools.len() - index;
+                let limit = if room == MAX_TOOLS_PER_SERVER {
+                    format!("the limit of {MAX_TOOLS_PER_SERVER} tools per server")
+                } else {
+                    format!("the limit of {MAX_MCP_TOOLS} MCP tools in all")
+                };
+                report.skipped.push(SkippedTool {
+                    name: format!("#{index}…#{}", tools.len() - 1),
+                    reason: format!(
+                        "MCP server {}: {over} more tools over {limit} were not loaded",
+                        quoted(server)
+                    ),
+                });
+                break;
+            }
             match self.prepare_mcp_tool(server, index, value, &block) {
                 Ok(spec) => {
                     report.loaded.push(spec.name.clone());
@@ -148,7 +163,18 @@ impl Registry {
             .position(|t| matches!(t.server(), Some(s) if s > server))
             .unwrap_or(self.tools.len());
         self.tools.splice(at..at, block);
+        if report.skipped.is_empty() {
+            self.skipped.remove(server);
+        } else {
+            self.skipped
+                .insert(server.to_owned(), report.skipped.clone());
+        }
         report
+    }
+
+    /// The tools of `server`'s last load that were not registered, and why.
+    pub fn skipped_tools(&self, server: &str) -> &[SkippedTool] {
+        self.skipped.get(server).map_or(&[], Vec::as_slice)
     }
 
     fn owner_of<'a>(&'a self, name: &str, block: &'a [ToolSpec]) -> Option<&'a ToolSpec> {
@@ -170,7 +196,7 @@ impl Registry {
         };
         let risk =
             self.overrides
-                .mcp_risk(server, raw.name, raw.description, raw.annotations.as_ref());
+                .mcp_risk(server, raw.name, &raw.description, raw.annotations.as_ref());
         let limits = self.limits_for(server);
         let mut spec = ToolSpec {
             name: mcp_tool_name(server, raw.name),
