@@ -26,6 +26,21 @@ pub mod codes {
     pub const CONNECTION_CLOSED: i64 = -32000;
 }
 
+/// How deep arrays and objects may nest in a message: serde_json's recursion limit.
+pub const MAX_DEPTH: usize = 128;
+
+/// Why serde_json could not read a message, as a [`MessageError`]: [`MessageError::TooDeep`]
+/// for its recursion limit, else [`MessageError::InvalidJson`] with its description (such as
+/// `number out of range` for `1e999999`).
+pub(crate) fn json_error(error: &serde_json::Error) -> MessageError {
+    let text = error.to_string();
+    if text.starts_with("recursion limit exceeded") {
+        MessageError::TooDeep
+    } else {
+        MessageError::InvalidJson(text)
+    }
+}
+
 /// A request id: a number or a string, kept exactly as received.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Id {
@@ -176,6 +191,9 @@ pub enum Message {
 pub enum MessageError {
     /// The bytes are not JSON; carries serde_json's description.
     InvalidJson(String),
+    /// The JSON nests deeper than [`MAX_DEPTH`] arrays and objects (serde_json's recursion
+    /// limit, which keeps a hostile message from overflowing the stack).
+    TooDeep,
     /// A JSON array: batches are not supported (MCP removed them in 2025-06-18).
     Batch,
     /// Valid JSON, but not a JSON-RPC message. `id` is the request id when one could be read,
@@ -192,7 +210,9 @@ impl MessageError {
     /// The JSON-RPC error a server should answer with.
     pub fn to_error_object(&self) -> ErrorObject {
         match self {
-            MessageError::InvalidJson(_) => ErrorObject::new(codes::PARSE_ERROR, self.to_string()),
+            MessageError::InvalidJson(_) | MessageError::TooDeep => {
+                ErrorObject::new(codes::PARSE_ERROR, self.to_string())
+            }
             _ => ErrorObject::new(codes::INVALID_REQUEST, self.to_string()),
         }
     }
@@ -202,6 +222,10 @@ impl fmt::Display for MessageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MessageError::InvalidJson(e) => write!(f, "invalid JSON: {e}"),
+            MessageError::TooDeep => write!(
+                f,
+                "JSON nested deeper than {MAX_DEPTH} arrays and objects; not read"
+            ),
             MessageError::Batch => {
                 write!(
                     f,
@@ -225,8 +249,7 @@ fn invalid(reason: impl Into<String>, id: Option<Id>) -> MessageError {
 impl Message {
     /// Parses and validates one message from the bytes of a single frame.
     pub fn parse(bytes: &[u8]) -> Result<Message, MessageError> {
-        let value: Value =
-            serde_json::from_slice(bytes).map_err(|e| MessageError::InvalidJson(e.to_string()))?;
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| json_error(&e))?;
         Message::from_value(value)
     }
 

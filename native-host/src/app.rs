@@ -206,6 +206,16 @@ impl App {
             } else {
                 say(&describe(&outcome));
             }
+            let skipped = app
+                .runtime
+                .with_agent(|agent| agent.registry().skipped_tools(&outcome.name).len());
+            if skipped > 0 {
+                say(&format!(
+                    "MCP server {}: {skipped} listed tool entries were not loaded; \
+                     `agentwire mcp list` says why",
+                    outcome.name
+                ));
+            }
         }
         app.warn_unmatched_rules(quiet);
         Ok(app)

@@ -95,8 +95,15 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     .iter()
                     .find(|s| &s.name == name)
                     .and_then(crate::account::oauth_state);
+                let skipped: Vec<Value> = agent
+                    .registry()
+                    .skipped_tools(name)
+                    .iter()
+                    .map(|s| json!({"name": s.name, "reason": s.reason}))
+                    .collect();
                 let mut entry = json!({"name": name, "status": status.as_str(), "error": error,
-                    "estimatedTokens": estimated, "deferredTools": deferred, "tools": tools});
+                    "estimatedTokens": estimated, "deferredTools": deferred, "tools": tools,
+                    "skipped": skipped});
                 if let Some(oauth) = oauth {
                     entry["oauth"] = oauth;
                 }
@@ -141,6 +148,13 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                         ""
                     },
                     first_line(tool["description"].as_str().unwrap_or(""))
+                );
+            }
+            for skipped in entry["skipped"].as_array().into_iter().flatten() {
+                crate::outln!(
+                    "  skipped {}: {}",
+                    skipped["name"].as_str().unwrap_or(""),
+                    skipped["reason"].as_str().unwrap_or("")
                 );
             }
         }

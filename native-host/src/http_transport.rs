@@ -5,6 +5,12 @@
 //! for us instead of filling memory), feeds heads, chunks, ends and errors back, fires the
 //! machine's reconnection timers, and hands JSON-RPC lines to [`Transport::recv`]. The tasks
 //! are `Send`, so this works on any tokio runtime, inside a `LocalSet` or not.
+//!
+//! Every queue between the server and the session is bounded: body chunks ([`IO_QUEUE`]),
+//! lines for `recv` ([`MESSAGE_QUEUE`]; while it is full the driver stops taking chunks, so a
+//! flooding SSE stream waits in the socket, not in memory), and warnings for
+//! [`HttpTransport::take_events`] ([`EVENT_QUEUE`]; dropped and counted when full, see
+//! [`HttpTransport::dropped_events`]).
 
 use crate::clock::TokioClock;
 use crate::oauth::OAuthOptions;
@@ -13,7 +19,8 @@ use agentwire::mcp::http::{
     HttpConfig, HttpEvent, HttpMethod, HttpRequest, HttpRequestId, StreamableHttp,
 };
 use futures::StreamExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch, Mutex};
@@ -22,7 +29,11 @@ use tokio::task::AbortHandle;
 /// How long connecting to the server may take before the request fails.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Chunks buffered between the request tasks and the machine.
-const IO_QUEUE: usize = 64;
+pub const IO_QUEUE: usize = 8;
+/// JSON-RPC lines buffered between the machine and [`Transport::recv`].
+pub const MESSAGE_QUEUE: usize = 16;
+/// Warnings kept for a reader of [`HttpTransport::take_events`].
+pub const EVENT_QUEUE: usize = 64;
 
 enum Command {
     Send(Vec<u8>),
@@ -42,9 +53,10 @@ enum Io {
 pub struct HttpTransport {
     url: String,
     commands: mpsc::UnboundedSender<Command>,
-    inbox: Mutex<mpsc::UnboundedReceiver<Vec<u8>>>,
+    inbox: Mutex<mpsc::Receiver<Vec<u8>>>,
     closed: Arc<StdMutex<Option<String>>>,
-    events: StdMutex<Option<mpsc::UnboundedReceiver<HttpEvent>>>,
+    events: StdMutex<Option<mpsc::Receiver<HttpEvent>>>,
+    dropped_events: Arc<AtomicU64>,
     /// Never sent on: the driver drops its end when it stops, which wakes [`finished`].
     ///
     /// [`finished`]: HttpTransport::finished
@@ -92,8 +104,9 @@ impl HttpTransport {
             .build()
             .map_err(|e| format!("could not set up an HTTP client: {}", describe(&e)))?;
         let (commands, commands_rx) = mpsc::unbounded_channel();
-        let (messages_tx, messages_rx) = mpsc::unbounded_channel();
-        let (events_tx, events_rx) = mpsc::unbounded_channel();
+        let (messages_tx, messages_rx) = mpsc::channel(MESSAGE_QUEUE);
+        let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
+        let dropped_events = Arc::new(AtomicU64::new(0));
         let closed = Arc::new(StdMutex::new(None));
         let url = config.url.clone();
         let (stopped_tx, stopped) = watch::channel(());
@@ -108,7 +121,10 @@ impl HttpTransport {
             machine,
             client,
             messages: messages_tx,
+            outbox: VecDeque::new(),
+            closing: false,
             events: events_tx,
+            dropped_events: Arc::clone(&dropped_events),
             closed: Arc::clone(&closed),
             tasks: HashMap::new(),
             close_waiters: Vec::new(),
@@ -123,6 +139,7 @@ impl HttpTransport {
             inbox: Mutex::new(messages_rx),
             closed,
             events: StdMutex::new(Some(events_rx)),
+            dropped_events,
             stopped,
             authorizing: Mutex::new(authorizing),
         })
@@ -137,9 +154,15 @@ impl HttpTransport {
     }
 
     /// Warnings and the session-expired notice, as they happen (the final `Closed` is reported
-    /// through [`Transport::closed_reason`] instead). Available once.
-    pub fn take_events(&self) -> Option<mpsc::UnboundedReceiver<HttpEvent>> {
+    /// through [`Transport::closed_reason`] instead). Available once; at most [`EVENT_QUEUE`]
+    /// wait unread, later ones are dropped and counted.
+    pub fn take_events(&self) -> Option<mpsc::Receiver<HttpEvent>> {
         self.events.lock().ok().and_then(|mut events| events.take())
+    }
+
+    /// Warnings dropped because [`EVENT_QUEUE`] of them waited unread.
+    pub fn dropped_events(&self) -> u64 {
+        self.dropped_events.load(Ordering::Relaxed)
     }
 
     /// The endpoint.
@@ -186,8 +209,14 @@ struct Driver {
     _stopped: watch::Sender<()>,
     machine: StreamableHttp,
     client: reqwest::Client,
-    messages: mpsc::UnboundedSender<Vec<u8>>,
-    events: mpsc::UnboundedSender<HttpEvent>,
+    messages: mpsc::Sender<Vec<u8>>,
+    /// Lines from the machine that `messages` had no room for yet, oldest first. Chunks are
+    /// taken from the server only while it is empty, so it holds at most one chunk's lines.
+    outbox: VecDeque<Vec<u8>>,
+    /// `close` was asked for: lines from the server are no longer delivered.
+    closing: bool,
+    events: mpsc::Sender<HttpEvent>,
+    dropped_events: Arc<AtomicU64>,
     closed: Arc<StdMutex<Option<String>>>,
     tasks: HashMap<HttpRequestId, AbortHandle>,
     close_waiters: Vec<oneshot::Sender<()>>,
@@ -218,7 +247,19 @@ impl Driver {
                     None => futures::future::pending().await,
                 }
             };
+            let outbox_full = !self.outbox.is_empty();
             tokio::select! {
+                permit = self.messages.reserve(), if outbox_full => {
+                    match permit {
+                        Ok(permit) => {
+                            if let Some(line) = self.outbox.pop_front() {
+                                permit.send(line);
+                            }
+                        }
+                        // Nobody reads any more (the session is gone): drop what waits.
+                        Err(_) => self.outbox.clear(),
+                    }
+                }
                 command = commands.recv(), if commands_open => {
                     let now = TokioClock::instant();
                     match command {
@@ -229,15 +270,17 @@ impl Driver {
                         Some(Command::Close(done)) => {
                             self.close_waiters.push(done);
                             self.machine.close(now);
+                            self.closing = true;
                         }
                         None => {
                             // Every handle is gone: end the session politely.
                             commands_open = false;
                             self.machine.close(now);
+                            self.closing = true;
                         }
                     }
                 }
-                Some((id, io)) = io_rx.recv() => {
+                Some((id, io)) = io_rx.recv(), if !outbox_full => {
                     let now = TokioClock::instant();
                     match io {
                         Io::Head(status, headers) => {
@@ -259,6 +302,12 @@ impl Driver {
         }
         for (_, task) in self.tasks.drain() {
             task.abort();
+        }
+        // The last lines still go to the session (it reads until `recv` ends).
+        while let Some(line) = self.outbox.pop_front() {
+            if self.messages.send(line).await.is_err() {
+                break;
+            }
         }
         // Dropping the senders ends `recv` and wakes every `close`.
     }
@@ -313,7 +362,23 @@ impl Driver {
             self.tasks.insert(id, task.abort_handle());
         }
         while let Some(line) = self.machine.poll_message() {
-            let _ = self.messages.send(line);
+            self.outbox.push_back(line);
+        }
+        if self.closing {
+            // The session stopped reading when it asked to close: what still streams in (a
+            // flood, say) must not hold up the `DELETE`'s answer behind it.
+            self.outbox.clear();
+        }
+        while let Some(line) = self.outbox.pop_front() {
+            match self.messages.try_send(line) {
+                Ok(()) => {}
+                Err(mpsc::error::TrySendError::Full(line)) => {
+                    self.outbox.push_front(line);
+                    break;
+                }
+                // Nobody reads any more: the lines have nowhere to go.
+                Err(mpsc::error::TrySendError::Closed(_)) => self.outbox.clear(),
+            }
         }
         while let Some(event) = self.machine.poll_event() {
             match event {
@@ -329,7 +394,9 @@ impl Driver {
                     }
                 }
                 other => {
-                    let _ = self.events.send(other);
+                    if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(other) {
+                        self.dropped_events.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
         }
@@ -423,7 +490,14 @@ impl Transport for HttpTransport {
     }
 
     async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
-        self.inbox.lock().await.recv().await.map(Ok)
+        let mut inbox = self.inbox.lock().await;
+        let mut bytes = inbox.recv().await?;
+        // Whatever else already waits goes along (each line ends in `\n`): one pass of the
+        // session's driver per batch rather than per message.
+        while let Ok(line) = inbox.try_recv() {
+            bytes.extend_from_slice(&line);
+        }
+        Some(Ok(bytes))
     }
 
     async fn closed_reason(&self) -> String {

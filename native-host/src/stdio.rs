@@ -1,17 +1,22 @@
 //! Stdio transport: an MCP server as a child process speaking NDJSON on stdin/stdout.
 //!
-//! Stdout is read by a task into a bounded channel (backpressure on the child, never unbounded
-//! memory); stderr is drained continuously into a bounded tail so a chatty server can never
-//! block; stdin is written by a task so `send` never waits on the child.
+//! Stdout is read in [`Transport::recv`] itself, 64 KiB at most per call: no task and no
+//! channel between the pipe and the session, so a flooding server is held back by the pipe
+//! (backpressure) and a round trip costs no extra wake-up. Stdin is written in `send` itself
+//! while the pipe takes the bytes at once; only what the pipe refuses waits in a backlog that
+//! a task writes out, so `send` never waits on the child, and a server that stops reading its
+//! stdin while more than [`MAX_STDIN_BACKLOG`] bytes wait is failed with an error naming it.
+//! Stderr is drained continuously into a bounded tail so a chatty server can never block.
 
 use agentwire::driver::Transport;
+use futures::FutureExt;
 use std::collections::VecDeque;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, Command};
-use tokio::sync::{mpsc, Mutex};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::Mutex;
 
 /// Environment variables a child inherits from the parent; everything else must come from
 /// the server's config, so the parent's secrets do not leak to every server.
@@ -25,6 +30,9 @@ const STDERR_TAIL_LINES: usize = 200;
 const STDERR_TAIL_BYTES: usize = 64 * 1024;
 /// Read size for stdout.
 const READ_CHUNK: usize = 64 * 1024;
+/// Most bytes kept for a server that does not read its stdin fast enough; beyond them `send`
+/// fails, and with it the server's session.
+pub const MAX_STDIN_BACKLOG: usize = 16 * 1024 * 1024;
 
 /// What to start.
 #[derive(Clone, Debug, Default)]
@@ -80,13 +88,36 @@ impl StderrTail {
 /// A running stdio MCP server.
 pub struct StdioTransport {
     name: String,
-    writer: StdMutex<Option<mpsc::UnboundedSender<Vec<u8>>>>,
-    reader: Mutex<mpsc::Receiver<std::io::Result<Vec<u8>>>>,
+    writer: Arc<StdMutex<Writer>>,
+    /// The child's stdin; `None` once closed. Locked by `send` (without waiting) and by the
+    /// backlog task.
+    stdin: Arc<Mutex<Option<ChildStdin>>>,
+    reader: Mutex<Reader>,
     child: Arc<Mutex<Child>>,
     /// The child's process group (its pid, see `spawn`), kept after the leader exits: what it
     /// started in the group must still be stopped.
     group: crate::reaper::Tracked,
     stderr: Arc<StdMutex<StderrTail>>,
+}
+
+/// What waits to be written to the child's stdin.
+#[derive(Default)]
+struct Writer {
+    /// Lines the pipe did not take at once, oldest first (the first may be partly written).
+    backlog: VecDeque<Vec<u8>>,
+    backlog_bytes: usize,
+    /// A task is writing the backlog out (then `send` only appends to it).
+    flushing: bool,
+    /// Shutdown began: stdin closes once the backlog is written.
+    closing: bool,
+    /// Why writing failed, once it has.
+    failed: Option<String>,
+}
+
+/// The child's stdout and the buffer it is read into.
+struct Reader {
+    stdout: ChildStdout,
+    buf: Box<[u8]>,
 }
 
 impl StdioTransport {
@@ -114,40 +145,11 @@ impl StdioTransport {
         command.process_group(0);
         let (mut child, tracked) = crate::reaper::spawn_tracked(&mut command)
             .map_err(|e| format!("could not start `{}`: {e}", spec.command))?;
-        let (Some(mut stdin), Some(mut stdout), Some(stderr)) =
+        let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err("the child's stdio pipes are missing".into());
         };
-
-        let (write_tx, mut write_rx) = mpsc::unbounded_channel::<Vec<u8>>();
-        tokio::spawn(async move {
-            while let Some(bytes) = write_rx.recv().await {
-                if stdin.write_all(&bytes).await.is_err() || stdin.flush().await.is_err() {
-                    break;
-                }
-            }
-            // Dropping stdin closes the pipe: the polite first step of shutdown.
-        });
-
-        let (read_tx, read_rx) = mpsc::channel(16);
-        tokio::spawn(async move {
-            let mut buf = vec![0u8; READ_CHUNK];
-            loop {
-                match stdout.read(&mut buf).await {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        if read_tx.send(Ok(buf[..n].to_vec())).await.is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        let _ = read_tx.send(Err(e)).await;
-                        break;
-                    }
-                }
-            }
-        });
 
         let tail = Arc::new(StdMutex::new(StderrTail::default()));
         let stderr_tail = Arc::clone(&tail);
@@ -170,8 +172,12 @@ impl StdioTransport {
 
         Ok(StdioTransport {
             name: name.to_owned(),
-            writer: StdMutex::new(Some(write_tx)),
-            reader: Mutex::new(read_rx),
+            writer: Arc::new(StdMutex::new(Writer::default())),
+            stdin: Arc::new(Mutex::new(Some(stdin))),
+            reader: Mutex::new(Reader {
+                stdout,
+                buf: vec![0; READ_CHUNK].into_boxed_slice(),
+            }),
             child: Arc::new(Mutex::new(child)),
             group: tracked,
             stderr: tail,
@@ -192,6 +198,77 @@ impl StdioTransport {
         }
     }
 
+    /// The polite first step of shutdown: stdin closes now, or once the backlog is written.
+    fn close_stdin(&self) {
+        let Ok(mut writer) = self.writer.lock() else {
+            return;
+        };
+        writer.closing = true;
+        if !writer.flushing {
+            match self.stdin.try_lock() {
+                Ok(mut stdin) => drop(stdin.take()),
+                Err(_) => {
+                    // A backlog task is just letting go of the pipe.
+                    let stdin = Arc::clone(&self.stdin);
+                    tokio::spawn(async move { stdin.lock().await.take() });
+                }
+            }
+        }
+    }
+
+    /// Writes what the pipe takes at once without waiting; returns what is left.
+    fn write_now<'a>(stdin: &mut ChildStdin, mut bytes: &'a [u8]) -> std::io::Result<&'a [u8]> {
+        while !bytes.is_empty() {
+            match stdin.write(bytes).now_or_never() {
+                Some(Ok(0)) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Some(Ok(n)) => bytes = &bytes[n..],
+                Some(Err(e)) => return Err(e),
+                None => break,
+            }
+        }
+        Ok(bytes)
+    }
+
+    /// Writes the backlog out, in a task, until it is empty; then closes stdin if shutdown
+    /// asked for it meanwhile.
+    fn spawn_flush(&self) {
+        let (writer, stdin) = (Arc::clone(&self.writer), Arc::clone(&self.stdin));
+        tokio::spawn(async move {
+            let mut stdin = stdin.lock().await;
+            loop {
+                let next = match writer.lock() {
+                    Ok(mut w) => match w.backlog.pop_front() {
+                        Some(line) => {
+                            w.backlog_bytes -= line.len();
+                            Some(line)
+                        }
+                        None => {
+                            w.flushing = false;
+                            if w.closing {
+                                stdin.take();
+                            }
+                            None
+                        }
+                    },
+                    Err(_) => None,
+                };
+                let (Some(line), Some(pipe)) = (next, stdin.as_mut()) else {
+                    return;
+                };
+                if let Err(e) = pipe.write_all(&line).await {
+                    if let Ok(mut w) = writer.lock() {
+                        w.failed = Some(e.to_string());
+                        w.backlog.clear();
+                        w.backlog_bytes = 0;
+                        w.flushing = false;
+                    }
+                    stdin.take();
+                    return;
+                }
+            }
+        });
+    }
+
     /// Waits up to `within` for the child to exit on its own.
     async fn wait_exit(&self, within: Duration) -> Option<ExitStatus> {
         let mut child = self.child.lock().await;
@@ -207,9 +284,7 @@ impl StdioTransport {
     /// already exited, as long as anything else is left in its group.
     pub async fn shutdown(&self) -> Option<ExitStatus> {
         use nix::sys::signal::{killpg, Signal};
-        if let Ok(mut writer) = self.writer.lock() {
-            writer.take();
-        }
+        self.close_stdin();
         let group = self.group.pid();
         let group_alive = || group.is_some_and(crate::reaper::group_alive);
         let mut status = self.wait_exit(Duration::from_secs(2)).await;
@@ -256,24 +331,74 @@ fn describe(status: ExitStatus) -> String {
 
 impl Transport for StdioTransport {
     async fn send(&self, bytes: Vec<u8>) -> Result<(), String> {
-        let writer = self
+        let mut writer = self
             .writer
             .lock()
             .map_err(|_| "stdin writer poisoned".to_owned())?;
-        match writer.as_ref() {
-            Some(tx) => tx
-                .send(bytes)
-                .map_err(|_| format!("server {:?} no longer reads its stdin", self.name)),
-            None => Err(format!("server {:?} is shutting down", self.name)),
+        if let Some(error) = &writer.failed {
+            return Err(format!(
+                "server {:?} no longer reads its stdin: {error}",
+                self.name
+            ));
+        }
+        if writer.closing {
+            return Err(format!("server {:?} is shutting down", self.name));
+        }
+        if writer.flushing {
+            if writer.backlog_bytes + bytes.len() > MAX_STDIN_BACKLOG && writer.backlog_bytes > 0 {
+                return Err(format!(
+                    "server {:?} does not read its stdin: {} bytes already wait to be written \
+                     (limit {MAX_STDIN_BACKLOG})",
+                    self.name, writer.backlog_bytes
+                ));
+            }
+            writer.backlog_bytes += bytes.len();
+            writer.backlog.push_back(bytes);
+            return Ok(());
+        }
+        // No backlog: write straight into the pipe, which almost always takes a line at once.
+        let Ok(mut stdin) = self.stdin.try_lock() else {
+            // A backlog task that just finished still holds the pipe: queue behind it.
+            writer.backlog_bytes += bytes.len();
+            writer.backlog.push_back(bytes);
+            writer.flushing = true;
+            drop(writer);
+            self.spawn_flush();
+            return Ok(());
+        };
+        let Some(pipe) = stdin.as_mut() else {
+            return Err(format!("server {:?} is shutting down", self.name));
+        };
+        match Self::write_now(pipe, &bytes) {
+            Ok([]) => Ok(()),
+            Ok(rest) => {
+                writer.backlog_bytes += rest.len();
+                writer.backlog.push_back(rest.to_vec());
+                writer.flushing = true;
+                drop(stdin);
+                drop(writer);
+                self.spawn_flush();
+                Ok(())
+            }
+            Err(e) => {
+                writer.failed = Some(e.to_string());
+                stdin.take();
+                Err(format!(
+                    "server {:?} no longer reads its stdin: {e}",
+                    self.name
+                ))
+            }
         }
     }
 
     async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
         let mut reader = self.reader.lock().await;
-        reader
-            .recv()
-            .await
-            .map(|chunk| chunk.map_err(|e| e.to_string()))
+        let Reader { stdout, buf } = &mut *reader;
+        match stdout.read(buf).await {
+            Ok(0) => None,
+            Ok(n) => Some(Ok(buf[..n].to_vec())),
+            Err(e) => Some(Err(e.to_string())),
+        }
     }
 
     async fn closed_reason(&self) -> String {

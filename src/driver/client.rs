@@ -1,5 +1,6 @@
 //! `McpClient`: an async handle over one [`ClientSession`], driven by a background future.
 
+use super::events::{EventSink, EventStream, Offered, EVENT_QUEUE_CAPACITY};
 use super::traits::{Clock, Spawn, Transport};
 use crate::content::ToolOutput;
 use crate::jsonrpc::{ErrorObject, Id};
@@ -49,9 +50,11 @@ struct Shared {
     session: ClientSession,
     waiters: HashMap<RequestId, oneshot::Sender<Completion>>,
     ready: Option<oneshot::Sender<Result<ServerDetails, String>>>,
-    /// Events no command waits for (list_changed, logs, progress, server requests).
-    events: mpsc::UnboundedSender<SessionEvent>,
-    events_rx: Option<mpsc::UnboundedReceiver<SessionEvent>>,
+    /// Events no command waits for (list_changed, logs, progress, server requests), bounded.
+    events: EventSink,
+    events_rx: Option<EventStream>,
+    /// The session's own count of dropped events, as last added to `events`.
+    session_dropped: u64,
     closed: Option<String>,
     /// Answers server requests in place of the event stream (see `connect_serving`).
     handler: Option<RequestHandler>,
@@ -81,7 +84,7 @@ impl Shared {
                         let _ = ready.send(Err(reason.clone()));
                     }
                     self.closed = Some(reason.clone());
-                    let _ = self.events.unbounded_send(SessionEvent::Closed { reason });
+                    self.events.offer(SessionEvent::Closed { reason });
                     continue;
                 }
                 SessionEvent::ServerRequest { id, method, params } if self.handler.is_some() => {
@@ -89,7 +92,19 @@ impl Shared {
                     continue;
                 }
                 other => {
-                    let _ = self.events.unbounded_send(other);
+                    if let Offered::Dropped(Some(SessionEvent::ServerRequest { id, .. })) =
+                        self.events.offer(other)
+                    {
+                        // Nobody will answer it: say so now rather than let the server wait.
+                        let busy = ErrorObject::new(
+                            crate::jsonrpc::codes::INTERNAL_ERROR,
+                            format!(
+                                "the client is not keeping up: {EVENT_QUEUE_CAPACITY} events \
+                                 already wait to be handled"
+                            ),
+                        );
+                        let _ = self.session.respond(&id, Err(busy));
+                    }
                     continue;
                 }
             };
@@ -97,6 +112,9 @@ impl Shared {
                 let _ = waiter.send(completion);
             }
         }
+        let dropped = self.session.dropped_events();
+        self.events.count_dropped(dropped - self.session_dropped);
+        self.session_dropped = dropped;
     }
 }
 
@@ -172,7 +190,7 @@ impl McpClient {
     {
         let clock = Rc::new(clock);
         let session = ClientSession::new(config, clock.now());
-        let (events_tx, events_rx) = mpsc::unbounded();
+        let (events_tx, events_rx) = EventSink::new(EVENT_QUEUE_CAPACITY);
         let (ready_tx, ready_rx) = oneshot::channel();
         let (wake_tx, wake_rx) = mpsc::unbounded();
         let shared = Shared {
@@ -181,6 +199,7 @@ impl McpClient {
             ready: Some(ready_tx),
             events: events_tx,
             events_rx: Some(events_rx),
+            session_dropped: 0,
             closed: None,
             handler,
             to_answer: Vec::new(),
@@ -264,9 +283,15 @@ impl McpClient {
     }
 
     /// The stream of events no command waits for: `ToolsListChanged`, `Progress`, `Log`,
-    /// `ServerRequest`, `ProtocolError`, `UnexpectedResponse`, `Closed`. Available once.
-    pub fn take_events(&self) -> Option<mpsc::UnboundedReceiver<SessionEvent>> {
+    /// `ServerRequest`, `ProtocolError`, `UnexpectedResponse`, `EventsDropped`, `Closed`.
+    /// Bounded: see [`EventStream`] for what happens when nobody reads it. Available once.
+    pub fn take_events(&self) -> Option<EventStream> {
         self.inner.shared.borrow_mut().events_rx.take()
+    }
+
+    /// How many events this connection dropped because its queues were full.
+    pub fn dropped_events(&self) -> u64 {
+        self.inner.shared.borrow().events.dropped()
     }
 
     /// What the server said about itself.

@@ -7,6 +7,7 @@
 
 mod backends;
 mod client;
+mod events;
 mod in_process;
 mod interrupt;
 mod runtime;
@@ -14,6 +15,7 @@ mod traits;
 
 pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient, RequestHandler};
+pub use events::{Empty, EventStream, EVENT_QUEUE_CAPACITY};
 pub use in_process::MockGithubTransport;
 pub use interrupt::{NothingRunning, RunInterrupt};
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus, ToolSearcher};

@@ -20,7 +20,6 @@ use crate::model::ToolDefinition;
 use crate::registry::ToolSource;
 use crate::time::whole_millis;
 use crate::vec_map::VecMap;
-use futures::channel::mpsc;
 use futures::future::LocalBoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
@@ -64,7 +63,7 @@ impl ServerStatus {
 
 struct Server {
     client: Option<McpClient>,
-    events: Option<mpsc::UnboundedReceiver<SessionEvent>>,
+    events: Option<super::EventStream>,
     status: ServerStatus,
     log: VecDeque<String>,
 }
@@ -348,6 +347,15 @@ impl<C: Clock> Runtime<C> {
                         }
                         SessionEvent::ProtocolError { message } => {
                             push_log(&mut server.log, format!("protocol error: {message}"));
+                        }
+                        SessionEvent::EventsDropped { count } => {
+                            let line = format!(
+                                "dropped {count} notifications: the server sent them faster than \
+                                 they were read (queue of {})",
+                                super::EVENT_QUEUE_CAPACITY
+                            );
+                            observer.on_notice(&format!("MCP server {name}: {line}"));
+                            push_log(&mut server.log, line);
                         }
                         SessionEvent::Closed { reason } => {
                             push_log(&mut server.log, format!("closed: {reason}"));

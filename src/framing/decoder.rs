@@ -4,6 +4,7 @@ use super::edges::LineEdges;
 use super::error::{excerpt, FrameError};
 use super::search::find_newline;
 use super::DEFAULT_MAX_FRAME_LEN;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 /// Buffer capacity kept across frames; a larger buffer left by a big frame is released once it
@@ -164,6 +165,25 @@ impl LineDecoder {
                         excerpt: excerpt(line),
                     }),
                 )
+            }
+        }
+    }
+
+    /// Like [`next_frame`](Self::next_frame), but a line that is not valid UTF-8 comes out
+    /// with each invalid sequence replaced by U+FFFD, flagged `true`, instead of as
+    /// [`FrameError::InvalidUtf8`]. Valid lines are borrowed, as with `next_frame`.
+    pub fn next_frame_lossy(&mut self) -> Option<Result<(Cow<'_, str>, bool), FrameError>> {
+        match self.queue.pop_front()? {
+            Item::TooLong { len, edges } => Some(Err(FrameError::TooLong {
+                len,
+                max: self.max,
+                edges,
+            })),
+            Item::Line { start, end } => {
+                self.head = end;
+                let text = String::from_utf8_lossy(&self.buf[start..end]);
+                let replaced = matches!(text, Cow::Owned(_));
+                Some(Ok((text, replaced)))
             }
         }
     }

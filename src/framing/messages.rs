@@ -2,15 +2,19 @@
 
 use super::error::{excerpt, DecodeError};
 use super::LineDecoder;
-use crate::jsonrpc::{Message, MessageError};
+use crate::jsonrpc::Message;
 
 impl LineDecoder {
     /// The next line parsed as a JSON-RPC message, or why it could not be (with a quote of the
     /// line); `None` when every complete line has been drained. Same contract as
     /// [`next_frame`](Self::next_frame): a bad line is reported and skipped.
+    ///
+    /// A line that is not valid UTF-8 is read with the invalid bytes replaced by U+FFFD (see
+    /// [`next_frame_lossy`](Self::next_frame_lossy)), so a response with one bad byte in a
+    /// string still answers its request.
     pub fn next_message(&mut self) -> Option<Result<Message, DecodeError>> {
-        Some(match self.next_frame()? {
-            Ok(line) => parse_line(line),
+        Some(match self.next_frame_lossy()? {
+            Ok((line, _)) => parse_line(&line),
             Err(e) => Err(DecodeError::Frame(e)),
         })
     }
@@ -29,7 +33,7 @@ impl LineDecoder {
 /// time (see `crate::json::parse_str`).
 pub fn parse_line(line: &str) -> Result<Message, DecodeError> {
     crate::json::parse_str(line)
-        .map_err(|e| MessageError::InvalidJson(e.to_string()))
+        .map_err(|e| crate::jsonrpc::json_error(&e))
         .and_then(Message::from_value)
         .map_err(|error| DecodeError::Message {
             error,
@@ -55,6 +59,7 @@ impl Iterator for Messages<'_> {
 mod tests {
     use super::*;
     use crate::framing::{FrameError, LineEdges, EDGE_BYTES};
+    use crate::jsonrpc::MessageError;
     use crate::jsonrpc::{Id, Response};
     use serde_json::json;
 
@@ -106,13 +111,16 @@ mod tests {
             &results[3],
             Err(DecodeError::Message { error: MessageError::Batch, excerpt }) if excerpt.starts_with('[')
         ));
-        assert!(matches!(
-            &results[4],
-            Err(DecodeError::Frame(FrameError::InvalidUtf8 {
-                valid_up_to: 0,
-                ..
-            }))
-        ));
+        // Invalid UTF-8 is read as U+FFFD, which is not JSON here.
+        assert!(
+            matches!(
+                &results[4],
+                Err(DecodeError::Message { error: MessageError::InvalidJson(_), excerpt })
+                    if excerpt == "\u{FFFD}{}"
+            ),
+            "{:?}",
+            results[4]
+        );
         assert_eq!(
             results[5],
             Err(DecodeError::Frame(FrameError::TooLong {

@@ -174,6 +174,12 @@ pub enum SessionEvent {
         /// What was wrong, with a short excerpt.
         message: String,
     },
+    /// Events were dropped because a bounded queue was full (a server flooding notifications
+    /// faster than the host reads them); `count` is how many since the last such report.
+    EventsDropped {
+        /// How many.
+        count: u64,
+    },
     /// The session closed; always the last event, emitted exactly once.
     Closed {
         /// Why.

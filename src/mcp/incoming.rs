@@ -4,26 +4,92 @@ use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
 use super::session::{ClientSession, Purpose, State};
 use super::SUPPORTED_PROTOCOL_VERSIONS;
 use crate::content::ToolOutput;
-use crate::framing::FrameError;
+use crate::framing::{parse_line, DecodeError, FrameError, LineEdges};
 use crate::json::quoted;
-use crate::jsonrpc::{codes, ErrorObject, Id, MessageError, Notification, Request, Response};
+use crate::jsonrpc::{
+    codes, ErrorObject, Id, Message, MessageError, Notification, Request, Response,
+};
 use crate::rpc::sniff_response_id;
 use crate::time::Instant;
 use serde_json::{json, Value};
 
+/// One line from the server, read as far as it can be: the message, or why not with a quote
+/// of the line and, for JSON that could not be parsed at all, the id its edges show it answers.
+pub(super) struct ReadLine {
+    message: Result<Message, (MessageError, String, Option<Id>)>,
+    /// Invalid UTF-8 in the line was replaced by U+FFFD.
+    replaced: bool,
+    /// The start of the line, when it needs quoting.
+    excerpt: Option<String>,
+}
+
+impl ReadLine {
+    /// Parses `text` (already decoded, lossily when `replaced`).
+    pub(super) fn read(text: &str, replaced: bool) -> ReadLine {
+        let quote = || crate::framing::excerpt(text.as_bytes());
+        let message = parse_line(text).map_err(|error| {
+            let DecodeError::Message { error, excerpt } = error else {
+                return (MessageError::InvalidJson(error.to_string()), quote(), None);
+            };
+            // Unparseable JSON (a number out of range, nesting past the limit, a syntax
+            // error deep inside) has no id to read but its edges may show it, as the
+            // oversize path reads them.
+            let id = match &error {
+                MessageError::InvalidJson(_) | MessageError::TooDeep => {
+                    sniff_response_id(&LineEdges::starting_with(text.as_bytes()))
+                }
+                _ => None,
+            };
+            (error, excerpt, id)
+        });
+        ReadLine {
+            message,
+            excerpt: replaced.then(quote),
+            replaced,
+        }
+    }
+}
+
 impl ClientSession {
-    pub(super) fn handle_malformed(&mut self, error: &MessageError, excerpt: &str) {
+    /// Acts on one line read from the server.
+    pub(super) fn handle_line(&mut self, now: Instant, line: ReadLine) {
+        if line.replaced && !self.is_closed() {
+            let excerpt = line.excerpt.unwrap_or_default();
+            self.push_droppable(SessionEvent::ProtocolError {
+                message: format!(
+                    "a line from the server was not valid UTF-8; its invalid bytes were read \
+                     as U+FFFD: {excerpt}"
+                ),
+            });
+        }
+        match line.message {
+            Ok(message) => self.handle_message(now, message),
+            Err((error, excerpt, sniffed)) => self.handle_malformed(&error, &excerpt, sniffed),
+        }
+    }
+
+    pub(super) fn handle_malformed(
+        &mut self,
+        error: &MessageError,
+        excerpt: &str,
+        sniffed: Option<Id>,
+    ) {
         if self.is_closed() {
             return;
         }
-        self.events.push_back(SessionEvent::ProtocolError {
+        self.push_droppable(SessionEvent::ProtocolError {
             message: format!("{error}: {excerpt}"),
         });
         // A broken response to one of our requests would otherwise sit until its timeout.
-        if let MessageError::Invalid { id: Some(id), .. } = error {
-            if let Some(wire_id) = id.as_u64() {
-                self.fail_unreadable(wire_id, format!("{error}: {excerpt}"));
-            }
+        let id = match error {
+            MessageError::Invalid { id: Some(id), .. } => Some(id),
+            _ => sniffed.as_ref(),
+        };
+        if let Some(wire_id) = id.and_then(Id::as_u64) {
+            self.fail_unreadable(
+                wire_id,
+                format!("the server's response could not be read: {error}: {excerpt}"),
+            );
         }
     }
 
@@ -65,8 +131,7 @@ impl ClientSession {
                 Err(e) => format!("server reported an error about an unreadable request: {e}"),
                 Ok(_) => "response without an id".to_owned(),
             };
-            self.events
-                .push_back(SessionEvent::UnexpectedResponse { id: None, reason });
+            self.push_droppable(SessionEvent::UnexpectedResponse { id: None, reason });
             return;
         };
         let wire_id = id.as_u64();
@@ -77,7 +142,7 @@ impl ClientSession {
                 }
                 _ => "response to a request this client never sent",
             };
-            self.events.push_back(SessionEvent::UnexpectedResponse {
+            self.push_droppable(SessionEvent::UnexpectedResponse {
                 id: Some(id),
                 reason: reason.into(),
             });
@@ -203,6 +268,19 @@ impl ClientSession {
             self.send_response(id, Err(ErrorObject::method_not_found(&method)));
             return;
         }
+        if self.open_server_requests.len() >= super::MAX_QUEUED_EVENTS {
+            // The host is not answering: refuse rather than remember without end.
+            let error = ErrorObject::new(
+                codes::INTERNAL_ERROR,
+                format!(
+                    "the client already has {} unanswered requests from this server",
+                    super::MAX_QUEUED_EVENTS
+                ),
+            );
+            self.dropped += 1;
+            self.send_response(id, Err(error));
+            return;
+        }
         if !self.open_server_requests.insert(id.clone()) {
             let error = ErrorObject::new(
                 codes::INVALID_REQUEST,
@@ -266,6 +344,6 @@ impl ClientSession {
             }
             _ => SessionEvent::Notification { method, params },
         };
-        self.events.push_back(event);
+        self.push_droppable(event);
     }
 }

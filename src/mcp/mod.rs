@@ -10,7 +10,7 @@ mod session;
 
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};
 pub use roots::Root;
-pub use session::{CallOptions, ClientSession, SessionConfig, SessionError};
+pub use session::{CallOptions, ClientSession, SessionConfig, SessionError, MAX_QUEUED_EVENTS};
 
 /// The protocol version agentwire asks for.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";

@@ -1,9 +1,10 @@
 //! The MCP client session as a sans-IO state machine.
 
 use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
+use super::incoming::ReadLine;
 use super::roots::Root;
 use super::LATEST_PROTOCOL_VERSION;
-use crate::framing::{DecodeError, FrameError, LineDecoder};
+use crate::framing::{FrameError, LineDecoder};
 use crate::jsonrpc::{ErrorObject, Id, Message, Notification, Request, Response};
 use crate::rpc::{Deadlines, PendingTable};
 use crate::time::{whole_millis, Instant};
@@ -11,6 +12,12 @@ use serde_json::{json, Map, Value};
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
+
+/// Most events the session holds undrained before it drops notifications, protocol errors and
+/// unexpected responses (counted in [`ClientSession::dropped_events`]). Responses, failures
+/// and `Closed` are never dropped. The driving contract drains events after every input, so
+/// this only bites a host that feeds a huge input at once, or does not drain.
+pub const MAX_QUEUED_EVENTS: usize = 4096;
 
 /// How a session introduces itself and how patient it is.
 #[derive(Clone, Debug)]
@@ -157,6 +164,8 @@ pub struct ClientSession {
     pub(super) decoder: LineDecoder,
     /// Since when request timeouts are paused (see [`ClientSession::pause_timeouts`]).
     pub(super) paused_since: Option<Instant>,
+    /// Droppable events dropped because [`MAX_QUEUED_EVENTS`] were waiting.
+    pub(super) dropped: u64,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -175,6 +184,7 @@ impl ClientSession {
             events: VecDeque::new(),
             decoder: LineDecoder::new(config.max_frame_len),
             paused_since: None,
+            dropped: 0,
             config,
         };
         let params = session.initialize_params();
@@ -232,6 +242,12 @@ impl ClientSession {
     /// The session's configuration.
     pub fn config(&self) -> &SessionConfig {
         &self.config
+    }
+
+    /// How many notifications, protocol errors and unexpected responses were dropped because
+    /// [`MAX_QUEUED_EVENTS`] events were already waiting to be drained.
+    pub fn dropped_events(&self) -> u64 {
+        self.dropped
     }
 
     // ----- commands -----
@@ -345,17 +361,20 @@ impl ClientSession {
     /// Takes bytes from a stream transport (stdio): any chunking, lines split anywhere.
     pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
         self.decoder.push(bytes);
-        while let Some(decoded) = self.decoder.next_message() {
-            match decoded {
-                Ok(message) => self.handle_message(now, message),
-                Err(DecodeError::Message { error, excerpt }) => {
-                    self.handle_malformed(&error, &excerpt)
+        loop {
+            let line = match self.decoder.next_frame_lossy() {
+                None => break,
+                Some(Ok((text, replaced))) => ReadLine::read(&text, replaced),
+                Some(Err(error @ FrameError::TooLong { .. })) => {
+                    self.handle_too_long(error);
+                    continue;
                 }
-                Err(DecodeError::Frame(error @ FrameError::TooLong { .. })) => {
-                    self.handle_too_long(error)
+                Some(Err(error)) => {
+                    self.handle_frame_error(error.to_string());
+                    continue;
                 }
-                Err(error) => self.handle_frame_error(error.to_string()),
-            }
+            };
+            self.handle_line(now, line);
         }
     }
 
@@ -369,12 +388,13 @@ impl ClientSession {
         self.shut_down(reason.to_owned());
     }
 
-    /// Takes one whole frame (a line without its newline) from a message transport.
+    /// Takes one whole frame (a line without its newline) from a message transport. Invalid
+    /// UTF-8 is read as U+FFFD, as in [`handle_bytes`](Self::handle_bytes).
     pub fn handle_frame(&mut self, now: Instant, frame: &[u8]) {
-        match Message::parse(frame) {
-            Ok(message) => self.handle_message(now, message),
-            Err(error) => self.handle_malformed(&error, &crate::framing::excerpt(frame)),
-        }
+        let text = String::from_utf8_lossy(frame);
+        let replaced = matches!(text, std::borrow::Cow::Owned(_));
+        let line = ReadLine::read(&text, replaced);
+        self.handle_line(now, line);
     }
 
     /// Takes one parsed message from the server.
@@ -392,8 +412,7 @@ impl ClientSession {
     /// Reports a frame the transport could not deliver intact (too long, not UTF-8, ...).
     pub fn handle_frame_error(&mut self, message: String) {
         if !self.is_closed() {
-            self.events
-                .push_back(SessionEvent::ProtocolError { message });
+            self.push_droppable(SessionEvent::ProtocolError { message });
         }
     }
 
@@ -555,6 +574,16 @@ impl ClientSession {
                 SessionEvent::Failed { request, error }
             }
         });
+    }
+
+    /// Queues an event nothing waits for, unless [`MAX_QUEUED_EVENTS`] already wait: then it
+    /// is dropped and counted.
+    pub(super) fn push_droppable(&mut self, event: SessionEvent) {
+        if self.events.len() >= MAX_QUEUED_EVENTS {
+            self.dropped += 1;
+        } else {
+            self.events.push_back(event);
+        }
     }
 
     pub(super) fn shut_down(&mut self, reason: String) {

@@ -1,9 +1,11 @@
 //! Loading MCP servers' tool lists into the registry.
 
+use super::checks::{MAX_MCP_TOOLS, MAX_TOOLS_PER_SERVER};
 use super::names::{mcp_tool_name, with_hash_suffix};
 use super::{names, vetting, Registry, RegistryError, ToolSource, ToolSpec};
 use crate::json::quoted;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 
 /// A tool from a `tools/list` result that was not registered, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +51,7 @@ impl LoadReport {
 /// The fields of one `tools/list` entry that the registry keeps.
 struct RawTool<'a> {
     name: &'a str,
-    description: &'a str,
+    description: Cow<'a, str>,
     input_schema: Value,
     annotations: Option<Value>,
 }
@@ -77,8 +79,8 @@ fn read_tool<'a>(
         }
     };
     let description = match obj.get("description") {
-        None | Some(Value::Null) => "",
-        Some(Value::String(s)) => s,
+        None | Some(Value::Null) => Cow::Borrowed(""),
+        Some(Value::String(s)) => super::checks::cut_description(s),
         Some(_) => {
             return Err(invalid(
                 quoted(name).to_string(),
@@ -89,18 +91,15 @@ fn read_tool<'a>(
     let input_schema = match obj.get("inputSchema") {
         // Model APIs want an object schema; a tool without one takes no arguments.
         None | Some(Value::Null) => json!({"type": "object", "properties": Map::new()}),
-        Some(Value::Object(schema)) => {
+        Some(schema) => {
+            let mut schema = super::checks::object_schema(schema.clone())
+                .map_err(|reason| invalid(quoted(name).to_string(), &reason))?;
             // Lossless slimming: the model gains nothing from the dialect URI, and it costs
             // about 11% of the definitions' tokens.
-            let mut schema = schema.clone();
-            schema.shift_remove("$schema");
-            Value::Object(schema)
-        }
-        Some(_) => {
-            return Err(invalid(
-                quoted(name).to_string(),
-                "\"inputSchema\" must be an object",
-            ))
+            if let Value::Object(map) = &mut schema {
+                map.shift_remove("$schema");
+            }
+            schema
         }
     };
     let annotations = obj.get("annotations").filter(|a| a.is_object()).cloned();
@@ -134,9 +133,13 @@ impl Registry {
         };
         self.server_errors.remove(server);
         self.loaded_servers.insert(server.to_owned());
+        // Caps first: only the first `room` entries of the list are considered at all.
+        let others = self.tools.iter().filter(|t| t.server().is_some()).count();
+        let room = MAX_TOOLS_PER_SERVER.min(MAX_MCP_TOOLS.saturating_sub(others));
+        let considered = tools.len().min(room);
         // Tools whose names need no sanitising claim their plain names first, so `delete_repo`
         // is `mcp__s__delete_repo` whatever the list order, and `delete.repo` gets the suffix.
-        let mut order: Vec<usize> = (0..tools.len()).collect();
+        let mut order: Vec<usize> = (0..considered).collect();
         order.sort_by_key(|&i| !has_plain_name(&tools[i]));
         let mut block: Vec<ToolSpec> = Vec::new();
         let mut placed: Vec<(usize, Result<ToolSpec, RegistryError>)> = Vec::new();
@@ -165,6 +168,21 @@ impl Registry {
                 }),
             }
         }
+        if considered < tools.len() {
+            let over = tools.len() - considered;
+            let limit = if room == MAX_TOOLS_PER_SERVER {
+                format!("the limit of {MAX_TOOLS_PER_SERVER} tools per server")
+            } else {
+                format!("the limit of {MAX_MCP_TOOLS} MCP tools in all")
+            };
+            report.skipped.push(SkippedTool {
+                name: format!("#{considered}…#{}", tools.len() - 1),
+                reason: format!(
+                    "MCP server {}: {over} more tools over {limit} were not loaded",
+                    quoted(server)
+                ),
+            });
+        }
         // The first listing of a connection is what later listings are compared with.
         if self.first_listings.get(server).is_none() {
             let first = block.iter().map(vetting::Listed::of).collect();
@@ -180,7 +198,18 @@ impl Registry {
             .position(|t| matches!(t.server(), Some(s) if s > server))
             .unwrap_or(self.tools.len());
         self.tools.splice(at..at, block);
+        if report.skipped.is_empty() {
+            self.skipped.remove(server);
+        } else {
+            self.skipped
+                .insert(server.to_owned(), report.skipped.clone());
+        }
         report
+    }
+
+    /// The tools of `server`'s last load that were not registered, and why.
+    pub fn skipped_tools(&self, server: &str) -> &[SkippedTool] {
+        self.skipped.get(server).map_or(&[], Vec::as_slice)
     }
 
     fn owner_of<'a>(&'a self, name: &str, block: &'a [ToolSpec]) -> Option<&'a ToolSpec> {
@@ -202,12 +231,12 @@ impl Registry {
         };
         let risk =
             self.overrides
-                .mcp_risk(server, raw.name, raw.description, raw.annotations.as_ref());
+                .mcp_risk(server, raw.name, &raw.description, raw.annotations.as_ref());
         let limits = self.limits_for(server);
         let mut spec = ToolSpec {
             name: mcp_tool_name(server, raw.name),
             // No `[MCP:<server>]` prefix: the name already carries the server.
-            description: raw.description.to_owned(),
+            description: raw.description.into_owned(),
             input_schema: raw.input_schema,
             risk,
             concurrency_safe: risk.is_read_only(),

@@ -9,12 +9,14 @@
 //! Registering never overwrites: a name that is taken is an error naming both tools, and the
 //! first tool stays.
 
+mod checks;
 mod mcp;
 pub mod names;
 mod risk;
 mod truncate;
 mod vetting;
 
+pub use checks::{MAX_DESCRIPTION_CHARS, MAX_MCP_TOOLS, MAX_TOOLS_PER_SERVER};
 pub use mcp::{LoadReport, SkippedTool};
 pub use risk::{infer_risk, risk_from_annotations, risk_from_name, Risk, RiskOverrides};
 pub use truncate::{char_prefix, truncate_output};
@@ -257,6 +259,8 @@ pub struct Registry {
     server_limits: VecMap<String, ToolLimits>,
     /// Each loaded server's tools as its connection first listed them (see [`vetting`]).
     first_listings: VecMap<String, Vec<vetting::Listed>>,
+    /// What each server's last load skipped (see [`Registry::skipped_tools`]).
+    skipped: VecMap<String, Vec<SkippedTool>>,
 }
 
 impl Registry {
@@ -429,6 +433,7 @@ impl Registry {
     }
 
     fn drop_server_tools(&mut self, server: &str) -> usize {
+        self.skipped.remove(server);
         let before = self.tools.len();
         self.tools.retain(|t| t.server() != Some(server));
         before - self.tools.len()

@@ -342,9 +342,10 @@ pub fn assert_server_shape(entry: &Value) {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["error", "name", "status", "tools"],
+        ["error", "name", "skipped", "status", "tools"],
         "keys of {entry}"
     );
+    assert!(entry["skipped"].is_array(), "skipped is a list: {entry}");
     let status = entry["status"].as_str().expect("status is a string");
     assert!(
         ["connected", "failed", "disabled"].contains(&status),
