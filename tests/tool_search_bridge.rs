@@ -638,3 +638,32 @@ fn a_new_conversation_partitions_and_renders_the_index_afresh() {
     assert_eq!(requests[0].tools.len(), 2, "tool_search and call_tool");
     assert_eq!(requests[1].tools.len(), 5, "all five gh tools, direct");
 }
+
+#[test]
+fn direct_tools_of_a_bridged_session_run_as_themselves_whatever_their_arguments() {
+    // get_issue stays direct (alwaysLoad); an argument called "name" is not a bridge call.
+    let model = ScriptedModel::new([
+        calls(&[(
+            "d",
+            "mcp__gh__get_issue",
+            json!({"name": "list_issues", "arguments": {}}),
+        )]),
+        answer("done"),
+    ]);
+    let mut config = deferring_config();
+    config.tool_search.always_load = vec!["mcp__gh__get_issue".to_owned()];
+    let agent = Agent::new(Registry::new(), Policy::new(), config);
+    let mut host = Host::new(agent, model.clone());
+    let (transport, called) = catalog_server(&host.pool);
+    host.add_server("gh", transport);
+    let observer = Observer::default();
+    host.run("get it", &observer).unwrap();
+    let tools: Vec<String> = model.requests.borrow()[0]
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(tools, ["mcp__gh__get_issue", "tool_search", "call_tool"]);
+    assert_eq!(*called.borrow(), ["get_issue"], "ran at once, as itself");
+    assert_eq!(observer.audit_log(), ["d mcp__gh__get_issue ok"]);
+}

@@ -186,6 +186,11 @@ fn call_tool_resolves_full_and_unique_bare_names_only() {
     assert!(err.contains("close names: mcp__a__two"), "{err}");
     // A built-in is found by its full name only (it has no bare name).
     assert_eq!(bridge_name("shell").unwrap(), "shell");
+    // A sanitised name answers to its bare name and to the server's own name for it.
+    registry.load_server("d", &[sized("get.page", 10)]);
+    let bridge_name = |name: &str| bridge::resolve_name(&registry, name).map(|s| s.name.clone());
+    assert_eq!(bridge_name("get_page").unwrap(), "mcp__d__get_page");
+    assert_eq!(bridge_name("get.page").unwrap(), "mcp__d__get_page");
 }
 
 #[test]
