@@ -23,14 +23,13 @@ const B: f64 = 0.75;
 /// `list_directory` and `list_allowed_directories`, "list folder" explains all of the first.
 const NAME_SHARE: f64 = 0.5;
 
-/// The term statistics of a catalog: per tool and field, term counts over a shared vocabulary.
+/// The term statistics of a catalog: per tool, each distinct term with its count per field.
+///
+/// Plain vectors searched linearly, no vocabulary or sorting: a query touches every tool anyway,
+/// catalogs hold tens to a few thousand tools, and the code stays small in the wasm module.
 pub(crate) struct Postings {
-    /// Sorted, distinct terms; a term's id is its position.
-    vocabulary: Vec<String>,
-    /// Per term id, the number of tools whose text has it in any field.
-    doc_freq: Vec<u32>,
-    /// Per tool, (term id, count per field), sorted by term id.
-    docs: Vec<Vec<(u32, [u16; FIELDS])>>,
+    /// Per tool, (term, count per field), in order of first occurrence.
+    docs: Vec<Vec<(String, [u16; FIELDS])>>,
     /// Per tool, the number of terms of each field.
     lengths: Vec<[u32; FIELDS]>,
     /// Average field lengths over the catalog (at least 1).
@@ -40,42 +39,34 @@ pub(crate) struct Postings {
 impl Postings {
     /// Indexes tools given as, per tool, the terms of each field.
     pub(crate) fn new(tools: Vec<[Vec<String>; FIELDS]>) -> Postings {
-        let mut vocabulary: Vec<String> = tools.iter().flatten().flatten().cloned().collect();
-        vocabulary.sort_unstable();
-        vocabulary.dedup();
-        let mut doc_freq = vec![0u32; vocabulary.len()];
         let mut docs = Vec::with_capacity(tools.len());
         let mut lengths = Vec::with_capacity(tools.len());
         let mut totals = [0f64; FIELDS];
-        for fields in &tools {
-            let mut counts: Vec<(u32, [u16; FIELDS])> = Vec::new();
+        for fields in tools {
+            let mut counts: Vec<(String, [u16; FIELDS])> = Vec::new();
             let mut length = [0u32; FIELDS];
-            for (field, words) in fields.iter().enumerate() {
+            for (field, words) in fields.into_iter().enumerate() {
                 length[field] = words.len() as u32;
                 totals[field] += words.len() as f64;
                 for word in words {
-                    let id = vocabulary.binary_search(word).unwrap_or_default() as u32;
-                    match counts.binary_search_by_key(&id, |(t, _)| *t) {
-                        Ok(at) => counts[at].1[field] = counts[at].1[field].saturating_add(1),
-                        Err(at) => {
+                    match counts.iter_mut().find(|(term, _)| *term == word) {
+                        Some((_, per_field)) => {
+                            per_field[field] = per_field[field].saturating_add(1);
+                        }
+                        None => {
                             let mut per_field = [0u16; FIELDS];
                             per_field[field] = 1;
-                            counts.insert(at, (id, per_field));
+                            counts.push((word, per_field));
                         }
                     }
                 }
             }
-            for (id, _) in &counts {
-                doc_freq[*id as usize] += 1;
-            }
             docs.push(counts);
             lengths.push(length);
         }
-        let n = tools.len().max(1) as f64;
+        let n = docs.len().max(1) as f64;
         let average = totals.map(|total| (total / n).max(1.0));
         Postings {
-            vocabulary,
-            doc_freq,
             docs,
             lengths,
             average,
@@ -95,25 +86,25 @@ impl Postings {
             sources,
         } in query
         {
-            let Ok(id) = self.vocabulary.binary_search(term) else {
-                continue;
-            };
-            let df = f64::from(self.doc_freq[id]);
+            let hits: Vec<(usize, &[u16; FIELDS])> = (self.docs.iter().enumerate())
+                .filter_map(|(doc, counts)| {
+                    let found = counts.iter().find(|(t, _)| t == term);
+                    found.map(|(_, per_field)| (doc, per_field))
+                })
+                .collect();
+            let df = hits.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for (doc, counts) in self.docs.iter().enumerate() {
-                let Ok(at) = counts.binary_search_by_key(&(id as u32), |(t, _)| *t) else {
-                    continue;
-                };
+            for (doc, per_field) in hits {
                 let mut tf = 0.0;
                 for (field, field_weight) in FIELD_WEIGHTS.iter().enumerate() {
-                    let count = f64::from(counts[at].1[field]);
+                    let count = f64::from(per_field[field]);
                     let norm =
                         1.0 - B + B * f64::from(self.lengths[doc][field]) / self.average[field];
                     tf += field_weight * count / norm;
                 }
                 scores[doc] += weight * idf * tf / (K1 + tf);
                 covered[doc] |= sources;
-                name_matched[doc] += u32::from(counts[at].1[0]);
+                name_matched[doc] += u32::from(per_field[0]);
             }
         }
         for (doc, score) in scores.iter_mut().enumerate() {

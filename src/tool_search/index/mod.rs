@@ -166,13 +166,23 @@ impl ToolIndex {
         }
         let (query, distinct) = self.lexicon.expand(&tokenize::terms(&text));
         let scores = self.postings.scores(&query, distinct);
-        let mut ranked: Vec<usize> = (0..scores.len())
+        let mut candidates: Vec<usize> = (0..scores.len())
             .filter(|&i| scores[i] > 0.0 && !pinned.contains(&i))
             .collect();
-        // Stable: equal scores keep catalog order.
-        ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-        let top = ranked.first().map_or(0.0, |&i| scores[i]);
-        let scored: Vec<(usize, f64)> = ranked.into_iter().map(|i| (i, scores[i])).collect();
+        // The best `limit` by repeated selection (no sort: limits are small, and it keeps the
+        // wasm module small); the first of equal scores wins, so ties keep catalog order.
+        let mut scored: Vec<(usize, f64)> = Vec::new();
+        while scored.len() + pinned.len() < limit && !candidates.is_empty() {
+            let mut best = 0;
+            for (at, &i) in candidates.iter().enumerate() {
+                if scores[i] > scores[candidates[best]] {
+                    best = at;
+                }
+            }
+            let i = candidates.remove(best);
+            scored.push((i, scores[i]));
+        }
+        let top = scored.first().map_or(0.0, |&(_, score)| score);
         self.hits(&pinned, &scored, top, limit)
     }
 

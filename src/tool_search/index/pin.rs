@@ -48,7 +48,7 @@ pub(crate) fn resolve(names: &[String], bare: &[String], token: &str, bare_ok: b
 /// Whether a bare name is name-like enough to pin when it occurs amid other words: it has a
 /// separator or a camelCase hump, so it is not an ordinary word such as `echo`.
 pub(crate) fn distinctive(token: &str) -> bool {
-    token.contains(['_', '-', '.']) || token.chars().skip(1).any(char::is_uppercase)
+    token.contains(['_', '-', '.']) || token.chars().skip(1).any(|c| c.is_ascii_uppercase())
 }
 
 #[cfg(test)]

@@ -32,8 +32,8 @@ pub(crate) fn terms(text: &str) -> Vec<String> {
                 i += 1;
             }
             cjk_terms(&chars[start..i], &mut out);
-        } else if chars[i].is_alphanumeric() {
-            while i < chars.len() && chars[i].is_alphanumeric() && !is_cjk(chars[i]) {
+        } else if is_word_char(chars[i]) {
+            while i < chars.len() && is_word_char(chars[i]) && !is_cjk(chars[i]) {
                 i += 1;
             }
             camel_words(&chars[start..i], &mut out);
@@ -51,10 +51,11 @@ fn camel_words(word: &[char], out: &mut Vec<String>) {
         let (prev, cur) = (word[i - 1], word[i]);
         // An acronym's plural (`PRs`, `URLs`) is not a capitalised word.
         let plural = i + 2 == word.len() && word[i + 1] == 's';
-        let next_lower = !plural && word.get(i + 1).is_some_and(|c| c.is_lowercase());
+        let next_lower = !plural && word.get(i + 1).is_some_and(char::is_ascii_lowercase);
         // `listDirectory` splits before `D`; `HTMLFile` splits before `F` (an upper-case run
         // followed by a capitalised word).
-        if cur.is_uppercase() && (prev.is_lowercase() || (prev.is_uppercase() && next_lower)) {
+        let upper = cur.is_ascii_uppercase();
+        if upper && (prev.is_ascii_lowercase() || (prev.is_ascii_uppercase() && next_lower)) {
             push_word(&word[start..i].iter().collect::<String>(), out);
             start = i;
         }
@@ -64,7 +65,7 @@ fn camel_words(word: &[char], out: &mut Vec<String>) {
 
 /// Lower-cases, drops a stop word, folds the suffix, and pushes the term.
 pub(crate) fn push_word(word: &str, out: &mut Vec<String>) {
-    let word = word.to_lowercase();
+    let word = word.to_ascii_lowercase();
     if word.is_empty() || STOP_WORDS.contains(&word.as_str()) {
         return;
     }
@@ -111,6 +112,16 @@ pub(crate) fn fold(word: &str) -> String {
         w.pop();
     }
     w
+}
+
+/// Whether `c` belongs to a word: ASCII letters and digits, and any other non-ASCII character
+/// that is not a space or CJK/full-width punctuation. ASCII-only case and class tests: the
+/// Unicode tables would cost kilobytes of wasm for catalogs that are English in practice.
+fn is_word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || (!c.is_ascii()
+            && !c.is_whitespace()
+            && !matches!(c as u32, 0x2000..=0x206f | 0x3000..=0x303f | 0xff00..=0xff0f | 0xff1a..=0xff20))
 }
 
 /// Whether `c` is a CJK ideograph (or kana/hangul), which is written without spaces.
@@ -172,6 +183,9 @@ mod tests {
         assert_eq!(t("HTMLFile"), ["html", "fil"]);
         assert_eq!(t("perPage v2"), ["per", "pag", "v2"]);
         assert_eq!(t("PRs URLs"), ["pr", "url"]);
+        // Other letters are word characters, lower-cased in ASCII only; full-width punctuation
+        // and spaces separate words.
+        assert_eq!(t("Café，Größe"), ["café", "größe"]);
     }
 
     #[test]
