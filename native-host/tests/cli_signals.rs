@@ -52,6 +52,8 @@ impl Scene {
     /// Starts the CLI in the background with `args`; stdout lines arrive on the channel.
     fn spawn(&self, args: &[&str], env: &[(&str, &str)]) -> Running {
         let mut child = Command::new(agentwire_bin())
+            // The project's own `.mcp.json`, named: the test trusts what it wrote.
+            .args(["--config", ".mcp.json"])
             .args(args)
             .current_dir(self.dir.path())
             .env_remove("AGENTWIRE_MODEL")

@@ -9,9 +9,8 @@ use common::Project;
 fn mcp_list_names_every_skipped_entry_and_the_cap() {
     let mut project = Project::new();
     project.fixture("hostile", "tool-list.mjs", &[]);
-    let config = project.path().join(".mcp.json").display().to_string();
 
-    let out = project.run(&["--config", &config, "mcp", "list", "--json"]);
+    let out = project.run(&["mcp", "list", "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let json = out.json();
     let server = &json["servers"][0];
@@ -42,7 +41,7 @@ fn mcp_list_names_every_skipped_entry_and_the_cap() {
         .1
         .contains("201 more tools over the limit of 1000 tools per server"));
 
-    let human = project.run(&["--config", &config, "mcp", "list"]);
+    let human = project.run(&["mcp", "list"]);
     assert!(
         human
             .stderr

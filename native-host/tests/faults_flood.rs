@@ -24,10 +24,7 @@ fn the_cli_answers_reports_drops_and_exits_while_a_stdio_server_floods() {
         "flood.mjs",
         &["--after-eof", "flood", "--ignore-term", "1"],
     );
-    let config = project.path().join(".mcp.json").display().to_string();
     let out = project.run(&[
-        "--config",
-        &config,
         "--allow",
         "mcp__flood__*",
         "run",

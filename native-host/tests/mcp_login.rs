@@ -163,10 +163,10 @@ fn mcp_list_says_whether_each_oauth_server_keeps_a_token() {
     let out = project.run_with_env(&["mcp", "list"], &env);
     assert!(
         out.stdout
-            .contains("remote: connected, 1 tools (OAuth token kept, valid for about")
+            .contains("remote: connected, 1 tools, ~30 tokens (OAuth token kept, valid for about")
             && out
                 .stdout
-                .contains("memory: connected, 1 tools (OAuth tokens in memory only)"),
+                .contains("memory: connected, 1 tools, ~30 tokens (OAuth tokens in memory only)"),
         "{out:?}"
     );
 }

@@ -136,7 +136,19 @@ impl Registry {
         // Caps first: only the first `room` entries of the list are considered at all.
         let others = self.tools.iter().filter(|t| t.server().is_some()).count();
         let room = MAX_TOOLS_PER_SERVER.min(MAX_MCP_TOOLS.saturating_sub(others));
-        let considered = tools.len().min(room);
+        // The cap counts tools that can be registered: malformed entries before it do not
+        // use up room.
+        let mut considered = tools.len();
+        let mut valid = 0;
+        for (index, value) in tools.iter().enumerate() {
+            if valid == room {
+                considered = index;
+                break;
+            }
+            if read_tool(server, index, value).is_ok() {
+                valid += 1;
+            }
+        }
         // Tools whose names need no sanitising claim their plain names first, so `delete_repo`
         // is `mcp__s__delete_repo` whatever the list order, and `delete.repo` gets the suffix.
         let mut order: Vec<usize> = (0..considered).collect();

@@ -5,9 +5,16 @@ use crate::model::ToolCall;
 use crate::registry::{Registry, Risk, ToolSpec};
 use serde_json::{json, Value};
 
-/// A tool whose definition is padded to about `bytes` bytes.
+/// A tool whose definition is padded to about `bytes` bytes: the description up to 2,000 (under
+/// the registry's cut), the rest in a parameter's description.
 fn sized(name: &str, bytes: usize) -> Value {
-    json!({"name": name, "description": "d".repeat(bytes), "inputSchema": {"type": "object"}})
+    let description = "d".repeat(bytes.min(2_000));
+    if bytes <= 2_000 {
+        return json!({"name": name, "description": description, "inputSchema": {"type": "object"}});
+    }
+    let rest = "p".repeat(bytes - 2_000);
+    json!({"name": name, "description": description, "inputSchema": {"type": "object",
+        "properties": {"x": {"type": "string", "description": rest}}}})
 }
 
 /// Servers `a` (two tools, ~2,000 tokens each) and `b` (one small tool), plus a built-in.

@@ -342,7 +342,15 @@ pub fn assert_server_shape(entry: &Value) {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["error", "name", "skipped", "status", "tools"],
+        [
+            "deferredTools",
+            "error",
+            "estimatedTokens",
+            "name",
+            "skipped",
+            "status",
+            "tools"
+        ],
         "keys of {entry}"
     );
     assert!(entry["skipped"].is_array(), "skipped is a list: {entry}");
@@ -372,7 +380,22 @@ pub fn assert_server_shape(entry: &Value) {
         keys.sort_unstable();
         assert_eq!(
             keys,
-            ["description", "name", "original_name", "risk"],
+            [
+                "description",
+                "estimatedTokens",
+                "loading",
+                "name",
+                "original_name",
+                "risk"
+            ],
+            "{tool}"
+        );
+        assert!(
+            ["direct", "deferred"].contains(&tool["loading"].as_str().unwrap_or("")),
+            "{tool}"
+        );
+        assert!(
+            tool["estimatedTokens"].as_u64().is_some_and(|t| t > 0),
             "{tool}"
         );
         let original = tool["original_name"].as_str().expect("original_name");
