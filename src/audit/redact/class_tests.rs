@@ -153,6 +153,12 @@ fn command_line_credentials() {
         ),
         ("curl -u alice x", "curl -u alice x"),
         ("ls -p\nmysql x\nrm -pfoo", "ls -p\nmysql x\nrm -pfoo"),
+        // `-p` inside a word is no flag: a host name is not a password.
+        (
+            "mysql -h db-prod -e 'select 1'",
+            "mysql -h db-prod -e 'select 1'",
+        ),
+        ("sshpass x-phunter2", "sshpass x-phunter2"),
     ]);
 }
 
