@@ -1,8 +1,8 @@
 //! The agent's side of deferred tool loading: the session's frozen `tools`, catalog notices,
 //! `tool_search` answers (from the core index or the host's searcher) and tool loading info.
 
-use super::turn::{CallState, PendingCall, Phase};
-use super::{Agent, Outbox, Run, UiEvent};
+use super::turn::{tools_turn, CallState, PendingCall};
+use super::{Agent, Outbox, UiEvent};
 use crate::agent::AgentError;
 use crate::audit::Outcome;
 use crate::model::{ChatMessage, ToolDefinition};
@@ -89,11 +89,7 @@ impl Agent {
     ) -> Result<(), AgentError> {
         let unknown = || AgentError::UnknownCall(call_id.to_owned());
         let preview_chars = self.config.preview_chars;
-        let Some(Run {
-            phase: Phase::Tools(turn),
-            ..
-        }) = self.run.as_mut()
-        else {
+        let Some(turn) = tools_turn(&mut self.run) else {
             return Err(unknown());
         };
         let pending = turn

@@ -26,6 +26,17 @@ pub(super) enum Phase {
     Tools(Turn),
 }
 
+/// The tool turn of `run`, when the run waits on tool results or approvals.
+pub(super) fn tools_turn(run: &mut Option<Run>) -> Option<&mut Turn> {
+    match run {
+        Some(Run {
+            phase: Phase::Tools(turn),
+            ..
+        }) => Some(turn),
+        _ => None,
+    }
+}
+
 /// The tool calls of one model turn.
 #[derive(Debug)]
 pub(super) struct Turn {
@@ -158,11 +169,7 @@ impl Agent {
     pub(super) fn pump(&mut self, now: Instant) {
         let preview_chars = self.config.preview_chars;
         loop {
-            let Some(Run {
-                phase: Phase::Tools(turn),
-                ..
-            }) = self.run.as_mut()
-            else {
+            let Some(turn) = tools_turn(&mut self.run) else {
                 return;
             };
             let waiting = turn
@@ -343,11 +350,7 @@ impl Agent {
         outcome: Outcome,
     ) {
         let preview_chars = self.config.preview_chars;
-        if let Some(Run {
-            phase: Phase::Tools(turn),
-            ..
-        }) = self.run.as_mut()
-        {
+        if let Some(turn) = tools_turn(&mut self.run) {
             for pending in &mut turn.calls {
                 if pending.state != CallState::Finished {
                     self.out.refuse(
@@ -431,11 +434,7 @@ impl Agent {
         approval: Approval,
     ) -> Result<(), AgentError> {
         let not_waiting = || AgentError::NotAwaitingApproval(call_id.to_owned());
-        let Some(Run {
-            phase: Phase::Tools(turn),
-            ..
-        }) = self.run.as_mut()
-        else {
+        let Some(turn) = tools_turn(&mut self.run) else {
             return Err(not_waiting());
         };
         let pending = turn
