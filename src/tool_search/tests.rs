@@ -283,3 +283,72 @@ fn catalog_notices_say_what_appeared_and_left_once() {
         Some("[catalog: \u{2212} mcp__a__one, mcp__a__two]")
     );
 }
+
+/// The bridge's texts byte for byte: what the model sees must not change when the code that
+/// builds it does (a changed byte is a prompt-cache miss for every deployed conversation).
+#[test]
+fn bridge_definitions_and_texts_keep_their_exact_bytes() {
+    let search = definition_text(&bridge::tool_search_definition("a: one\nb: two", 7));
+    assert_eq!(
+        search,
+        concat!(
+            r#"{"type":"function","function":{"name":"tool_search","description":"Find tools "#,
+            r#"that are not loaded yet and get their full definitions. Query with words for the "#,
+            r#"task, or select:NAME,NAME for exact names from the list below. Then call a found "#,
+            r#"tool with call_tool. Tools not loaded, by server:\na: one\nb: two","parameters":"#,
+            r#"{"type":"object","properties":{"query":{"type":"string","description":"Words "#,
+            r#"describing the task, or select:NAME,NAME"},"limit":{"type":"integer","#,
+            r#""description":"Most definitions to return (default 7)"}},"required":["query"]}}}"#
+        )
+    );
+    let call = definition_text(&bridge::call_tool_definition());
+    assert_eq!(
+        call,
+        concat!(
+            r#"{"type":"function","function":{"name":"call_tool","description":"Call a tool "#,
+            r#"whose definition tool_search returned, with arguments that follow that "#,
+            r#"definition's parameters.","parameters":{"type":"object","properties":{"name":"#,
+            r#"{"type":"string","description":"The tool's name, e.g. mcp__github__list_issues"},"#,
+            r#""arguments":{"type":"object","description":"The tool's arguments"}},"#,
+            r#""required":["name","arguments"]}}}"#
+        )
+    );
+    let mut registry = Registry::new();
+    registry.load_server("zeta", &[sized("list_issue_comments", 10)]);
+    registry.load_server("alpha", &[sized("get_issue", 10), sized("list_issues", 10)]);
+    registry.load_server("mid", &[sized("issue_list_all", 10), sized("other", 10)]);
+    // Most shared name words first, ties in registry order.
+    assert_eq!(
+        bridge::resolve_name(&registry, "list_issue").unwrap_err(),
+        "error: unknown tool \"list_issue\"; close names: mcp__mid__issue_list_all, \
+         mcp__zeta__list_issue_comments, mcp__alpha__get_issue, mcp__alpha__list_issues"
+    );
+    let specs: Vec<&ToolSpec> = registry.tools().iter().collect();
+    assert_eq!(
+        bridge::render_index(specs.iter().copied()),
+        "alpha: get_issue, list_issues\nmid: issue_list_all, other\nzeta: list_issue_comments"
+    );
+    let mut session = ToolSession::start(&registry, &config(ToolSearchMode::On));
+    assert_eq!(
+        session.search(&registry, "zzzz", 5, None).content,
+        "no tool matches \"zzzz\". Servers with tools to search: alpha, mid, zeta. Try other \
+         words, or select:NAME with a name from tool_search's description."
+    );
+    // Reciprocal-rank fusion: summed scores first, ties in the index's order, then the host's.
+    let host = [
+        "mcp__mid__other",
+        "mcp__alpha__get_issue",
+        "mcp__zeta__list_issue_comments",
+    ]
+    .map(String::from);
+    assert_eq!(
+        session.search(&registry, "issue", 5, Some(&host)).results,
+        [
+            "mcp__alpha__get_issue",
+            "mcp__zeta__list_issue_comments",
+            "mcp__mid__other",
+            "mcp__alpha__list_issues",
+            "mcp__mid__issue_list_all"
+        ]
+    );
+}
