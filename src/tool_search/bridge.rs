@@ -6,7 +6,7 @@ use crate::json::{parse_str, quoted};
 use crate::model::ToolDefinition;
 use crate::registry::names::mcp_server_prefix;
 use crate::registry::{Registry, ToolSpec};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Name of the search tool.
 pub const TOOL_SEARCH: &str = "tool_search";
@@ -16,39 +16,39 @@ pub const CALL_TOOL: &str = "call_tool";
 
 /// `tool_search`'s definition: constant text, then the catalog `index` (see [`render_index`]).
 pub fn tool_search_definition(index: &str, limit: u8) -> ToolDefinition {
-    ToolDefinition {
-        name: TOOL_SEARCH.to_owned(),
-        description: format!(
-            "Find tools that are not loaded yet and get their full definitions. Query with words \
-             for the task, or select:NAME,NAME for exact names from the list below. Then call a \
-             found tool with call_tool. Tools not loaded, by server:\n{index}"
-        ),
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "Words describing the task, or select:NAME,NAME"},
-                "limit": {"type": "integer", "description": format!("Most definitions to return (default {limit})")},
-            },
-            "required": ["query"],
-        }),
-    }
+    let mut description = String::from(
+        "Find tools that are not loaded yet and get their full definitions. Query with words \
+         for the task, or select:NAME,NAME for exact names from the list below. Then call a \
+         found tool with call_tool. Tools not loaded, by server:\n",
+    );
+    description.push_str(index);
+    let mut schema = String::from(
+        r#"{"type":"object","properties":{"query":{"type":"string","description":"Words describing the task, or select:NAME,NAME"},"limit":{"type":"integer","description":"Most definitions to return (default "#,
+    );
+    schema.push_str(&limit.to_string());
+    schema.push_str(r#")"}},"required":["query"]}"#);
+    definition(TOOL_SEARCH, description, &schema)
 }
 
 /// `call_tool`'s definition.
 pub fn call_tool_definition() -> ToolDefinition {
-    ToolDefinition {
-        name: CALL_TOOL.to_owned(),
-        description: "Call a tool whose definition tool_search returned, with arguments that \
-                      follow that definition's parameters."
+    definition(
+        CALL_TOOL,
+        "Call a tool whose definition tool_search returned, with arguments that follow that \
+         definition's parameters."
             .to_owned(),
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "description": "The tool's name, e.g. mcp__github__list_issues"},
-                "arguments": {"type": "object", "description": "The tool's arguments"},
-            },
-            "required": ["name", "arguments"],
-        }),
+        r#"{"type":"object","properties":{"name":{"type":"string","description":"The tool's name, e.g. mcp__github__list_issues"},"arguments":{"type":"object","description":"The tool's arguments"}},"required":["name","arguments"]}"#,
+    )
+}
+
+/// A bridge tool's definition with its input schema given as JSON text: one parse instead of a
+/// `json!` tree built by code (smaller in the wasm module). The texts are constants, pinned
+/// byte for byte by the tests, so the parse cannot fail.
+fn definition(name: &str, description: String, schema: &str) -> ToolDefinition {
+    ToolDefinition {
+        name: name.to_owned(),
+        description,
+        input_schema: parse_str(schema).unwrap_or_default(),
     }
 }
 
@@ -67,23 +67,29 @@ pub fn bare_name(spec: &ToolSpec) -> &str {
 /// One line per server, servers sorted, tools in list order: `github: get_issue, list_issues`.
 /// Tools without a server come first under `host`.
 pub fn render_index<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>) -> String {
+    // Groups kept sorted by server as they are created (a plain loop, no sort instance).
     let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for spec in tools {
         let server = spec.server().unwrap_or("");
-        match groups.iter_mut().find(|(s, _)| *s == server) {
-            Some((_, names)) => names.push(bare_name(spec)),
-            None => groups.push((server, vec![bare_name(spec)])),
+        let mut at = 0;
+        while at < groups.len() && groups[at].0 < server {
+            at += 1;
         }
+        if at == groups.len() || groups[at].0 != server {
+            groups.insert(at, (server, Vec::new()));
+        }
+        groups[at].1.push(bare_name(spec));
     }
-    groups.sort_by(|a, b| a.0.cmp(b.0));
-    groups
-        .iter()
-        .map(|(server, names)| {
-            let server = if server.is_empty() { "host" } else { server };
-            format!("{server}: {}", names.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut text = String::new();
+    for (server, names) in &groups {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(if server.is_empty() { "host" } else { server });
+        text.push_str(": ");
+        text.push_str(&names.join(", "));
+    }
+    text
 }
 
 /// `tool_search`'s arguments: the query and the limit (the default when absent or invalid,
@@ -148,42 +154,62 @@ pub fn resolve_name<'a>(registry: &'a Registry, name: &str) -> Result<&'a ToolSp
 
 /// "unknown tool", with up to five close names: those sharing the most name words.
 fn unknown_name(registry: &Registry, name: &str) -> String {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty() && *w != "mcp")
-            .map(str::to_ascii_lowercase)
-            .collect()
-    };
-    let wanted = words(name);
-    let mut scored: Vec<(usize, &str)> = registry
-        .tools()
-        .iter()
-        .map(|t| {
-            let have = words(&t.name);
-            let shared = wanted.iter().filter(|w| have.contains(w)).count();
-            (shared, t.name.as_str())
-        })
-        .filter(|(shared, _)| *shared > 0)
-        .collect();
-    // Most shared words first; ties keep registry order (the sort is stable).
-    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-    let close: Vec<&str> = scored.into_iter().take(5).map(|(_, n)| n).collect();
-    let hint = if close.is_empty() {
-        "use tool_search to find tools".to_owned()
-    } else {
-        format!("close names: {}", close.join(", "))
-    };
-    format!("error: unknown tool {name}; {hint}", name = quoted(name))
+    let wanted = name_words(name);
+    let mut scored: Vec<(usize, &str)> = Vec::new();
+    for tool in registry.tools() {
+        let have = name_words(&tool.name);
+        let shared = wanted.iter().filter(|w| have.contains(w)).count();
+        if shared > 0 {
+            scored.push((shared, tool.name.as_str()));
+        }
+    }
+    let mut text = String::from("error: unknown tool ");
+    text.push_str(&quoted(name).to_string());
+    text.push_str("; ");
+    if scored.is_empty() {
+        text.push_str("use tool_search to find tools");
+        return text;
+    }
+    text.push_str("close names: ");
+    // Most shared words first, ties in registry order: repeated selection of the first best
+    // (five at most, so no sort is needed).
+    for n in 0..5 {
+        let mut best = 0;
+        for at in 1..scored.len() {
+            if scored[at].0 > scored[best].0 {
+                best = at;
+            }
+        }
+        if n > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(scored.remove(best).1);
+        if scored.is_empty() {
+            break;
+        }
+    }
+    text
+}
+
+/// The lower-cased ASCII words of a tool name, without `mcp`.
+fn name_words(s: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for word in s.split(|c: char| !c.is_ascii_alphanumeric()) {
+        if !word.is_empty() && word != "mcp" {
+            words.push(word.to_ascii_lowercase());
+        }
+    }
+    words
 }
 
 /// The result of a search that found `definitions` (each exactly as it would be in `tools`).
-pub fn found_text(definitions: &[&str], native: bool) -> String {
-    let how = if native {
-        "call them by name, or with call_tool"
+pub fn found_text(definitions: &[String], native: bool) -> String {
+    let mut text = definitions.len().to_string();
+    text.push_str(if native {
+        " tool definitions found; call them by name, or with call_tool:"
     } else {
-        "call them with call_tool"
-    };
-    let mut text = format!("{} tool definitions found; {how}:", definitions.len());
+        " tool definitions found; call them with call_tool:"
+    });
     for definition in definitions {
         text.push('\n');
         text.push_str(definition);
@@ -193,23 +219,29 @@ pub fn found_text(definitions: &[&str], native: bool) -> String {
 
 /// The fixed answer when nothing matches: the servers that have tools to search, never
 /// arbitrary tools.
-pub fn no_match_text(query: &str, servers: &[String]) -> String {
-    let servers = if servers.is_empty() {
+pub fn no_match_text(query: &str, servers: &[&str]) -> String {
+    let mut text = String::from("no tool matches ");
+    text.push_str(&quoted(query).to_string());
+    text.push_str(". Servers with tools to search: ");
+    text.push_str(&if servers.is_empty() {
         "none".to_owned()
     } else {
         servers.join(", ")
-    };
-    format!(
-        "no tool matches {query}. Servers with tools to search: {servers}. Try other words, or \
-         select:NAME with a name from tool_search's description.",
-        query = quoted(query)
-    )
+    });
+    text.push_str(
+        ". Try other words, or select:NAME with a name from tool_search's description.",
+    );
+    text
 }
 
 /// The answer to a call of a deferred tool whose definition the model has not been given yet.
 pub fn not_loaded_text(name: &str, definition: &str) -> String {
-    format!(
-        "not run: {name} was called before its definition was loaded. Here it is; check the \
-         arguments against it and call again:\n{definition}"
-    )
+    let mut text = String::from("not run: ");
+    text.push_str(name);
+    text.push_str(
+        " was called before its definition was loaded. Here it is; check the arguments \
+         against it and call again:\n",
+    );
+    text.push_str(definition);
+    text
 }

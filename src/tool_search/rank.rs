@@ -42,20 +42,32 @@ pub(super) fn fuse(
         .iter()
         .filter(|n| catalog.iter().any(|t| t.name == **n))
         .collect();
-    let mut scored: Vec<(f64, usize, String)> = Vec::new();
-    let mut add = |name: &String, rank: usize, tie: usize| {
+    // (score, tie order, name); the index's names first, so ties keep its order.
+    let mut scored: Vec<(f64, String)> = Vec::new();
+    let mut add = |name: &String, rank: usize| {
         let score = 1.0 / (61.0 + rank as f64);
-        match scored.iter_mut().find(|(_, _, n)| n == name) {
+        match scored.iter_mut().find(|(_, n)| n == name) {
             Some(entry) => entry.0 += score,
-            None => scored.push((score, tie, name.clone())),
+            None => scored.push((score, name.clone())),
         }
     };
     for (rank, name) in index.iter().enumerate() {
-        add(name, rank, rank);
+        add(name, rank);
     }
     for (rank, name) in host.iter().enumerate() {
-        add(name, rank, index.len() + rank);
+        add(name, rank);
     }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().take(limit).map(|(_, _, n)| n).collect()
+    // The best `limit` by repeated selection of the first highest score: entries are in tie
+    // order already, and no sort instance is needed.
+    let mut out = Vec::new();
+    while out.len() < limit && !scored.is_empty() {
+        let mut best = 0;
+        for at in 1..scored.len() {
+            if scored[at].0 > scored[best].0 {
+                best = at;
+            }
+        }
+        out.push(scored.remove(best).1);
+    }
+    out
 }

@@ -235,27 +235,31 @@ impl ToolSession {
             results = rank::fuse(&catalog, query, results, host, limit);
         }
         if results.is_empty() {
-            let mut servers: Vec<String> = Vec::new();
+            // Sorted as they are collected (a plain loop, no sort instance).
+            let mut servers: Vec<&str> = Vec::new();
             for spec in &catalog {
-                let server = spec.server().unwrap_or("host").to_owned();
-                if !servers.contains(&server) {
-                    servers.push(server);
+                let server = spec.server().unwrap_or("host");
+                let mut at = 0;
+                while at < servers.len() && servers[at] < server {
+                    at += 1;
+                }
+                if at == servers.len() || servers[at] != server {
+                    servers.insert(at, server);
                 }
             }
-            servers.sort();
             return SearchOutcome {
                 content: bridge::no_match_text(query, &servers),
                 results,
             };
         }
-        let texts: Vec<String> = results
-            .iter()
-            .filter_map(|name| registry.get(name))
-            .map(|spec| self.encoded(spec))
-            .collect();
-        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut texts = Vec::new();
+        for name in &results {
+            if let Some(spec) = registry.get(name) {
+                texts.push(self.encoded(spec));
+            }
+        }
         SearchOutcome {
-            content: bridge::found_text(&refs, self.reveal == Reveal::Append),
+            content: bridge::found_text(&texts, self.reveal == Reveal::Append),
             results,
         }
     }
@@ -320,13 +324,19 @@ impl ToolSession {
         for name in &removed {
             bridge.known.remove(name);
         }
-        let mut parts = Vec::new();
+        let mut notice = String::from("[catalog: ");
         if !added.is_empty() {
-            parts.push(format!("+ {}", added.join(", ")));
+            notice.push_str("+ ");
+            notice.push_str(&added.join(", "));
         }
         if !removed.is_empty() {
-            parts.push(format!("\u{2212} {}", removed.join(", ")));
+            if !added.is_empty() {
+                notice.push_str("; ");
+            }
+            notice.push_str("\u{2212} ");
+            notice.push_str(&removed.join(", "));
         }
-        Some(format!("[catalog: {}]", parts.join("; ")))
+        notice.push(']');
+        Some(notice)
     }
 }
