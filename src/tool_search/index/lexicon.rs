@@ -125,15 +125,26 @@ const CHINESE: &str = concat!(
 
 /// The longest Chinese lexicon word at the start of `chars`: its length and English terms.
 pub(crate) fn chinese_prefix(chars: &[char]) -> Option<(usize, &'static str)> {
-    CHINESE
-        .split(';')
-        .filter_map(|entry| entry.split_once('='))
-        .map(|(word, english)| (word.chars().count(), word, english))
-        .filter(|(len, word, _)| {
-            *len <= chars.len() && word.chars().zip(chars).all(|(a, b)| a == *b)
-        })
-        .map(|(len, _, english)| (len, english))
-        .max_by_key(|(len, _)| *len)
+    let mut best: Option<(usize, &'static str)> = None;
+    for entry in CHINESE.split(';') {
+        let Some((word, english)) = entry.split_once('=') else {
+            continue;
+        };
+        let mut len = 0;
+        let mut matches = true;
+        for c in word.chars() {
+            if chars.get(len) != Some(&c) {
+                matches = false;
+                break;
+            }
+            len += 1;
+        }
+        // The first of equally long words wins (there are none: the words are distinct).
+        if matches && best.is_none_or(|(longest, _)| len > longest) {
+            best = Some((len, english));
+        }
+    }
+    best
 }
 
 /// One rule of [`ENGLISH`], tokenized: any of `when` (each a term sequence) adds `add` at `weight`.
@@ -163,24 +174,23 @@ pub(crate) struct Lexicon {
 impl Lexicon {
     /// Tokenizes [`ENGLISH`] with the index's own tokenizer.
     pub(crate) fn new() -> Lexicon {
-        let rules = ENGLISH
-            .iter()
-            .map(|line| {
-                let (when, add, weight) = match line.split_once(['>', '=']) {
-                    Some((when, add)) if line.contains('=') => (when, add, 1.0),
-                    Some((when, add)) => (when, add, EXPANSION_WEIGHT),
-                    None => (*line, *line, EXPANSION_WEIGHT),
-                };
-                Rule {
-                    when: when
-                        .split(' ')
-                        .map(|w| terms(&w.replace('+', " ")))
-                        .collect(),
-                    add: terms(add),
-                    weight,
-                }
-            })
-            .collect();
+        let mut rules = Vec::new();
+        for line in ENGLISH {
+            let (when, add, weight) = match line.split_once(['>', '=']) {
+                Some((when, add)) if line.contains('=') => (when, add, 1.0),
+                Some((when, add)) => (when, add, EXPANSION_WEIGHT),
+                None => (*line, *line, EXPANSION_WEIGHT),
+            };
+            let mut phrases = Vec::new();
+            for phrase in when.split(' ') {
+                phrases.push(terms(&phrase.replace('+', " ")));
+            }
+            rules.push(Rule {
+                when: phrases,
+                add: terms(add),
+                weight,
+            });
+        }
         Lexicon { rules }
     }
 
@@ -188,45 +198,63 @@ impl Lexicon {
     /// number of distinct query terms they stand for (at most 64 are told apart).
     pub(crate) fn expand(&self, query: &[String]) -> (Vec<QueryTerm>, u32) {
         let mut out: Vec<QueryTerm> = Vec::new();
-        let mut add =
-            |term: &str, weight: f64, sources: u64| match out.iter_mut().find(|q| q.term == term) {
-                Some(q) => {
-                    q.weight = q.weight.max(weight);
-                    q.sources |= sources;
-                }
-                None => out.push(QueryTerm {
-                    term: term.to_owned(),
-                    weight,
-                    sources,
-                }),
-            };
+        // Distinct query terms, in order; a term's bit is its position here (none past 64).
         let mut distinct: Vec<&String> = Vec::new();
-        let bit = |distinct: &Vec<&String>, term: &String| {
-            let i = distinct.iter().position(|t| *t == term).unwrap_or(64);
-            1u64.checked_shl(i as u32).unwrap_or(0)
-        };
         for term in query {
             if !distinct.contains(&term) {
                 distinct.push(term);
             }
-            add(term, 1.0, bit(&distinct, term));
+            add_term(&mut out, term, 1.0, source_bit(&distinct, term));
         }
         for rule in &self.rules {
-            for phrase in rule.when.iter().filter(|p| !p.is_empty()) {
+            for phrase in &rule.when {
+                if phrase.is_empty() {
+                    continue;
+                }
                 for (at, window) in query.windows(phrase.len()).enumerate() {
                     if window != phrase.as_slice() {
                         continue;
                     }
-                    let sources = query[at..at + phrase.len()]
-                        .iter()
-                        .fold(0, |mask, term| mask | bit(&distinct, term));
+                    let mut sources = 0;
+                    for term in &query[at..at + phrase.len()] {
+                        sources |= source_bit(&distinct, term);
+                    }
                     for term in &rule.add {
-                        add(term, rule.weight, sources);
+                        add_term(&mut out, term, rule.weight, sources);
                     }
                 }
             }
         }
         (out, distinct.len().min(64) as u32)
+    }
+}
+
+/// Adds `term` to the search terms, or raises its weight and widens its sources if present.
+fn add_term(out: &mut Vec<QueryTerm>, term: &str, weight: f64, sources: u64) {
+    for q in out.iter_mut() {
+        if q.term == term {
+            q.weight = q.weight.max(weight);
+            q.sources |= sources;
+            return;
+        }
+    }
+    out.push(QueryTerm {
+        term: term.to_owned(),
+        weight,
+        sources,
+    });
+}
+
+/// The bit of `term` among the distinct query terms (0 past the 64th).
+fn source_bit(distinct: &[&String], term: &String) -> u64 {
+    let mut i = 0;
+    while i < distinct.len() && distinct[i] != term {
+        i += 1;
+    }
+    if i < 64 {
+        1 << i
+    } else {
+        0
     }
 }
 

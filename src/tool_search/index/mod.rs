@@ -109,27 +109,29 @@ pub struct ToolIndex {
 impl ToolIndex {
     /// Indexes `docs`; their order is the catalog order that breaks ties.
     pub fn new(docs: Vec<ToolDoc>) -> ToolIndex {
-        let fields = docs
-            .iter()
-            .map(|doc| {
-                let mut names = Vec::new();
-                let mut texts = Vec::new();
-                for (name, text) in &doc.params {
-                    names.extend(tokenize::terms(name));
-                    texts.extend(tokenize::terms(text));
-                }
-                [
-                    tokenize::terms(&doc.tool),
-                    tokenize::terms(&doc.server),
-                    tokenize::terms(&doc.description),
-                    names,
-                    texts,
-                ]
-            })
-            .collect::<Vec<[Vec<String>; FIELDS]>>();
+        let mut fields: Vec<[Vec<String>; FIELDS]> = Vec::with_capacity(docs.len());
+        let mut names = Vec::with_capacity(docs.len());
+        let mut bare = Vec::with_capacity(docs.len());
+        for doc in docs {
+            let mut param_names = Vec::new();
+            let mut param_texts = Vec::new();
+            for (name, text) in &doc.params {
+                param_names.extend(tokenize::terms(name));
+                param_texts.extend(tokenize::terms(text));
+            }
+            fields.push([
+                tokenize::terms(&doc.tool),
+                tokenize::terms(&doc.server),
+                tokenize::terms(&doc.description),
+                param_names,
+                param_texts,
+            ]);
+            names.push(doc.name);
+            bare.push(doc.tool);
+        }
         ToolIndex {
-            names: docs.iter().map(|doc| doc.name.clone()).collect(),
-            bare: docs.into_iter().map(|doc| doc.tool).collect(),
+            names,
+            bare,
             postings: Postings::new(fields),
             lexicon: Lexicon::new(),
         }
@@ -166,9 +168,12 @@ impl ToolIndex {
         }
         let (query, distinct) = self.lexicon.expand(&tokenize::terms(&text));
         let scores = self.postings.scores(&query, distinct);
-        let mut candidates: Vec<usize> = (0..scores.len())
-            .filter(|&i| scores[i] > 0.0 && !pinned.contains(&i))
-            .collect();
+        let mut candidates: Vec<usize> = Vec::new();
+        for (i, &score) in scores.iter().enumerate() {
+            if score > 0.0 && !pinned.contains(&i) {
+                candidates.push(i);
+            }
+        }
         // The best `limit` by repeated selection (no sort: limits are small, and it keeps the
         // wasm module small); the first of equal scores wins, so ties keep catalog order.
         let mut scored: Vec<(usize, f64)> = Vec::new();
@@ -194,17 +199,20 @@ impl ToolIndex {
         top: f64,
         limit: usize,
     ) -> Vec<SearchHit> {
-        let pins = pinned
-            .iter()
-            .enumerate()
-            .map(|(rank, &i)| (i, top + (pinned.len() - rank) as f64));
-        pins.chain(scored.iter().copied())
-            .take(limit)
-            .map(|(i, score)| SearchHit {
+        let mut hits = Vec::new();
+        for (rank, &i) in pinned.iter().enumerate() {
+            hits.push((i, top + (pinned.len() - rank) as f64));
+        }
+        hits.extend_from_slice(scored);
+        hits.truncate(limit);
+        let mut out = Vec::with_capacity(hits.len());
+        for (i, score) in hits {
+            out.push(SearchHit {
                 name: self.names[i].clone(),
                 score,
-            })
-            .collect()
+            });
+        }
+        out
     }
 
     /// Number of tools indexed.

@@ -13,42 +13,55 @@ pub(crate) fn select_list(query: &str) -> Option<Vec<&str>> {
     if !prefix.eq_ignore_ascii_case("select:") {
         return None;
     }
-    Some(
-        query[7..]
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|name| !name.is_empty())
-            .collect(),
-    )
+    let mut names = Vec::new();
+    for name in query[7..].split(|c: char| c == ',' || c.is_whitespace()) {
+        push_token(&mut names, name);
+    }
+    Some(names)
 }
 
 /// The word-like tokens of a free-text query that could be tool names (punctuation around them
 /// removed: quotes, backticks, brackets, a trailing `.`, `?`, `!` or `:`).
 pub(crate) fn name_tokens(query: &str) -> Vec<&str> {
-    query
-        .split(|c: char| c.is_whitespace() || ",;\"'`()[]{}<>".contains(c))
-        .map(|token| token.trim_end_matches(['.', '?', '!', ':']))
-        .filter(|token| !token.is_empty())
-        .collect()
+    let mut tokens = Vec::new();
+    for token in query.split(|c: char| c.is_whitespace() || ",;\"'`()[]{}<>".contains(c)) {
+        push_token(&mut tokens, token.trim_end_matches(['.', '?', '!', ':']));
+    }
+    tokens
+}
+
+/// Pushes `token` unless it is empty.
+fn push_token<'a>(tokens: &mut Vec<&'a str>, token: &'a str) {
+    if !token.is_empty() {
+        tokens.push(token);
+    }
 }
 
 /// Catalog positions of the tools `token` names: equal (ignoring ASCII case) to a full name, or
 /// to a bare (server-side) name when `bare_ok`. Several servers may share a bare name.
 pub(crate) fn resolve(names: &[String], bare: &[String], token: &str, bare_ok: bool) -> Vec<usize> {
-    let full: Vec<usize> = (0..names.len())
-        .filter(|&i| names[i].eq_ignore_ascii_case(token))
-        .collect();
+    let full = equal_to(names, token);
     if !full.is_empty() || !bare_ok {
         return full;
     }
-    (0..bare.len())
-        .filter(|&i| bare[i].eq_ignore_ascii_case(token))
-        .collect()
+    equal_to(bare, token)
+}
+
+/// Positions of the names equal to `token`, ignoring ASCII case.
+fn equal_to(names: &[String], token: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        if name.eq_ignore_ascii_case(token) {
+            found.push(i);
+        }
+    }
+    found
 }
 
 /// Whether a bare name is name-like enough to pin when it occurs amid other words: it has a
 /// separator or a camelCase hump, so it is not an ordinary word such as `echo`.
 pub(crate) fn distinctive(token: &str) -> bool {
-    token.contains(['_', '-', '.']) || token.chars().skip(1).any(|c| c.is_ascii_uppercase())
+    token.contains(['_', '-', '.']) || token.bytes().skip(1).any(|b| b.is_ascii_uppercase())
 }
 
 #[cfg(test)]

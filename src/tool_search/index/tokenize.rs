@@ -46,21 +46,24 @@ pub(crate) fn terms(text: &str) -> Vec<String> {
 
 /// Splits one alphanumeric run at camelCase humps and pushes each piece as a term.
 fn camel_words(word: &[char], out: &mut Vec<String>) {
-    let mut start = 0;
-    for i in 1..word.len() {
-        let (prev, cur) = (word[i - 1], word[i]);
-        // An acronym's plural (`PRs`, `URLs`) is not a capitalised word.
-        let plural = i + 2 == word.len() && word[i + 1] == 's';
-        let next_lower = !plural && word.get(i + 1).is_some_and(char::is_ascii_lowercase);
-        // `listDirectory` splits before `D`; `HTMLFile` splits before `F` (an upper-case run
-        // followed by a capitalised word).
-        let upper = cur.is_ascii_uppercase();
-        if upper && (prev.is_ascii_lowercase() || (prev.is_ascii_uppercase() && next_lower)) {
-            push_word(&word[start..i].iter().collect::<String>(), out);
-            start = i;
+    let mut piece = String::new();
+    for i in 0..word.len() {
+        let cur = word[i];
+        if i > 0 && cur.is_ascii_uppercase() {
+            let prev = word[i - 1];
+            // An acronym's plural (`PRs`, `URLs`) is not a capitalised word.
+            let plural = i + 2 == word.len() && word[i + 1] == 's';
+            let next_lower = !plural && i + 1 < word.len() && word[i + 1].is_ascii_lowercase();
+            // `listDirectory` splits before `D`; `HTMLFile` splits before `F` (an upper-case
+            // run followed by a capitalised word).
+            if prev.is_ascii_lowercase() || (prev.is_ascii_uppercase() && next_lower) {
+                push_word(&piece, out);
+                piece.clear();
+            }
         }
+        piece.push(cur);
     }
-    push_word(&word[start..].iter().collect::<String>(), out);
+    push_word(&piece, out);
 }
 
 /// Lower-cases, drops a stop word, folds the suffix, and pushes the term.
@@ -85,8 +88,9 @@ pub(crate) fn fold(word: &str) -> String {
     if w.len() <= 3 {
         return w;
     }
-    if let Some(stem) = w.strip_suffix("ies") {
-        w = format!("{stem}y");
+    if w.ends_with("ies") {
+        w.truncate(w.len() - 3);
+        w.push('y');
     } else if w.ends_with("sses")
         || w.ends_with("xes")
         || w.ends_with("ches")
@@ -154,15 +158,20 @@ fn cjk_terms(run: &[char], out: &mut Vec<String>) {
 
 /// A CJK stretch the lexicon does not know: its overlapping pairs, or a lone meaningful char.
 fn unknown_cjk(chars: &[char], out: &mut Vec<String>) {
-    let chars: Vec<char> = chars
-        .iter()
-        .copied()
-        .filter(|c| !CJK_STOP_CHARS.contains(*c))
-        .collect();
-    match chars.len() {
-        0 => {}
-        1 => out.push(chars[0].to_string()),
-        _ => out.extend(chars.windows(2).map(|pair| pair.iter().collect())),
+    let mut kept: Vec<char> = Vec::new();
+    for &c in chars {
+        if !CJK_STOP_CHARS.contains(c) {
+            kept.push(c);
+        }
+    }
+    if kept.len() == 1 {
+        out.push(kept[0].to_string());
+    }
+    for pair in kept.windows(2) {
+        let mut term = String::new();
+        term.push(pair[0]);
+        term.push(pair[1]);
+        out.push(term);
     }
 }
 
