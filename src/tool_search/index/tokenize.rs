@@ -9,13 +9,13 @@
 
 use super::lexicon;
 
-/// Words too common to tell tools apart; dropped from tool text and queries alike.
-const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "any", "are", "as", "at", "be", "by", "can", "could", "do", "does", "for",
-    "from", "i", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "please",
-    "should", "some", "that", "the", "their", "them", "then", "there", "these", "this", "those",
-    "to", "tool", "us", "want", "we", "what", "which", "with", "would", "you", "your",
-];
+/// Words too common to tell tools apart; dropped from tool text and queries alike. Each word is
+/// followed by a space (one string, no table of pointers in the wasm module).
+const STOP_WORDS: &str = concat!(
+    "a an and any are as at be by can could do does for from i in into is it its me my of ",
+    "on or our please should some that the their them then there these this those to tool ",
+    "us want we what which with would you your ",
+);
 
 /// Single Chinese characters that carry no request meaning on their own (particles, pronouns).
 const CJK_STOP_CHARS: &str = "的了是在和把我你他她它请吗呢吧啊个一这那些给用要想帮下中里上";
@@ -69,10 +69,15 @@ fn camel_words(word: &[char], out: &mut Vec<String>) {
 /// Lower-cases, drops a stop word, folds the suffix, and pushes the term.
 pub(crate) fn push_word(word: &str, out: &mut Vec<String>) {
     let word = word.to_ascii_lowercase();
-    if word.is_empty() || STOP_WORDS.contains(&word.as_str()) {
+    if word.is_empty() || is_stop_word(&word) {
         return;
     }
     out.push(fold(&word));
+}
+
+/// Whether `word` is one of [`STOP_WORDS`].
+fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS.split(' ').any(|stop| stop == word)
 }
 
 /// Light suffix folding: enough for plurals and verb forms to meet, not a full stemmer.
