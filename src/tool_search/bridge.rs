@@ -228,9 +228,7 @@ pub fn no_match_text(query: &str, servers: &[&str]) -> String {
     } else {
         servers.join(", ")
     });
-    text.push_str(
-        ". Try other words, or select:NAME with a name from tool_search's description.",
-    );
+    text.push_str(". Try other words, or select:NAME with a name from tool_search's description.");
     text
 }
 

@@ -181,7 +181,10 @@ mod tests {
         while x < 1e7 {
             for v in [x, x * 1.37, x + 0.5, 1.0 + 1.0 / x] {
                 let (ours, std) = (ln(v), v.ln());
-                assert!((ours - std).abs() <= 4.0 * f64::EPSILON * std.abs().max(1.0), "{v}: {ours} vs {std}");
+                assert!(
+                    (ours - std).abs() <= 4.0 * f64::EPSILON * std.abs().max(1.0),
+                    "{v}: {ours} vs {std}"
+                );
             }
             x *= 1.9;
         }
