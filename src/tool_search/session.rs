@@ -73,13 +73,12 @@ impl ToolSession {
     /// Partitions `registry` under `config` and freezes `tools` if anything is deferred.
     pub fn start(registry: &Registry, config: &ToolSearchConfig) -> Self {
         let loading = partition(registry, config);
-        let deferred: Vec<&ToolSpec> = registry
-            .tools()
-            .iter()
-            .zip(&loading)
-            .filter(|(_, l)| l.loading == Loading::Deferred)
-            .map(|(spec, _)| spec)
-            .collect();
+        let mut deferred: Vec<&ToolSpec> = Vec::new();
+        for (spec, l) in registry.tools().iter().zip(&loading) {
+            if l.loading == Loading::Deferred {
+                deferred.push(spec);
+            }
+        }
         let bridge = (!deferred.is_empty()).then(|| {
             let mut direct = VecSet::new();
             let mut tools = Vec::new();
@@ -127,10 +126,9 @@ impl ToolSession {
 
     /// The loading of every live tool: direct when sent in `tools`, deferred otherwise.
     pub fn loading(&self, registry: &Registry) -> Vec<ToolLoading> {
-        registry
-            .tools()
-            .iter()
-            .map(|spec| ToolLoading {
+        let mut out = Vec::with_capacity(registry.tools().len());
+        for spec in registry.tools() {
+            out.push(ToolLoading {
                 name: spec.name.clone(),
                 loading: if self.is_deferred(&spec.name) {
                     Loading::Deferred
@@ -138,8 +136,9 @@ impl ToolSession {
                     Loading::Direct
                 },
                 estimated_tokens: estimate_tokens(&spec.definition()),
-            })
-            .collect()
+            });
+        }
+        out
     }
 
     /// Whether `name` is reachable only through the bridge (bridged and not sent directly).
@@ -151,11 +150,13 @@ impl ToolSession {
 
     /// The live tools a search looks at: every registry tool not sent directly.
     pub fn catalog<'a>(&self, registry: &'a Registry) -> Vec<&'a ToolSpec> {
-        registry
-            .tools()
-            .iter()
-            .filter(|t| self.is_deferred(&t.name))
-            .collect()
+        let mut catalog = Vec::new();
+        for spec in registry.tools() {
+            if self.is_deferred(&spec.name) {
+                catalog.push(spec);
+            }
+        }
+        catalog
     }
 
     /// What the gate, events, audit and repetition check see for `call`: the target of a
@@ -303,18 +304,18 @@ impl ToolSession {
     /// (bridged sessions only); the model is then considered told.
     pub fn catalog_notice(&mut self, registry: &Registry) -> Option<String> {
         let bridge = self.bridge.as_mut()?;
-        let live: Vec<&str> = registry.tools().iter().map(|t| t.name.as_str()).collect();
-        let added: Vec<&str> = live
-            .iter()
-            .copied()
-            .filter(|n| !bridge.known.contains(*n))
-            .collect();
-        let removed: Vec<String> = bridge
-            .known
-            .iter()
-            .filter(|n| !live.contains(&n.as_str()))
-            .cloned()
-            .collect();
+        let mut added: Vec<&str> = Vec::new();
+        for spec in registry.tools() {
+            if !bridge.known.contains(spec.name.as_str()) {
+                added.push(&spec.name);
+            }
+        }
+        let mut removed: Vec<String> = Vec::new();
+        for name in bridge.known.iter() {
+            if registry.get(name).is_none() {
+                removed.push(name.clone());
+            }
+        }
         if added.is_empty() && removed.is_empty() {
             return None;
         }
