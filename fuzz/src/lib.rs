@@ -11,7 +11,7 @@ use agentwire::jsonrpc::Message;
 use agentwire::mcp::http::{HttpConfig, StreamableHttp};
 use agentwire::mcp::{CallOptions, ClientSession, SessionConfig, SessionEvent};
 use agentwire::model::openai::{decode_response, ChatCompletionStream};
-use agentwire::model::SseDecoder;
+use agentwire::sse::SseDecoder;
 use agentwire::Instant;
 use serde_json::json;
 

@@ -2,7 +2,6 @@
 
 pub mod mock;
 pub mod openai;
-pub mod sse;
 mod types;
 mod usage;
 
@@ -11,7 +10,6 @@ pub use openai::{
     decode_response, decode_response_value, encode_request, ChatCompletionStream, DecodeError,
     OpenAiOptions, StreamAccumulator, StreamDelta,
 };
-pub use sse::{DroppedEvent, SseDecoder, SseError, SseEvent};
 pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};
 pub use usage::Usage;
 
