@@ -1,10 +1,12 @@
 //! Models: the request/response shape, codecs for real backends, and the mock model.
 
+pub mod anthropic;
 pub mod mock;
 pub mod openai;
 mod types;
 mod usage;
 
+pub use anthropic::{AnthropicOptions, MessagesStream};
 pub use mock::MockModel;
 pub use openai::{
     decode_response, decode_response_value, encode_request, ChatCompletionStream, DecodeError,

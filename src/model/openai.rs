@@ -14,6 +14,7 @@ mod stream;
 
 pub use decode::{decode_response, decode_response_value};
 pub use encode::{encode_request, tool_json, OpenAiOptions};
+pub(crate) use error::parse_arguments;
 pub use error::DecodeError;
 pub use stream::{ChatCompletionStream, StreamAccumulator, StreamDelta};
 
