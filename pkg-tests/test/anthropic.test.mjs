@@ -87,7 +87,7 @@ test('a run: thinking streamed apart, tool input from fragments, usage with cach
 
 test('HTTP 401 never shows the key; 529 is retried after retry-after', T, async () => {
   const denied = await run('Wrong key.');
-  assert.match(denied.error, /rejected the API key: invalid x-api-key: \[API key\] \(HTTP 401\)/);
+  assert.match(denied.error, /rejected the API key: invalid x-api-key: \[API key\] \(type authentication_error\) \(HTTP 401\)/);
   assert.ok(!denied.error.includes(SECRET));
   const overloaded = await run('Overloaded first.');
   assert.equal(overloaded.answer, 'Back now.');
