@@ -106,6 +106,40 @@ export interface OpenAICompatibleOptions {
 /** A model behind an OpenAI-compatible chat completions endpoint, over `fetch`. */
 export function openaiCompatible(options: OpenAICompatibleOptions): Model;
 
+export interface AnthropicOptions {
+  /** Sent as `x-api-key`. */
+  apiKey?: string;
+  /** Model name, e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /** Default `https://api.anthropic.com`; `/v1/messages` is appended (`/messages` after `/v1`). */
+  baseURL?: string;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /**
+   * Allow use from a browser page, where the key is visible to every visitor; sends
+   * `anthropic-dangerous-direct-browser-access: true`. Without it, `anthropic()` throws in a browser.
+   */
+  dangerouslyAllowBrowser?: boolean;
+  /** Stream the answer (default true). */
+  stream?: boolean;
+  /** `max_tokens` (default 8192). */
+  maxTokens?: number;
+  temperature?: number;
+  /** Prompt-caching breakpoints on the last tool and the newest message (default true). */
+  cache?: boolean;
+  /** `tool_choice`, e.g. `{ type: 'any' }`. */
+  toolChoice?: Record<string, unknown>;
+  /** Extra HTTP headers. */
+  headers?: Record<string, string>;
+  /** Extra top-level body fields (e.g. `thinking`), copied last. */
+  extra?: Record<string, unknown>;
+  /** Retries after a 408, 429, 529 or other 5xx answer (default 3), honouring `retry-after`. */
+  retries?: number;
+}
+
+/** Claude through the Anthropic Messages API, over `fetch`; usage carries cache reads and writes. */
+export function anthropic(options: AnthropicOptions): Model;
+
 /** A piece of a streamed answer. */
 export type StreamDelta =
   | { type: 'text'; text: string }

@@ -3,6 +3,7 @@
 export { Agent, createAgent } from './lib/agent.js';
 export { init, initMocks } from './lib/wasm.js';
 export { mockModel, openaiCompatible } from './lib/models.js';
+export { anthropic } from './lib/anthropic.js';
 export { mockGithub } from './lib/transports.js';
 export { httpTransport } from './lib/http.js';
 export { openaiCodec } from './lib/codec.js';

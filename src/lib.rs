@@ -21,6 +21,7 @@ pub mod model;
 pub mod policy;
 pub mod registry;
 pub mod rpc;
+pub mod sse;
 #[cfg(test)]
 mod test_rng;
 pub mod time;

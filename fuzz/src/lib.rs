@@ -10,8 +10,9 @@ use agentwire::framing::LineDecoder;
 use agentwire::jsonrpc::Message;
 use agentwire::mcp::http::{HttpConfig, StreamableHttp};
 use agentwire::mcp::{CallOptions, ClientSession, SessionConfig, SessionEvent};
+use agentwire::model::anthropic::{self, MessagesStream};
 use agentwire::model::openai::{decode_response, ChatCompletionStream};
-use agentwire::model::SseDecoder;
+use agentwire::sse::SseDecoder;
 use agentwire::Instant;
 use serde_json::json;
 
@@ -19,12 +20,13 @@ use serde_json::json;
 pub type Check = fn(&[u8]);
 
 /// The targets, by name, as `fuzz/Cargo.toml` and `fuzz/corpus/<name>/` call them.
-pub const TARGETS: [(&str, Check); 7] = [
+pub const TARGETS: [(&str, Check); 8] = [
     ("framing", framing),
     ("jsonrpc", jsonrpc),
     ("session", session),
     ("sse", sse),
     ("openai", openai),
+    ("anthropic", anthropic),
     ("http", http),
     ("mcp_config", mcp_config),
 ];
@@ -320,6 +322,33 @@ pub fn openai(data: &[u8]) {
     let _ = decode_response(body);
     let whole = openai_stream(&[body]);
     let chunked = openai_stream(&chunks(body, &[*pattern]));
+    if let (Some(whole), Some(chunked)) = (whole, chunked) {
+        assert_eq!(whole, chunked);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// anthropic
+
+/// As [`openai_stream`], for the Anthropic Messages stream decoder.
+fn anthropic_stream(chunks: &[&[u8]]) -> Option<String> {
+    let mut stream = MessagesStream::new();
+    let mut deltas = Vec::new();
+    for chunk in chunks {
+        deltas.extend(stream.push(chunk).ok()?);
+    }
+    Some(format!("{deltas:?} {:?}", stream.finish()))
+}
+
+/// The Anthropic Messages decoders: a body, and a stream whose deltas and answer do not depend
+/// on how its bytes were cut. Input: [chunk pattern, bytes...].
+pub fn anthropic(data: &[u8]) {
+    let [pattern, body @ ..] = data else {
+        return;
+    };
+    let _ = anthropic::decode_response(body);
+    let whole = anthropic_stream(&[body]);
+    let chunked = anthropic_stream(&chunks(body, &[*pattern]));
     if let (Some(whole), Some(chunked)) = (whole, chunked) {
         assert_eq!(whole, chunked);
     }

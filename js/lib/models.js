@@ -144,13 +144,13 @@ export function openaiCompatible(options) {
         const bytes = new Uint8Array(await response.arrayBuffer());
         return JSON.parse(glue.decodeOpenAiResponse(bytes));
       }
-      return readStream(glue, response.body, onText, onReasoning);
+      return readStream(response.body, new glue.OpenAiStream(), onText, onReasoning);
     },
   };
 }
 
-async function readStream(glue, body, onText, onReasoning) {
-  const decoder = new glue.OpenAiStream();
+/** Reads a streamed body through `decoder` (a wasm stream decoder), reporting text and reasoning. */
+export async function readStream(body, decoder, onText, onReasoning) {
   const reader = body.getReader();
   try {
     for (;;) {

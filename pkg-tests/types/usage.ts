@@ -2,6 +2,7 @@
 // the API as a TypeScript user writes it. Lines marked `@ts-expect-error` must stay errors, so
 // the declarations cannot quietly loosen to `any`.
 import {
+  anthropic,
   createAgent,
   httpTransport,
   init,
@@ -50,6 +51,19 @@ export async function demo(): Promise<string> {
   });
   agent.close();
   return answer;
+}
+
+export function claude(): Model {
+  // @ts-expect-error model is required
+  anthropic({ apiKey: 'sk-ant-…' });
+  return anthropic({
+    apiKey: 'sk-ant-…',
+    model: 'claude-sonnet-4-5',
+    baseURL: 'https://api.anthropic.com',
+    fetch: globalThis.fetch,
+    dangerouslyAllowBrowser: false,
+    toolChoice: { type: 'auto' },
+  });
 }
 
 export async function realBackends(): Promise<ServerInfo[]> {

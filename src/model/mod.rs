@@ -1,17 +1,17 @@
 //! Models: the request/response shape, codecs for real backends, and the mock model.
 
+pub mod anthropic;
 pub mod mock;
 pub mod openai;
-pub mod sse;
 mod types;
 mod usage;
 
+pub use anthropic::{AnthropicOptions, MessagesStream};
 pub use mock::MockModel;
 pub use openai::{
     decode_response, decode_response_value, encode_request, ChatCompletionStream, DecodeError,
     OpenAiOptions, StreamAccumulator, StreamDelta,
 };
-pub use sse::{DroppedEvent, SseDecoder, SseError, SseEvent};
 pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};
 pub use usage::Usage;
 

@@ -53,6 +53,25 @@ impl Usage {
         })
     }
 
+    /// Reads an Anthropic Messages `usage` object: `input_tokens` (the uncached part),
+    /// `output_tokens`, `cache_read_input_tokens` and `cache_creation_input_tokens`. The
+    /// record's `input_tokens` is all three prompt counts summed, as OpenAI's `prompt_tokens`
+    /// is. `None` when it is absent, null, or lacks either required count.
+    pub fn from_anthropic(usage: Option<&Value>) -> Option<Usage> {
+        let usage = usage?.as_object()?;
+        let cache_read_tokens = count(usage, "cache_read_input_tokens");
+        let cache_write_tokens = count(usage, "cache_creation_input_tokens");
+        let input_tokens = count(usage, "input_tokens")?
+            .saturating_add(cache_read_tokens.unwrap_or(0))
+            .saturating_add(cache_write_tokens.unwrap_or(0));
+        Some(Usage {
+            input_tokens,
+            output_tokens: count(usage, "output_tokens")?,
+            cache_read_tokens,
+            cache_write_tokens,
+        })
+    }
+
     /// Adds `other` into this total (saturating; an optional count is kept when either side
     /// reported it).
     pub fn add(&mut self, other: &Usage) {
@@ -124,11 +143,23 @@ impl Usage {
         }))
     }
 
-    /// One line for people: `tokens: 1,412 in (1,024 cached), 96 out`.
+    /// One line for people: `tokens: 1,412 in (1,024 cached), 96 out`, with
+    /// `, 300 written to cache` inside the brackets when the backend reported cache writes.
     pub fn summary(&self) -> String {
-        let cached = match self.cache_read_tokens {
-            Some(n) => format!(" ({} cached)", thousands(n)),
-            None => String::new(),
+        let parts: Vec<String> = [
+            self.cache_read_tokens
+                .map(|n| format!("{} cached", thousands(n))),
+            self.cache_write_tokens
+                .filter(|&n| n > 0)
+                .map(|n| format!("{} written to cache", thousands(n))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let cached = if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
         };
         format!(
             "tokens: {} in{cached}, {} out",
@@ -248,6 +279,34 @@ mod tests {
         let err = Usage::from_js_value(Some(&json!({"inputTokens": 1, "outputTokens": "2"})))
             .unwrap_err();
         assert!(err.contains("usage.outputTokens"), "{err}");
+    }
+
+    #[test]
+    fn anthropic_usage_sums_the_three_prompt_counts_and_keeps_cache_writes() {
+        // Field names from Anthropic's Messages API reference (`usage`).
+        let usage = json!({"input_tokens": 12, "output_tokens": 40,
+                           "cache_read_input_tokens": 2000, "cache_creation_input_tokens": 300});
+        let usage = Usage::from_anthropic(Some(&usage)).unwrap();
+        assert_eq!(
+            usage,
+            Usage {
+                input_tokens: 2312,
+                output_tokens: 40,
+                cache_read_tokens: Some(2000),
+                cache_write_tokens: Some(300),
+            }
+        );
+        assert_eq!(
+            usage.summary(),
+            "tokens: 2,312 in (2,000 cached, 300 written to cache), 40 out"
+        );
+        assert_eq!(
+            Usage::from_anthropic(Some(&json!({"output_tokens": 3}))),
+            None
+        );
+        assert_eq!(Usage::from_anthropic(None), None);
+        let plain = Usage::from_anthropic(Some(&json!({"input_tokens": 5, "output_tokens": 1})));
+        assert_eq!(plain.unwrap().summary(), "tokens: 5 in, 1 out");
     }
 
     #[test]

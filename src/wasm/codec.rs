@@ -40,7 +40,8 @@ pub fn decode_openai_response(body: &[u8]) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-fn delta_value(delta: StreamDelta) -> Value {
+/// A stream delta as the JS layer reads it (`{"type": "text" | "reasoning" | "tool_call", ...}`).
+pub(super) fn delta_value(delta: StreamDelta) -> Value {
     match delta {
         StreamDelta::Text(text) => json!({"type": "text", "text": text}),
         StreamDelta::Reasoning(text) => json!({"type": "reasoning", "text": text}),

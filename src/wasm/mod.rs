@@ -20,6 +20,8 @@
 #[cfg(feature = "wasm-runtime")]
 mod agent;
 #[cfg(feature = "wasm-runtime")]
+mod anthropic_codec;
+#[cfg(feature = "wasm-runtime")]
 mod backends;
 #[cfg(feature = "wasm-runtime")]
 mod clock;
@@ -40,6 +42,8 @@ mod transport;
 
 #[cfg(feature = "wasm-runtime")]
 pub use agent::WasmAgent;
+#[cfg(feature = "wasm-runtime")]
+pub use anthropic_codec::{decode_anthropic_response, encode_anthropic_request, AnthropicStream};
 #[cfg(feature = "wasm-runtime")]
 pub use codec::{decode_openai_response, encode_openai_request, OpenAiStream};
 #[cfg(feature = "wasm-runtime")]

@@ -1,16 +1,16 @@
-//! `OpenAiBackend`: the sans-IO chat completions codec over reqwest, with retries and timeouts.
+//! `OpenAiBackend`: the sans-IO model codecs (OpenAI-compatible chat completions, Anthropic
+//! Messages) over reqwest, with retries and timeouts.
 
 use super::error::{error_chain, ModelError};
 use super::retry::{is_retryable, parse_retry_after, NextStep};
 use super::settings::ModelSettings;
+use super::wire::{self, AnswerStream};
 use agentwire::driver::{ModelBackend, ModelStream};
-use agentwire::model::openai::{
-    decode_response, encode_request, ChatCompletionStream, DecodeError, OpenAiOptions, StreamDelta,
-};
+use agentwire::model::openai::{decode_response, DecodeError, StreamDelta};
 use agentwire::model::{ModelRequest, ModelResponse};
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
-use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
 use std::time::{Duration, SystemTime};
 
 /// A non-streamed answer larger than this is refused rather than held in memory.
@@ -21,7 +21,8 @@ const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 const MAX_ERROR_CHARS: usize = 500;
 
 /// A model behind an OpenAI-compatible `/chat/completions` endpoint (OpenAI, DashScope, vLLM,
-/// Ollama, ...).
+/// Ollama, ...), or Anthropic's `/v1/messages` when the settings' provider is
+/// [`Provider::Anthropic`](super::Provider::Anthropic) (the name predates it).
 ///
 /// Streams by default: text (and reasoning) reach `on_stream` as they are generated and
 /// tool-call arguments are assembled from their fragments. 429 and 5xx are retried with bounded backoff (honouring
@@ -45,17 +46,7 @@ impl OpenAiBackend {
     /// A backend for `settings`; fails only if the key cannot go in a header or the HTTP client
     /// cannot be built.
     pub fn new(settings: ModelSettings) -> Result<Self, ModelError> {
-        let mut auth = HeaderValue::try_from(format!("Bearer {}", settings.api_key.expose()))
-            .map_err(|_| {
-                ModelError::Setup(format!(
-                    "the API key from {} contains characters that cannot be sent in a header",
-                    settings.api_key.source()
-                ))
-            })?;
-        // Keeps the key out of the HTTP stack's own debug output.
-        auth.set_sensitive(true);
-        let mut headers = HeaderMap::new();
-        headers.insert(AUTHORIZATION, auth);
+        let mut headers = wire::auth_headers(&settings).map_err(ModelError::Setup)?;
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         let accept = if settings.stream {
             "text/event-stream"
@@ -89,11 +80,7 @@ impl OpenAiBackend {
         request: &ModelRequest,
         on_stream: &dyn Fn(ModelStream<'_>),
     ) -> Result<ModelResponse, ModelError> {
-        let options = OpenAiOptions {
-            stream: self.settings.stream,
-            ..OpenAiOptions::new(self.settings.model.clone())
-        };
-        let body = encode_request(request, &options).to_string();
+        let body = wire::encode(&self.settings, request);
         let mut retries = 0;
         loop {
             let response = self.send(body.clone()).await?;
@@ -158,7 +145,7 @@ impl OpenAiBackend {
         on_stream: &dyn Fn(ModelStream<'_>),
     ) -> Result<ModelResponse, ModelError> {
         let mut chunks = response.bytes_stream();
-        let mut stream = ChatCompletionStream::new();
+        let mut stream = AnswerStream::new(self.settings.provider);
         let mut body = Vec::new();
         let mut streamed_text = false;
         loop {
@@ -193,7 +180,7 @@ impl OpenAiBackend {
         let answer = if self.settings.stream {
             stream.finish()?
         } else {
-            decode_response(&body)?
+            wire::decode(self.settings.provider, &body)?
         };
         if !streamed_text {
             if let Some(text) = answer.text.as_deref().filter(|t| !t.is_empty()) {

@@ -1,5 +1,6 @@
 //! Real models for the native host: an OpenAI-compatible chat completions backend (OpenAI,
-//! DashScope, vLLM, Ollama, ...) and the choice between it and the mock model.
+//! DashScope, vLLM, Ollama, ...) that also speaks Anthropic Messages, and the choice between it
+//! and the mock model.
 //!
 //! ```no_run
 //! use agentwire_host::model::{ModelChoice, ModelOverrides, ModelSettings};
@@ -17,16 +18,18 @@ mod error;
 mod key;
 mod retry;
 mod settings;
+mod wire;
 
 pub use backend::OpenAiBackend;
 pub use error::ModelError;
 pub use key::ApiKey;
 pub use retry::{is_retryable, parse_retry_after, RetryPolicy};
 pub use settings::{
-    ModelChoice, ModelOverrides, ModelSettings, Provider, DASHSCOPE_DEFAULT_BASE_URL,
-    DASHSCOPE_DEFAULT_MODEL, DEFAULT_TIMEOUT, MOCK_MODEL_NAME, OPENAI_DEFAULT_BASE_URL,
-    OPENAI_DEFAULT_MODEL,
+    ModelChoice, ModelOverrides, ModelSettings, Provider, ANTHROPIC_DEFAULT_BASE_URL,
+    ANTHROPIC_DEFAULT_MODEL, DASHSCOPE_DEFAULT_BASE_URL, DASHSCOPE_DEFAULT_MODEL, DEFAULT_TIMEOUT,
+    MOCK_MODEL_NAME, OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL,
 };
+pub use wire::ANTHROPIC_VERSION;
 
 use agentwire::driver::ModelBackend;
 use agentwire::model::MockModel;

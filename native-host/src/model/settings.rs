@@ -2,9 +2,9 @@
 //!
 //! | setting | flag (wins) | environment | default |
 //! |---|---|---|---|
-//! | key | — | `OPENAI_API_KEY`, else `DASHSCOPE_API_KEY` | none: the mock model |
-//! | base URL | `--base-url` | `OPENAI_BASE_URL` (`DASHSCOPE_BASE_URL` with a DashScope key) | OpenAI's, or DashScope's compatible mode |
-//! | model | `--model` | `AGENTWIRE_MODEL` | `gpt-4o-mini`, or `qwen-plus` with a DashScope key |
+//! | key | — | `OPENAI_API_KEY`, else `DASHSCOPE_API_KEY`, else `ANTHROPIC_API_KEY` | none: the mock model |
+//! | base URL | `--base-url` | `OPENAI_BASE_URL` (`DASHSCOPE_BASE_URL` with a DashScope key, `ANTHROPIC_BASE_URL` with an Anthropic key) | OpenAI's, DashScope's compatible mode, or `https://api.anthropic.com` |
+//! | model | `--model` | `AGENTWIRE_MODEL` | `gpt-4o-mini`, `qwen-plus` with a DashScope key, `claude-sonnet-4-5` with an Anthropic key |
 //! | timeout | overrides | `AGENTWIRE_MODEL_TIMEOUT_MS` | 120 000 ms |
 //! | streaming | overrides | `AGENTWIRE_MODEL_STREAM` (`0`/`1`) | on |
 //! | retries | — | `AGENTWIRE_MODEL_RETRIES` | 3 |
@@ -12,8 +12,11 @@
 //! With both keys set, the DashScope key is used when the base URL points at DashScope (an
 //! OpenAI key would be refused there), the OpenAI key otherwise. A DashScope key is never sent
 //! to a non-DashScope `OPENAI_BASE_URL` picked up from the environment: only an explicit
-//! `--base-url` or `DASHSCOPE_BASE_URL` moves it elsewhere. The model name `mock` selects the
-//! mock model even when a key is set.
+//! `--base-url` or `DASHSCOPE_BASE_URL` moves it elsewhere. `ANTHROPIC_API_KEY` is used when it is
+//! the only key, or when the model name starts with `claude`; it goes only to `--base-url`,
+//! `ANTHROPIC_BASE_URL` or Anthropic's API. Keys set but not used are named in
+//! [`ModelSettings::describe`]. The model name `mock` selects the mock model even when a key is
+//! set.
 
 use super::key::ApiKey;
 use super::retry::RetryPolicy;
@@ -25,6 +28,10 @@ pub const OPENAI_DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 pub const DASHSCOPE_DEFAULT_BASE_URL: &str = "https://dashscope.aliyuncs.com/compatible-mode/v1";
 /// The model used with an OpenAI key when none is named.
 pub const OPENAI_DEFAULT_MODEL: &str = "gpt-4o-mini";
+/// Anthropic's API (requests go to `<base>/v1/messages`).
+pub const ANTHROPIC_DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+/// The model used with an Anthropic key when none is named.
+pub const ANTHROPIC_DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 /// The model used with a DashScope key when none is named.
 pub const DASHSCOPE_DEFAULT_MODEL: &str = "qwen-plus";
 /// How long to wait for the server to answer (or to send more of an answer).
@@ -40,6 +47,8 @@ pub enum Provider {
     OpenAi,
     /// Alibaba Cloud Bailian (DashScope) in OpenAI-compatible mode.
     DashScope,
+    /// Anthropic's Messages API (`ANTHROPIC_API_KEY`).
+    Anthropic,
 }
 
 impl Provider {
@@ -48,6 +57,7 @@ impl Provider {
         match self {
             Provider::OpenAi => "OpenAI-compatible",
             Provider::DashScope => "DashScope (Alibaba Cloud Bailian)",
+            Provider::Anthropic => "Anthropic Messages",
         }
     }
 }
@@ -83,6 +93,8 @@ pub struct ModelSettings {
     pub stream: bool,
     /// Retries for 429 and 5xx.
     pub retry: RetryPolicy,
+    /// Key variables that were set but not used, so the start-up line can say so.
+    pub unused_keys: Vec<String>,
 }
 
 /// The model a host should run with.
@@ -109,6 +121,7 @@ impl ModelSettings {
             timeout: DEFAULT_TIMEOUT,
             stream: true,
             retry: RetryPolicy::default(),
+            unused_keys: Vec::new(),
         }
     }
 
@@ -141,6 +154,20 @@ impl ModelSettings {
 
         let openai_key = var("OPENAI_API_KEY");
         let dashscope_key = var("DASHSCOPE_API_KEY");
+        let anthropic_key = var("ANTHROPIC_API_KEY");
+        let wants_claude = model_name
+            .as_deref()
+            .is_some_and(|m| m.to_ascii_lowercase().starts_with("claude"));
+        let use_anthropic = anthropic_key.is_some()
+            && (wants_claude || (openai_key.is_none() && dashscope_key.is_none()));
+        let set_keys: Vec<&str> = [
+            ("OPENAI_API_KEY", openai_key.is_some()),
+            ("DASHSCOPE_API_KEY", dashscope_key.is_some()),
+            ("ANTHROPIC_API_KEY", anthropic_key.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect();
         let openai_base = var("OPENAI_BASE_URL");
         // The base URL the user pointed at explicitly, if any, decides between two keys.
         let pointed_at_dashscope = base_flag
@@ -150,6 +177,14 @@ impl ModelSettings {
         let use_dashscope =
             dashscope_key.is_some() && (openai_key.is_none() || pointed_at_dashscope);
         let (provider, key, (base_url, base_source)) = match (openai_key, dashscope_key) {
+            _ if use_anthropic => {
+                let base = base_flag
+                    .map(|b| (b, "--base-url"))
+                    .or_else(|| var("ANTHROPIC_BASE_URL").map(|b| (b, "ANTHROPIC_BASE_URL")))
+                    .unwrap_or((ANTHROPIC_DEFAULT_BASE_URL.into(), "the default"));
+                let key = ApiKey::new(anthropic_key.unwrap_or_default(), "ANTHROPIC_API_KEY");
+                (Provider::Anthropic, key, base)
+            }
             (_, Some(dash)) if use_dashscope => {
                 let base = base_flag
                     .map(|b| (b, "--base-url"))
@@ -184,9 +219,15 @@ impl ModelSettings {
         let model = model_name.unwrap_or_else(|| match provider {
             Provider::DashScope => DASHSCOPE_DEFAULT_MODEL.into(),
             Provider::OpenAi => OPENAI_DEFAULT_MODEL.into(),
+            Provider::Anthropic => ANTHROPIC_DEFAULT_MODEL.into(),
         });
 
         let mut settings = ModelSettings::new(&base_url, model, key);
+        settings.unused_keys = set_keys
+            .into_iter()
+            .filter(|name| *name != settings.api_key.source())
+            .map(str::to_owned)
+            .collect();
         settings.provider = provider;
         settings.timeout = match (overrides.timeout, var("AGENTWIRE_MODEL_TIMEOUT_MS")) {
             (Some(t), _) => t,
@@ -211,8 +252,18 @@ impl ModelSettings {
         Ok(ModelChoice::OpenAi(settings))
     }
 
-    /// The URL requests go to: the base URL plus `/chat/completions` (unless already there).
+    /// The URL requests go to: the base URL plus `/chat/completions` (unless already there);
+    /// for Anthropic plus `/v1/messages` (`/messages` after a base ending in `/v1`).
     pub fn endpoint(&self) -> String {
+        if self.provider == Provider::Anthropic {
+            return if self.base_url.ends_with("/messages") {
+                self.base_url.clone()
+            } else if self.base_url.ends_with("/v1") {
+                format!("{}/messages", self.base_url)
+            } else {
+                format!("{}/v1/messages", self.base_url)
+            };
+        }
         if self.base_url.ends_with("/chat/completions") {
             self.base_url.clone()
         } else {
@@ -220,22 +271,31 @@ impl ModelSettings {
         }
     }
 
-    /// One line for a status display: model, server and where the key came from.
+    /// One line for a status display: model, server, where the key came from, and the keys
+    /// set but not used (so precedence between keys is never a surprise).
     pub fn describe(&self) -> String {
-        format!(
+        let mut line = format!(
             "{} at {} ({}, key from {})",
             self.model,
             crate::display_url::for_display(&self.base_url),
             self.provider.label(),
             self.api_key.source()
-        )
+        );
+        if !self.unused_keys.is_empty() {
+            line.push_str(&format!(
+                "; {} also set, not used",
+                self.unused_keys.join(", ")
+            ));
+        }
+        line
     }
 }
 
 fn no_key_notice(model_flag: &Option<String>, base_flag: &Option<String>) -> String {
     let mut notice = String::from(
         "no model API key found: set OPENAI_API_KEY (OpenAI, or any OpenAI-compatible server \
-         with OPENAI_BASE_URL) or DASHSCOPE_API_KEY (Alibaba Cloud Bailian); using the built-in \
+         with OPENAI_BASE_URL), DASHSCOPE_API_KEY (Alibaba Cloud Bailian) or ANTHROPIC_API_KEY \
+         (Claude); using the built-in \
          mock model, which only understands a few fixed requests",
     );
     let ignored: Vec<String> = [("--model", model_flag), ("--base-url", base_flag)]

@@ -233,6 +233,8 @@ pub fn run_cli(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> CliOutput {
         .current_dir(dir)
         .env("AGENTWIRE_STATE_DIR", state.path())
         .env_remove("AGENTWIRE_MODEL")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("ANTHROPIC_BASE_URL")
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

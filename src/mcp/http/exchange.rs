@@ -1,7 +1,7 @@
 //! One HTTP request in flight (an "exchange") and what is owed on it.
 
 use crate::jsonrpc::Id;
-use crate::model::SseDecoder;
+use crate::sse::SseDecoder;
 use crate::time::Instant;
 use std::time::Duration;
 

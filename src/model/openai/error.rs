@@ -31,6 +31,12 @@ pub enum DecodeError {
     Malformed(String),
     /// A stream ended before the answer was complete.
     Incomplete(String),
+    /// The model stopped without a usable answer: Anthropic's `stop_reason` `max_tokens` (the
+    /// answer was cut at the request's limit) or `refusal`.
+    Stopped {
+        /// The `stop_reason` as the server sent it.
+        reason: String,
+    },
 }
 
 impl fmt::Display for DecodeError {
@@ -58,6 +64,14 @@ impl fmt::Display for DecodeError {
             }
             DecodeError::Malformed(what) => write!(f, "malformed model response: {what}"),
             DecodeError::Incomplete(what) => write!(f, "model stream ended early: {what}"),
+            DecodeError::Stopped { reason } => match reason.as_str() {
+                "max_tokens" => f.write_str(
+                    "the model stopped at the request's max_tokens limit before finishing \
+                     (stop_reason max_tokens); raise max_tokens",
+                ),
+                "refusal" => f.write_str("the model refused to answer (stop_reason refusal)"),
+                other => write!(f, "the model stopped early (stop_reason {})", quoted(other)),
+            },
         }
     }
 }

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::decode::decode_response;
 use super::error::{parse_arguments, DecodeError};
-use crate::model::sse::{SseDecoder, SseEvent};
 use crate::model::{clip, ModelResponse, ToolCall, Usage};
+use crate::sse::{SseDecoder, SseEvent};
 
 /// Something a caller can show while the answer is still streaming.
 #[derive(Clone, Debug, PartialEq)]
