@@ -5,7 +5,8 @@
 //! that looks only between agent runs (or never) must not turn that into unbounded memory. So
 //! the queue holds at most [`EVENT_QUEUE_CAPACITY`] events, each kind with a stated policy:
 //! - `Closed` is always queued (it comes once, and ends the stream's meaning);
-//! - `ToolsListChanged` is coalesced: one queued means "list again", a second adds nothing;
+//! - `ToolsListChanged` and `ListChanged` are coalesced: one queued means "list again", a
+//!   second of the same kind adds nothing;
 //! - a `ServerRequest` that finds the queue full is refused by the caller (answered with an
 //!   error, so the server does not wait forever) and counted;
 //! - everything else (logs, progress, other notifications, protocol errors, unexpected
@@ -82,11 +83,8 @@ impl EventSink {
                 queue.events.push_back(event);
                 Offered::Queued
             }
-            SessionEvent::ToolsListChanged
-                if queue
-                    .events
-                    .iter()
-                    .any(|e| matches!(e, SessionEvent::ToolsListChanged)) =>
+            SessionEvent::ToolsListChanged | SessionEvent::ListChanged(_)
+                if queue.events.iter().any(|e| *e == event) =>
             {
                 Offered::Coalesced
             }

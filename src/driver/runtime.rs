@@ -240,6 +240,7 @@ impl<C: Clock> Runtime<C> {
                 client.close("replaced by a new connection");
             }
         }
+        self.offer_resource_tools();
         Ok(count)
     }
 
@@ -342,9 +343,23 @@ impl<C: Clock> Runtime<C> {
                         SessionEvent::ToolsListChanged if !to_refresh.contains(name) => {
                             to_refresh.push(name.clone());
                         }
-                        SessionEvent::Log { level, data, .. } => {
+                        SessionEvent::Log {
+                            level,
+                            logger,
+                            data,
+                        } => {
                             push_log(&mut server.log, format!("[{level}] {}", log_text(&data)));
+                            observer.on_server_event(&serde_json::json!({"type": "server_log",
+                                "server": name, "level": level, "logger": logger, "data": data}));
                         }
+                        SessionEvent::ResourceUpdated { uri } => observer.on_server_event(
+                            &serde_json::json!({"type": "resource_updated", "server": name,
+                                "uri": uri}),
+                        ),
+                        SessionEvent::ListChanged(kind) => observer.on_notice(&format!(
+                            "MCP server {name} changed its {}",
+                            kind.method_and_key().1
+                        )),
                         SessionEvent::ProtocolError { message } => {
                             push_log(&mut server.log, format!("protocol error: {message}"));
                         }
@@ -391,6 +406,8 @@ impl<C: Clock> Runtime<C> {
                     }
                     observer
                         .on_notice(&format!("MCP server {name} changed its tools: now {count}"));
+                    observer.on_server_event(&serde_json::json!({"type": "tools_changed",
+                        "server": name, "tools": count}));
                 }
                 Err(error) => observer.on_notice(&format!(
                     "MCP server {name}: refreshing tools failed: {error}"
@@ -566,7 +583,12 @@ impl<C: Clock> Runtime<C> {
             }
             _ => {
                 let deadline = self.clock.now() + call.timeout;
-                let work = self.local_tools.call(&call.name, call.arguments.clone());
+                let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
+                    if super::resource_tools::is_resource_tool(&call.name) {
+                        Box::pin(self.call_resource_tool(&call.name, &call.arguments))
+                    } else {
+                        self.local_tools.call(&call.name, call.arguments.clone())
+                    };
                 let timer = self.clock.sleep_until(deadline);
                 futures::pin_mut!(work, timer);
                 match futures::future::select(work, timer).await {
