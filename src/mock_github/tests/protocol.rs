@@ -59,7 +59,7 @@ fn transcript_of_a_session() {
             vec![error(json!(2), -32601)],
         ),
         (
-            r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{}}"#,
             vec![error(json!(3), -32601)],
         ),
         (
