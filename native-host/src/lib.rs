@@ -11,6 +11,7 @@ pub mod display_url;
 pub mod http_transport;
 pub mod jwt;
 pub mod local_tools;
+pub mod mcp_prompts;
 pub mod model;
 pub mod oauth;
 pub mod private_file;
