@@ -4,7 +4,7 @@
 use super::client::McpClient;
 use super::runtime::Runtime;
 use super::traits::Clock;
-use crate::content::ToolOutput;
+use crate::content::{ContentBlock, ToolOutput};
 use crate::mcp::ListKind;
 use crate::registry::{truncate_output, DEFAULT_MAX_OUTPUT_CHARS};
 use serde_json::{json, Value};
@@ -122,7 +122,16 @@ impl<C: Clock> Runtime<C> {
         let mut attached = String::new();
         for (server, uri) in self.mentions(prompt) {
             let output = self.read_resource(&server, &uri).await?;
-            let (text, _) = truncate_output(&output.to_model_text(), DEFAULT_MAX_OUTPUT_CHARS);
+            // The tag already names the resource: text contents go in bare.
+            let parts: Vec<String> = output
+                .content
+                .iter()
+                .map(|block| match block {
+                    ContentBlock::Resource { text: Some(t), .. } => t.clone(),
+                    other => other.to_model_text(),
+                })
+                .collect();
+            let (text, _) = truncate_output(&parts.join("\n"), DEFAULT_MAX_OUTPUT_CHARS);
             attached.push_str(&format!(
                 "\n\n<resource server=\"{server}\" uri=\"{uri}\">\n{text}\n</resource>"
             ));
