@@ -16,6 +16,7 @@ pub mod model;
 pub mod oauth;
 pub mod private_file;
 pub mod project_config;
+pub mod prompt_completion;
 pub mod reaper;
 pub mod redirect;
 pub mod render;
