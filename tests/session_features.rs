@@ -26,8 +26,28 @@ fn ready(capabilities: Value) -> Pair {
 
 #[test]
 fn only_declared_capabilities_are_asked_for() {
-    let mut pair = ready(json!({"tools": {}, "resources": {}}));
     let refused = |method: &str| Err(SessionError::NotOffered(method.to_owned()));
+    // A server with tools only: no resource method is sent.
+    let mut pair = ready(json!({"tools": {}, "prompts": {}}));
+    let now = pair.now;
+    assert_eq!(
+        pair.client.list(now, ListKind::Resources),
+        refused("resources/list")
+    );
+    assert_eq!(
+        pair.client
+            .feature_request(now, "resources/read", json!({"uri": "x:/"})),
+        refused("resources/read")
+    );
+    assert!(pair.sent.is_empty());
+    // A capability that is not an object is not a declaration.
+    let mut pair = ready(json!({"resources": true}));
+    assert_eq!(
+        pair.client.list(pair.now, ListKind::Resources),
+        refused("resources/list")
+    );
+
+    let mut pair = ready(json!({"tools": {}, "resources": {}}));
     assert_eq!(
         pair.client.list(pair.now, ListKind::Prompts),
         refused("prompts/list")
