@@ -387,41 +387,39 @@ export class Agent {
 
   /** Resources and resource templates of every server offering them (or of `server`). */
   async resources(server) {
-    return this.#mcp('agent.resources', server, (core) => core.resources(server));
+    return this.#mcp('agent.resources', 'resources', { server });
   }
 
   /** Reads one resource of `server`: `{contents: [{uri, mimeType?, text? | blob?}]}`. */
   async readResource(server, uri) {
     nonEmptyString('agent.readResource', 'uri', uri);
-    return this.#mcp('agent.readResource', server ?? '', (core) => core.readResource(server, uri));
+    return this.#mcp('agent.readResource', 'readResource', { server: server ?? '', uri });
   }
 
   /** Prompts of every server offering them (or of `server`), each with its `server`. */
   async prompts(server) {
-    return this.#mcp('agent.prompts', server, (core) => core.prompts(server));
+    return this.#mcp('agent.prompts', 'prompts', { server });
   }
 
   /** Gets prompt `name` of `server` filled in with `args`: `{description?, messages}`. */
   async getPrompt(server, name, args) {
     nonEmptyString('agent.getPrompt', 'name', name);
-    const json = JSON.stringify(args ?? {});
-    return this.#mcp('agent.getPrompt', server ?? '', (core) => core.getPrompt(server, name, json));
+    return this.#mcp('agent.getPrompt', 'getPrompt', { server: server ?? '', name, args: args ?? {} });
   }
 
   /** Values `server` suggests for `argument` of prompt `prompt`, typed so far as `value`. */
   async complete(server, prompt, argument, value, context) {
     nonEmptyString('agent.complete', 'argument', argument);
-    const json = JSON.stringify(context ?? {});
-    const ask = (core) => core.complete(server, prompt, argument, value ?? '', json);
-    return this.#mcp('agent.complete', server ?? '', ask);
+    const args = { server: server ?? '', prompt, argument, value: value ?? '', context: context ?? {} };
+    return this.#mcp('agent.complete', 'complete', args);
   }
 
-  /** Checks `server` (a name, or undefined for "every server"), asks the core, parses. */
-  async #mcp(where, server, ask) {
-    if (server !== undefined) nonEmptyString(where, 'server', server);
+  /** Checks `args.server` (a name, or undefined for "every server"), asks the core, parses. */
+  async #mcp(where, op, args) {
+    if (args.server !== undefined) nonEmptyString(where, 'server', args.server);
     const core = this.#live(where);
     try {
-      return JSON.parse(await ask(core));
+      return JSON.parse(await core.mcp(op, JSON.stringify(args)));
     } catch (error) {
       throw new Error(`${where}: ${messageOf(error)}`);
     }

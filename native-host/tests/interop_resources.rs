@@ -61,6 +61,21 @@ async fn wait_for<T>(
     }
 }
 
+async fn get_prompt(client: &McpClient, name: &str, arguments: Value) -> Value {
+    let params = json!({"name": name, "arguments": arguments});
+    client.feature_request("prompts/get", params).await.unwrap()
+}
+
+async fn complete(client: &McpClient, argument: &str, value: &str, context: Value) -> Vec<String> {
+    let params = json!({"ref": {"type": "ref/prompt", "name": "completable-prompt"},
+        "argument": {"name": argument, "value": value}, "context": {"arguments": context}});
+    let result = client
+        .feature_request("completion/complete", params)
+        .await
+        .unwrap();
+    serde_json::from_value(result["completion"]["values"].clone()).unwrap()
+}
+
 #[test]
 fn everything_resources_templates_and_reads() {
     local(async {
@@ -105,38 +120,19 @@ fn everything_prompts_with_and_without_arguments_and_completion() {
             names.contains(&"simple-prompt") && names.contains(&"args-prompt"),
             "{names:?}"
         );
-        let simple = client.get_prompt("simple-prompt", json!({})).await.unwrap();
+        let simple = get_prompt(&client, "simple-prompt", json!({})).await;
         assert!(!agentwire::mcp::prompt_text(&simple).unwrap().is_empty());
-        let args = client
-            .get_prompt("args-prompt", json!({"city": "Lyon"}))
-            .await
-            .unwrap();
+        let args = get_prompt(&client, "args-prompt", json!({"city": "Lyon"})).await;
         assert!(agentwire::mcp::prompt_text(&args).unwrap().contains("Lyon"));
-        let with_resource = client
-            .get_prompt(
-                "resource-prompt",
-                json!({"resourceType": "Text", "resourceId": "3"}),
-            )
-            .await
-            .unwrap();
+        let args = json!({"resourceType": "Text", "resourceId": "3"});
+        let with_resource = get_prompt(&client, "resource-prompt", args).await;
         let messages = agentwire::mcp::prompt_messages(&with_resource).unwrap();
         assert!(messages
             .iter()
             .any(|(_, b)| matches!(b, agentwire::content::ContentBlock::Resource { .. })));
-        let departments = client
-            .complete_prompt_argument("completable-prompt", "department", "S", json!({}))
-            .await
-            .unwrap();
+        let departments = complete(&client, "department", "S", json!({})).await;
         assert_eq!(departments, ["Sales", "Support"]);
-        let names = client
-            .complete_prompt_argument(
-                "completable-prompt",
-                "name",
-                "",
-                json!({"department": "Sales"}),
-            )
-            .await
-            .unwrap();
+        let names = complete(&client, "name", "", json!({"department": "Sales"})).await;
         assert_eq!(names, ["David", "Eve", "Frank"]);
     });
 }

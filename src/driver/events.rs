@@ -23,6 +23,17 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+/// Whether two events are the same list change (compared by kind alone: a full `==` on
+/// events would carry the comparison of every event's contents into the wasm build).
+fn same_list_change(a: &SessionEvent, b: &SessionEvent) -> bool {
+    use SessionEvent::{ListChanged, ToolsListChanged};
+    match (a, b) {
+        (ToolsListChanged, ToolsListChanged) => true,
+        (ListChanged(a), ListChanged(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Most events one connection keeps for a reader that has not read them yet.
 pub const EVENT_QUEUE_CAPACITY: usize = 256;
 
@@ -84,7 +95,7 @@ impl EventSink {
                 Offered::Queued
             }
             SessionEvent::ToolsListChanged | SessionEvent::ListChanged(_)
-                if queue.events.iter().any(|e| *e == event) =>
+                if queue.events.iter().any(|e| same_list_change(e, &event)) =>
             {
                 Offered::Coalesced
             }

@@ -46,42 +46,6 @@ impl McpClient {
             .await?;
         read_resource_result(&result).map_err(RequestError::InvalidResult)
     }
-
-    /// Gets a prompt with its arguments (a JSON object of strings); the raw result.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value, RequestError> {
-        let params = json!({"name": name, "arguments": arguments});
-        self.feature_request("prompts/get", params).await
-    }
-
-    /// Completion values the server suggests for argument `argument` of prompt `prompt` whose
-    /// value so far is `value`; `context` carries arguments already given.
-    pub async fn complete_prompt_argument(
-        &self,
-        prompt: &str,
-        argument: &str,
-        value: &str,
-        context: Value,
-    ) -> Result<Vec<String>, RequestError> {
-        let mut params = json!({
-            "ref": {"type": "ref/prompt", "name": prompt},
-            "argument": {"name": argument, "value": value},
-        });
-        if context.as_object().is_some_and(|c| !c.is_empty()) {
-            params["context"] = json!({ "arguments": context });
-        }
-        let result = self.feature_request("completion/complete", params).await?;
-        let values = result
-            .pointer("/completion/values")
-            .and_then(Value::as_array)
-            .ok_or_else(|| {
-                RequestError::InvalidResult("completion result without completion.values".into())
-            })?;
-        Ok(values
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect())
-    }
 }
 
 /// A session refusal, as the error a command reports.

@@ -1,71 +1,90 @@
 //! What the runtime offers from servers beyond tools: resources (listed, read, attached with
 //! `@server:uri`), prompts, argument completion and log levels.
+//!
+//! Every request goes through one private `request` (and lists through `collect`), so the wasm
+//! build carries one async state machine per kind of wire exchange rather than one per feature.
 
-use super::client::McpClient;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::{ContentBlock, ToolOutput};
-use crate::mcp::ListKind;
+use crate::mcp::{read_resource_result, ListKind};
 use crate::registry::{truncate_output, DEFAULT_MAX_OUTPUT_CHARS};
 use serde_json::{json, Value};
 
 impl<C: Clock> Runtime<C> {
-    /// Connected servers (all, or just `only`) that offer `method`; naming a server that is
-    /// not connected is an error.
-    fn offering(
+    /// Names of connected servers (all, or just `only`) that offer `method`.
+    fn offering(&self, only: Option<&str>, method: &str) -> Vec<String> {
+        let names = self.servers().into_iter().map(|(name, _)| name);
+        names
+            .filter(|name| only.is_none_or(|o| o == name))
+            .filter(|name| {
+                let client = self.client(name);
+                only.is_some() || client.is_some_and(|c| c.offers(method))
+            })
+            .collect()
+    }
+
+    /// One optional-feature request to `server`; the error says why without naming it.
+    async fn request(&self, server: &str, method: &str, params: Value) -> Result<Value, String> {
+        let client = self.client(server).ok_or("the server is not connected")?;
+        let result = client.feature_request(method, params).await;
+        result.map_err(|e| e.to_string())
+    }
+
+    /// Every entry of `kind` of every server offering it (or of `server`), tagged with
+    /// `"server"`. With `optional`, a server that fails is skipped rather than an error.
+    async fn collect(
         &self,
-        only: Option<&str>,
-        method: &str,
-    ) -> Result<Vec<(String, McpClient)>, String> {
-        if let Some(name) = only {
-            let client = self
-                .client(name)
-                .ok_or_else(|| format!("MCP server {name} is not connected"))?;
-            return Ok(vec![(name.to_owned(), client)]);
+        server: Option<&str>,
+        kind: ListKind,
+        optional: bool,
+    ) -> Result<Vec<Value>, String> {
+        let (method, _) = kind.method_and_key();
+        if let Some(name) = server.filter(|s| self.client(s).is_none()) {
+            return Err(format!("MCP server {name} is not connected"));
         }
-        let servers = self.servers().into_iter().map(|(name, _)| name);
-        Ok(servers
-            .filter_map(|name| self.client(&name).map(|c| (name, c)))
-            .filter(|(_, client)| client.offers(method))
-            .collect())
+        let mut all = Vec::new();
+        for name in self.offering(server, method) {
+            let Some(client) = self.client(&name) else {
+                continue;
+            };
+            match client.list(kind).await {
+                Ok(items) => all.extend(items.into_iter().filter_map(|mut item| {
+                    item.as_object_mut()?
+                        .insert("server".into(), name.as_str().into());
+                    Some(item)
+                })),
+                Err(_) if optional => {}
+                Err(e) => return Err(format!("MCP server {name}: {method}: {e}")),
+            }
+        }
+        Ok(all)
     }
 
     /// Lists resources and resource templates of every server offering them (or of `server`),
     /// each entry tagged with `"server"`: `{"resources": [...], "resourceTemplates": [...]}`.
     pub async fn resources(&self, server: Option<&str>) -> Result<Value, String> {
-        let mut resources = Vec::new();
-        let mut templates = Vec::new();
-        for (name, client) in self.offering(server, "resources/list")? {
-            let listed = client.list(ListKind::Resources).await;
-            resources.extend(tagged(&name, "resources/list", listed)?);
-            // Templates are optional even for servers with resources.
-            if let Ok(listed) = client.list(ListKind::ResourceTemplates).await {
-                templates.extend(tagged(&name, "", Ok(listed))?);
-            }
-        }
+        let resources = self.collect(server, ListKind::Resources, false).await?;
+        // Templates are optional even for servers with resources.
+        let templates = self
+            .collect(server, ListKind::ResourceTemplates, true)
+            .await?;
         Ok(json!({"resources": resources, "resourceTemplates": templates}))
-    }
-
-    /// Reads one resource of `server`; the error names the server and the URI.
-    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ToolOutput, String> {
-        let failed = |why: String| format!("reading {uri} from MCP server {server} failed: {why}");
-        let client = self
-            .client(server)
-            .ok_or_else(|| failed("the server is not connected".into()))?;
-        client
-            .read_resource(uri)
-            .await
-            .map_err(|e| failed(e.to_string()))
     }
 
     /// Lists the prompts of every server offering them (or of `server`), tagged with `"server"`.
     pub async fn prompts(&self, server: Option<&str>) -> Result<Vec<Value>, String> {
-        let mut prompts = Vec::new();
-        for (name, client) in self.offering(server, "prompts/list")? {
-            let listed = client.list(ListKind::Prompts).await;
-            prompts.extend(tagged(&name, "prompts/list", listed)?);
-        }
-        Ok(prompts)
+        self.collect(server, ListKind::Prompts, false).await
+    }
+
+    /// Reads one resource of `server`; the error names the server and the URI.
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ToolOutput, String> {
+        let result = self
+            .request(server, "resources/read", json!({ "uri": uri }))
+            .await;
+        result
+            .and_then(|r| read_resource_result(&r))
+            .map_err(|why| format!("reading {uri} from MCP server {server} failed: {why}"))
     }
 
     /// Gets prompt `name` of `server` with `arguments` (an object of strings): the raw result.
@@ -75,15 +94,14 @@ impl<C: Clock> Runtime<C> {
         name: &str,
         arguments: Value,
     ) -> Result<Value, String> {
-        let client = self.connected(server)?;
-        client
-            .get_prompt(name, arguments)
-            .await
-            .map_err(|e| format!("MCP server {server}: prompt {name}: {e}"))
+        let params = json!({"name": name, "arguments": arguments});
+        let result = self.request(server, "prompts/get", params).await;
+        result.map_err(|e| format!("MCP server {server}: prompt {name}: {e}"))
     }
 
-    /// Completion values for argument `argument` of prompt `prompt` on `server`; empty when
-    /// the server does not offer completion.
+    /// Completion values for argument `argument` of prompt `prompt` on `server` (typed so far
+    /// as `value`, with the arguments already given in `context`); empty when the server does
+    /// not offer completion.
     pub async fn complete(
         &self,
         server: &str,
@@ -92,23 +110,39 @@ impl<C: Clock> Runtime<C> {
         value: &str,
         context: Value,
     ) -> Result<Vec<String>, String> {
-        let client = self.connected(server)?;
-        if !client.offers("completion/complete") {
+        if !self
+            .client(server)
+            .is_some_and(|c| c.offers("completion/complete"))
+        {
             return Ok(Vec::new());
         }
-        client
-            .complete_prompt_argument(prompt, argument, value, context)
-            .await
-            .map_err(|e| format!("MCP server {server}: completion: {e}"))
+        let params = json!({
+            "ref": {"type": "ref/prompt", "name": prompt},
+            "argument": {"name": argument, "value": value},
+            "context": {"arguments": context},
+        });
+        let result = self.request(server, "completion/complete", params).await;
+        let result = result.map_err(|e| format!("MCP server {server}: completion: {e}"))?;
+        let values = result
+            .pointer("/completion/values")
+            .and_then(Value::as_array);
+        let values =
+            values.ok_or_else(|| format!("MCP server {server}: completion without values"))?;
+        Ok(values
+            .iter()
+            .filter_map(|v| Some(v.as_str()?.to_owned()))
+            .collect())
     }
 
     /// Asks every server that offers logging to send messages at `level` and above; returns
     /// the servers that refused, with why.
     pub async fn set_log_level(&self, level: &str) -> Vec<String> {
         let mut failures = Vec::new();
-        for (name, client) in self.offering(None, "logging/setLevel").unwrap_or_default() {
-            let params = json!({ "level": level });
-            if let Err(e) = client.feature_request("logging/setLevel", params).await {
+        for name in self.offering(None, "logging/setLevel") {
+            let result = self
+                .request(&name, "logging/setLevel", json!({ "level": level }))
+                .await;
+            if let Err(e) = result {
                 failures.push(format!("MCP server {name}: logging/setLevel: {e}"));
             }
         }
@@ -119,7 +153,7 @@ impl<C: Clock> Runtime<C> {
     /// word) to it: the text stays, each resource's content follows, cut to the usual tool
     /// output limit. A resource that cannot be read fails the whole prompt, naming it.
     pub async fn attach_mentions(&self, prompt: &str) -> Result<String, String> {
-        let mut attached = String::new();
+        let mut attached = prompt.to_owned();
         for (server, uri) in self.mentions(prompt) {
             let output = self.read_resource(&server, &uri).await?;
             // The tag already names the resource: text contents go in bare.
@@ -132,16 +166,15 @@ impl<C: Clock> Runtime<C> {
                 })
                 .collect();
             let (text, _) = truncate_output(&parts.join("\n"), DEFAULT_MAX_OUTPUT_CHARS);
-            attached.push_str(&format!(
-                "\n\n<resource server=\"{server}\" uri=\"{uri}\">\n{text}\n</resource>"
-            ));
+            attached +=
+                &format!("\n\n<resource server=\"{server}\" uri=\"{uri}\">\n{text}\n</resource>");
         }
-        Ok(format!("{prompt}{attached}"))
+        Ok(attached)
     }
 
     /// The `@server:uri` mentions of `prompt` whose server is configured, in order, once each.
     pub fn mentions(&self, prompt: &str) -> Vec<(String, String)> {
-        let servers: Vec<String> = self.servers().into_iter().map(|(n, _)| n).collect();
+        let servers = self.servers();
         let mut found: Vec<(String, String)> = Vec::new();
         for word in prompt.split_whitespace() {
             let Some((server, uri)) = word.strip_prefix('@').and_then(|w| w.split_once(':')) else {
@@ -150,31 +183,13 @@ impl<C: Clock> Runtime<C> {
             // Closing punctuation belongs to the sentence, not the URI.
             let uri = uri.trim_end_matches(['.', ',', ';', ')', '!', '?', '"', '\'']);
             let mention = (server.to_owned(), uri.to_owned());
-            if servers.iter().any(|s| s == server) && !uri.is_empty() && !found.contains(&mention) {
+            if servers.iter().any(|(s, _)| s == server)
+                && !uri.is_empty()
+                && !found.contains(&mention)
+            {
                 found.push(mention);
             }
         }
         found
     }
-
-    fn connected(&self, server: &str) -> Result<McpClient, String> {
-        self.client(server)
-            .ok_or_else(|| format!("MCP server {server} is not connected"))
-    }
-}
-
-/// Tags each listed entry with its server; a failed list names the server and method.
-fn tagged(
-    server: &str,
-    method: &str,
-    listed: Result<Vec<Value>, crate::mcp::RequestError>,
-) -> Result<Vec<Value>, String> {
-    let items = listed.map_err(|e| format!("MCP server {server}: {method}: {e}"))?;
-    Ok(items
-        .into_iter()
-        .filter_map(|mut item| {
-            item.as_object_mut()?.insert("server".into(), server.into());
-            Some(item)
-        })
-        .collect())
 }

@@ -7,34 +7,32 @@ use super::traits::Clock;
 use crate::content::ToolOutput;
 use crate::json::to_text;
 use crate::registry::{Risk, ToolSpec};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Name of the tool that lists resources.
 pub const LIST_RESOURCES_TOOL: &str = "list_mcp_resources";
 /// Name of the tool that reads one resource.
 pub const READ_RESOURCE_TOOL: &str = "read_mcp_resource";
 
-fn specs() -> [ToolSpec; 2] {
-    let server = json!({"type": "string", "description": "MCP server name"});
-    [
-        ToolSpec::builtin(
-            LIST_RESOURCES_TOOL,
-            "List the resources (and resource templates) that MCP servers offer: URIs, names, \
-             descriptions. Optionally only those of one server.",
-            json!({"type": "object", "properties": {"server": server}}),
-            Risk::Read,
-        ),
-        ToolSpec::builtin(
-            READ_RESOURCE_TOOL,
-            "Read one resource of an MCP server by its URI.",
-            json!({
-                "type": "object",
-                "properties": {"server": server, "uri": {"type": "string"}},
-                "required": ["server", "uri"],
-            }),
-            Risk::Read,
-        ),
-    ]
+/// Names, descriptions and input schemas, as JSON text: parsed once at registration, which
+/// costs the wasm build less than building the values in code.
+const SPECS: &str = r#"[
+ ["list_mcp_resources", "List the resources (and resource templates) that MCP servers offer: URIs, names, descriptions. Optionally only those of one server.",
+  {"type": "object", "properties": {"server": {"type": "string", "description": "MCP server name"}}}],
+ ["read_mcp_resource", "Read one resource of an MCP server by its URI.",
+  {"type": "object", "properties": {"server": {"type": "string", "description": "MCP server name"},
+   "uri": {"type": "string"}}, "required": ["server", "uri"]}]
+]"#;
+
+fn specs() -> Vec<ToolSpec> {
+    let specs: Value = serde_json::from_str(SPECS).unwrap_or_default();
+    let specs = specs.as_array().into_iter().flatten();
+    specs
+        .map(|s| {
+            let text = |i: usize| s[i].as_str().unwrap_or_default();
+            ToolSpec::builtin(text(0), text(1), s[2].clone(), Risk::Read)
+        })
+        .collect()
 }
 
 /// Whether `name` is one of the resource tools.

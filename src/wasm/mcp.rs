@@ -1,84 +1,46 @@
-//! `WasmAgent`'s MCP resources, prompts and completion (see [`crate::driver::Runtime`]).
+//! `WasmAgent`'s MCP resources, prompts and completion (see [`crate::driver::Runtime`]), behind
+//! one entry point so the wasm module carries one promise wrapper for all of them.
 
 use super::agent::WasmAgent;
 use crate::json::{parse_str, to_text};
 use js_sys::Promise;
 use serde_json::{json, Value};
-use std::future::Future;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-/// Resolves to the JSON text of the value, or rejects with the error message.
-fn promise(work: impl Future<Output = Result<Value, String>> + 'static) -> Promise {
-    future_to_promise(async move {
-        match work.await {
-            Ok(value) => Ok(JsValue::from_str(&to_text(&value))),
-            Err(e) => Err(JsError::new(&e).into()),
-        }
-    })
-}
-
-fn object(text: &str) -> Result<Value, String> {
-    parse_str(text)
-        .ok()
-        .filter(Value::is_object)
-        .ok_or_else(|| "arguments must be a JSON object".to_owned())
-}
-
 #[wasm_bindgen]
 impl WasmAgent {
-    /// `{resources, resourceTemplates}` of every server offering them (or of `server`).
-    pub fn resources(&self, server: Option<String>) -> Promise {
+    /// Runs MCP operation `op` with `args_json` (`{server?, uri?, name?, args?, prompt?,
+    /// argument?, value?, context?}`): `resources`, `readResource`, `prompts`, `getPrompt` or
+    /// `complete`. Resolves to the result's JSON text; rejects with the error's message.
+    pub fn mcp(&self, op: String, args_json: &str) -> Promise {
         let runtime = self.runtime().clone();
-        promise(async move { runtime.resources(server.as_deref()).await })
-    }
-
-    /// `{contents}` of one resource.
-    #[wasm_bindgen(js_name = readResource)]
-    pub fn read_resource(&self, server: String, uri: String) -> Promise {
-        let runtime = self.runtime().clone();
-        promise(async move {
-            let output = runtime.read_resource(&server, &uri).await?;
-            let contents: Vec<Value> = output
-                .content
-                .iter()
-                .map(|b| b.to_value()["resource"].take())
-                .collect();
-            Ok(json!({ "contents": contents }))
-        })
-    }
-
-    /// Every prompt of every server offering them (or of `server`), tagged with `server`.
-    pub fn prompts(&self, server: Option<String>) -> Promise {
-        let runtime = self.runtime().clone();
-        promise(async move { runtime.prompts(server.as_deref()).await.map(Value::from) })
-    }
-
-    /// `prompts/get`'s result for prompt `name` of `server` with `args_json` (an object).
-    #[wasm_bindgen(js_name = getPrompt)]
-    pub fn get_prompt(&self, server: String, name: String, args_json: &str) -> Promise {
-        let runtime = self.runtime().clone();
-        let arguments = object(args_json);
-        promise(async move { runtime.get_prompt(&server, &name, arguments?).await })
-    }
-
-    /// Completion values for `argument` of prompt `prompt` on `server`, typed so far as
-    /// `value`, with the arguments given so far in `context_json`.
-    pub fn complete(
-        &self,
-        server: String,
-        prompt: String,
-        argument: String,
-        value: String,
-        context_json: &str,
-    ) -> Promise {
-        let runtime = self.runtime().clone();
-        let context = object(context_json);
-        promise(async move {
-            let values = runtime
-                .complete(&server, &prompt, &argument, &value, context?)
-                .await?;
-            Ok(Value::from(values))
+        let args = parse_str(args_json).unwrap_or(Value::Null);
+        future_to_promise(async move {
+            let text = |key: &str| args.get(key).and_then(Value::as_str).unwrap_or_default();
+            let object = |key: &str| args.get(key).cloned().unwrap_or_else(|| json!({}));
+            let server = args.get("server").and_then(Value::as_str);
+            let result = match op.as_str() {
+                "resources" => runtime.resources(server).await,
+                "prompts" => runtime.prompts(server).await.map(Value::from),
+                "readResource" => runtime
+                    .read_resource(text("server"), text("uri"))
+                    .await
+                    .map(|output| {
+                        let contents = output.content.iter();
+                        json!({"contents": contents.map(|b| b.to_value()["resource"].take()).collect::<Vec<_>>()})
+                    }),
+                "getPrompt" => runtime.get_prompt(text("server"), text("name"), object("args")).await,
+                "complete" => runtime
+                    .complete(text("server"), text("prompt"), text("argument"), text("value"), object("context"))
+                    .await
+                    .map(Value::from),
+                other => Err(format!("unknown MCP operation {other}")),
+            };
+            match result {
+                Ok(value) => Ok(JsValue::from_str(&to_text(&value))),
+                Err(e) => Err(JsError::new(&e).into()),
+            }
         })
     }
 }
