@@ -25,7 +25,7 @@ const SPECS: &str = r#"[
 ]"#;
 
 fn specs() -> Vec<ToolSpec> {
-    let specs: Value = serde_json::from_str(SPECS).unwrap_or_default();
+    let specs = crate::json::parse_str(SPECS).unwrap_or_default();
     let specs = specs.as_array().into_iter().flatten();
     specs
         .map(|s| {

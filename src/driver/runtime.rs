@@ -349,12 +349,15 @@ impl<C: Clock> Runtime<C> {
                             data,
                         } => {
                             push_log(&mut server.log, format!("[{level}] {}", log_text(&data)));
-                            observer.on_server_event(&serde_json::json!({"type": "server_log",
-                                "server": name, "level": level, "logger": logger, "data": data}));
+                            let fields = vec![
+                                ("level", level.into()),
+                                ("logger", logger.into()),
+                                ("data", data),
+                            ];
+                            observer.on_server_event(&server_event("server_log", name, fields));
                         }
                         SessionEvent::ResourceUpdated { uri } => observer.on_server_event(
-                            &serde_json::json!({"type": "resource_updated", "server": name,
-                                "uri": uri}),
+                            &server_event("resource_updated", name, vec![("uri", uri.into())]),
                         ),
                         SessionEvent::ListChanged(kind) => observer.on_notice(&format!(
                             "MCP server {name} changed its {}",
@@ -406,8 +409,8 @@ impl<C: Clock> Runtime<C> {
                     }
                     observer
                         .on_notice(&format!("MCP server {name} changed its tools: now {count}"));
-                    observer.on_server_event(&serde_json::json!({"type": "tools_changed",
-                        "server": name, "tools": count}));
+                    let tools = vec![("tools", count.into())];
+                    observer.on_server_event(&server_event("tools_changed", &name, tools));
                 }
                 Err(error) => observer.on_notice(&format!(
                     "MCP server {name}: refreshing tools failed: {error}"
@@ -667,6 +670,18 @@ impl<C: Clock> Runtime<C> {
 /// goes on, so there is nothing to do with the error.
 fn ignore_stale(result: Result<(), AgentError>) {
     let _ = result;
+}
+
+/// `{"type": kind, "server": server, ...fields}` for [`RunObserver::on_server_event`]
+/// (built by hand: `json!` at each site costs the wasm build more).
+fn server_event(kind: &str, server: &str, fields: Vec<(&str, Value)>) -> Value {
+    let mut map = serde_json::Map::new();
+    map.insert("type".into(), kind.into());
+    map.insert("server".into(), server.into());
+    for (key, value) in fields {
+        map.insert(key.into(), value);
+    }
+    Value::Object(map)
 }
 
 fn push_log(log: &mut VecDeque<String>, line: String) {

@@ -328,15 +328,12 @@ impl ClientSession {
             "notifications/prompts/list_changed" => {
                 SessionEvent::ListChanged(super::ListKind::Prompts)
             }
+            // One without a string URI says nothing to act on: it is dropped.
             "notifications/resources/updated" => match field("uri").and_then(Value::as_str) {
                 Some(uri) => SessionEvent::ResourceUpdated {
                     uri: uri.to_owned(),
                 },
-                None => {
-                    return self.handle_frame_error(
-                        "notifications/resources/updated without a string \"uri\"".into(),
-                    )
-                }
+                None => return,
             },
             "notifications/progress" => {
                 let token = field("progressToken").and_then(Value::as_u64);
