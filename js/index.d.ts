@@ -274,6 +274,46 @@ export interface ServerInfo {
   log: string[];
 }
 
+/** A resource a server lists (`server` added by agentwire). */
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A resource template (RFC 6570 `uriTemplate`). */
+export interface McpResourceTemplate {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One item of a read resource: text, or base64 `blob`. */
+export interface McpResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** A prompt a server offers. */
+export interface McpPrompt {
+  server: string;
+  name: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+/** `prompts/get`'s result. */
+export interface McpPromptResult {
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[];
+}
+
 /** Events of a run, in order: each step's `step_start`, then text, tool calls, the end. */
 export type AgentEvent =
   | { type: 'step_start'; step: number }
@@ -297,6 +337,12 @@ export type AgentEvent =
   /** A `tool_search` ran (besides its `tool_start`/`tool_end`): the tools it found, best first. */
   | { type: 'tool_search'; query: string; results: string[] }
   | { type: 'notice'; message: string }
+  /** An MCP server's `notifications/message` (seen between steps). */
+  | { type: 'server_log'; server: string; level: string; logger: string | null; data: unknown }
+  /** A server changed its tools (`list_changed`); `tools` is how many it now has. */
+  | { type: 'tools_changed'; server: string; tools: number }
+  /** A subscribed resource changed. */
+  | { type: 'resource_updated'; server: string; uri: string }
   | { type: 'error'; message: string }
   /** `usage`: the run's steps summed, when any reported usage. */
   | { type: 'done'; answer: string; steps: number; usage?: Usage };
@@ -471,6 +517,22 @@ export class Agent {
   /** Estimated tokens of the tool definitions the next model request carries. */
   requestTokens(): number;
   servers(): ServerInfo[];
+  /** Resources and templates of every server that offers them (or of `server`). */
+  resources(server?: string): Promise<{ resources: McpResource[]; resourceTemplates: McpResourceTemplate[] }>;
+  /** Reads one resource; rejects naming the server and URI when it cannot. */
+  readResource(server: string, uri: string): Promise<{ contents: McpResourceContents[] }>;
+  /** Prompts of every server that offers them (or of `server`). */
+  prompts(server?: string): Promise<McpPrompt[]>;
+  /** A prompt filled in with `args`. */
+  getPrompt(server: string, name: string, args?: Record<string, string>): Promise<McpPromptResult>;
+  /** Completion values for a prompt argument (`[]` when the server offers no completion). */
+  complete(
+    server: string,
+    prompt: string,
+    argument: string,
+    value?: string,
+    context?: Record<string, string>,
+  ): Promise<string[]>;
   /** Calls one tool as the user: deny rules apply, it is audited, it never asks. */
   callTool(name: string, args?: Record<string, unknown>): Promise<DirectCallResult>;
   history(): ChatMessage[];

@@ -102,7 +102,12 @@ fn chinese_issue_listing_runs_end_to_end() {
     assert_eq!(requests.len(), 2);
     let names: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
     assert!(names.contains(&"mcp__github__list_issues"), "{names:?}");
-    assert!(names.iter().all(|n| n.starts_with("mcp__github__")));
+    // Besides the server's tools, only the two resource tools (the mock offers resources).
+    let others: Vec<&&str> = names
+        .iter()
+        .filter(|n| !n.starts_with("mcp__github__"))
+        .collect();
+    assert_eq!(others, [&"list_mcp_resources", &"read_mcp_resource"]);
     let direct = ask_server(
         &mut host,
         &client,

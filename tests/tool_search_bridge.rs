@@ -580,7 +580,17 @@ fn the_mock_model_searches_calls_and_answers_in_three_steps_when_its_tool_is_def
     );
     let requests = model.requests.borrow();
     let tools: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(tools, ["tool_search", "call_tool"]);
+    // Built-in tools are never deferred: the two resource tools (the mock offers resources)
+    // stay beside the bridge.
+    assert_eq!(
+        tools,
+        [
+            "list_mcp_resources",
+            "read_mcp_resource",
+            "tool_search",
+            "call_tool"
+        ]
+    );
 }
 
 #[test]

@@ -385,6 +385,46 @@ export class Agent {
     }
   }
 
+  /** Resources and resource templates of every server offering them (or of `server`). */
+  async resources(server) {
+    return this.#mcp('agent.resources', 'resources', { server });
+  }
+
+  /** Reads one resource of `server`: `{contents: [{uri, mimeType?, text? | blob?}]}`. */
+  async readResource(server, uri) {
+    nonEmptyString('agent.readResource', 'uri', uri);
+    return this.#mcp('agent.readResource', 'readResource', { server: server ?? '', uri });
+  }
+
+  /** Prompts of every server offering them (or of `server`), each with its `server`. */
+  async prompts(server) {
+    return this.#mcp('agent.prompts', 'prompts', { server });
+  }
+
+  /** Gets prompt `name` of `server` filled in with `args`: `{description?, messages}`. */
+  async getPrompt(server, name, args) {
+    nonEmptyString('agent.getPrompt', 'name', name);
+    return this.#mcp('agent.getPrompt', 'getPrompt', { server: server ?? '', name, args: args ?? {} });
+  }
+
+  /** Values `server` suggests for `argument` of prompt `prompt`, typed so far as `value`. */
+  async complete(server, prompt, argument, value, context) {
+    nonEmptyString('agent.complete', 'argument', argument);
+    const args = { server: server ?? '', prompt, argument, value: value ?? '', context: context ?? {} };
+    return this.#mcp('agent.complete', 'complete', args);
+  }
+
+  /** Checks `args.server` (a name, or undefined for "every server"), asks the core, parses. */
+  async #mcp(where, op, args) {
+    if (args.server !== undefined) nonEmptyString(where, 'server', args.server);
+    const core = this.#live(where);
+    try {
+      return JSON.parse(await core.mcp(op, JSON.stringify(args)));
+    } catch (error) {
+      throw new Error(`${where}: ${messageOf(error)}`);
+    }
+  }
+
   /** Whether `close()` was called. */
   get closed() {
     return this.#closed;

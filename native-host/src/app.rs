@@ -175,7 +175,8 @@ impl App {
             Some(path) => Some(open_audit_log(path)?),
             None => None,
         };
-        let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit);
+        let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit)
+            .with_log_level(options.log_level.as_deref());
         let app = App {
             runtime,
             servers: servers.clone(),
@@ -218,6 +219,11 @@ impl App {
             }
         }
         app.warn_unmatched_rules(quiet);
+        if let Some(level) = &options.log_level {
+            for failure in app.runtime.set_log_level(level).await {
+                say(&failure);
+            }
+        }
         Ok(app)
     }
 

@@ -17,7 +17,12 @@ pub type ExitCode = i32;
 
 /// One agent run; prints steps and the answer. Exit 1 when the run ends in an error.
 pub async fn run(app: &App, prompt: &str) -> ExitCode {
-    match app.runtime.run(prompt, &app.terminal).await {
+    // `@server:uri` attaches that resource; one that cannot be read stops the run.
+    let prompt = match app.runtime.attach_mentions(prompt).await {
+        Ok(prompt) => prompt,
+        Err(e) => return fail(false, &e),
+    };
+    match app.runtime.run(&prompt, &app.terminal).await {
         Ok(_) => 0,
         Err(_) => 1,
     }
@@ -246,7 +251,7 @@ pub async fn mcp_call(app: &App, server: &str, tool: &str, args: &str, as_json: 
 }
 
 /// Prints an error (redacted: server errors quote what they were given) and returns 1.
-fn fail(as_json: bool, message: &str) -> ExitCode {
+pub(crate) fn fail(as_json: bool, message: &str) -> ExitCode {
     let message = redact_message(message);
     if as_json {
         crate::outln!("{}", json!({"error": message}));

@@ -7,7 +7,7 @@ use agentwire::driver::RunObserver;
 use agentwire::model::Usage;
 use agentwire::registry::char_prefix;
 use futures::future::LocalBoxFuture;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -50,6 +50,36 @@ pub struct Terminal {
     color: bool,
     /// Tokens the model reported during the current run, for the line that ends it.
     run_usage: Cell<Option<Usage>>,
+    /// Server log messages at this severity and above are shown (`--log-level`); none without.
+    log_level: Option<usize>,
+}
+
+/// MCP log severities, lowest first (RFC 5424 as the spec uses them).
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// Checks a `--log-level` value.
+pub fn parse_log_level(level: &str) -> Result<String, String> {
+    match LOG_LEVELS.contains(&level) {
+        true => Ok(level.to_owned()),
+        false => Err(format!("expected one of {}", LOG_LEVELS.join(", "))),
+    }
+}
+
+fn severity(level: &str) -> usize {
+    // An unknown level from a server is shown rather than lost.
+    LOG_LEVELS
+        .iter()
+        .position(|l| *l == level)
+        .unwrap_or(LOG_LEVELS.len())
 }
 
 fn plural(n: u32, noun: &str) -> String {
@@ -79,7 +109,14 @@ impl Terminal {
             reasoning_open: Cell::new(false),
             color: std::io::stdout().is_terminal(),
             run_usage: Cell::new(None),
+            log_level: None,
         }
+    }
+
+    /// Shows server log messages at `level` and above.
+    pub fn with_log_level(mut self, level: Option<&str>) -> Self {
+        self.log_level = level.map(severity);
+        self
     }
 
     /// Keeps the model's token usage: summed for the end of the run, and in the audit log
@@ -264,6 +301,29 @@ impl RunObserver for Terminal {
 
     fn on_notice(&self, message: &str) {
         crate::errln!("{message}");
+    }
+
+    fn on_server_event(&self, event: &Value) {
+        let level = event["level"].as_str();
+        if let (Some(level), Some(floor)) = (level, self.log_level) {
+            if severity(level) < floor {
+                return;
+            }
+        } else if level.is_some() {
+            return;
+        }
+        if self.format == Format::Json {
+            let _ = writeln!(std::io::stdout().lock(), "{}", visible(&event.to_string()));
+        } else if let Some(level) = level {
+            let data = match &event["data"] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            crate::errln!(
+                "[{} {level}] {data}",
+                event["server"].as_str().unwrap_or("?")
+            );
+        }
     }
 }
 

@@ -2,9 +2,12 @@
 
 use crate::app::App;
 use crate::commands;
+use crate::mcp_prompts;
+use crate::prompt_completion::{command_of, PromptCompleter, Question};
 use agentwire::driver::ServerStatus;
 use rustyline::error::ReadlineError;
-use rustyline::DefaultEditor;
+use rustyline::history::DefaultHistory;
+use rustyline::Editor;
 
 const HELP: &str = "\
 Type a request and press Enter; the agent keeps the conversation's history.
@@ -12,7 +15,11 @@ Type a request and press Enter; the agent keeps the conversation's history.
   /mcp     MCP servers: status, tool counts, last stderr lines of failed servers
   /clear   forget the conversation so far
   /help    this text
-  /quit    leave (Ctrl-D works too)";
+  /quit    leave (Ctrl-D works too)
+@server:uri in a request attaches that MCP resource; Tab completes commands and prompt arguments.
+MCP server prompts (arguments positional or name=value):";
+
+const BUILT_IN: [&str; 5] = ["/tools", "/mcp", "/clear", "/help", "/quit"];
 
 fn history_file() -> Option<std::path::PathBuf> {
     std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".agentwire_history"))
@@ -20,20 +27,39 @@ fn history_file() -> Option<std::path::PathBuf> {
 
 /// Runs the interactive session until `/quit` or end of input.
 pub async fn run(app: &App) -> Result<(), String> {
-    let mut editor =
-        DefaultEditor::new().map_err(|e| format!("cannot start the line editor: {e}"))?;
+    let mut editor: Editor<PromptCompleter, DefaultHistory> =
+        Editor::new().map_err(|e| format!("cannot start the line editor: {e}"))?;
+    let (ask, mut questions) = tokio::sync::mpsc::unbounded_channel::<Question>();
     if let Some(path) = history_file() {
         let _ = editor.load_history(&path);
     }
     eprintln!("agentwire — type /help for commands, /quit to leave.");
     loop {
-        // The editor blocks on the terminal; run it off the async thread, then take it back.
-        let (returned, line) = tokio::task::spawn_blocking(move || {
+        // Tab completes slash commands, server prompts and (through the server) their arguments.
+        let prompts = app.runtime.prompts(None).await.unwrap_or_default();
+        let mut commands: Vec<String> = BUILT_IN.iter().map(|c| (*c).to_owned()).collect();
+        commands.extend(prompts.iter().map(command_of));
+        editor.set_helper(Some(PromptCompleter {
+            commands,
+            prompts,
+            ask: ask.clone(),
+        }));
+        // The editor blocks on the terminal; run it off the async thread, then take it back,
+        // answering completion questions meanwhile.
+        let reading = tokio::task::spawn_blocking(move || {
             let line = editor.readline("you › ");
             (editor, line)
-        })
-        .await
-        .map_err(|e| format!("line editor stopped: {e}"))?;
+        });
+        tokio::pin!(reading);
+        let (returned, line) = loop {
+            tokio::select! {
+                done = &mut reading => break done.map_err(|e| format!("line editor stopped: {e}"))?,
+                Some((q, answer)) = questions.recv() => {
+                    let values = app.runtime.complete(&q.server, &q.prompt, &q.argument, &q.value, q.context).await;
+                    let _ = answer.send(values.unwrap_or_default());
+                }
+            }
+        };
         editor = returned;
         let line = match line {
             Ok(line) => line,
@@ -48,7 +74,12 @@ pub async fn run(app: &App) -> Result<(), String> {
         let _ = editor.add_history_entry(input);
         match input {
             "/quit" | "/exit" | "/q" => break,
-            "/help" | "/?" => crate::outln!("{HELP}"),
+            "/help" | "/?" => {
+                crate::outln!("{HELP}");
+                for line in mcp_prompts::help_lines(app).await {
+                    crate::outln!("{line}");
+                }
+            }
             "/tools" => {
                 commands::tools(app, false);
             }
@@ -57,12 +88,18 @@ pub async fn run(app: &App) -> Result<(), String> {
                 Ok(()) => crate::outln!("conversation cleared"),
                 Err(e) => crate::outln!("cannot clear: {e}"),
             },
+            command if mcp_prompts::is_prompt_command(command) => {
+                mcp_prompts::run_command(app, command).await
+            }
             command if command.starts_with('/') => {
                 crate::outln!("unknown command {command}; /help lists them")
             }
-            prompt => {
-                let _ = app.runtime.run(prompt, &app.terminal).await;
-            }
+            prompt => match app.runtime.attach_mentions(prompt).await {
+                Ok(prompt) => {
+                    let _ = app.runtime.run(&prompt, &app.terminal).await;
+                }
+                Err(e) => crate::errln!("error: {}", crate::display_url::redact_message(&e)),
+            },
         }
     }
     if let Some(path) = history_file() {

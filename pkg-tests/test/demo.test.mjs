@@ -21,7 +21,8 @@ test('default agent: mock model plus mock GitHub connected as "github"', async (
     assert.equal(server.status, 'connected');
     assert.ok(server.tools > 5, `expected the mock's tools, got ${server.tools}`);
     const tools = agent.tools();
-    assert.equal(tools.length, server.tools);
+    // The server's tools, plus the two resource tools (the mock offers resources).
+    assert.equal(tools.length, server.tools + 2);
     const listIssues = tools.find((t) => t.name === 'mcp__github__list_issues');
     assert.deepEqual(
       { source: listIssues.source, server: listIssues.server, originalName: listIssues.originalName, risk: listIssues.risk },

@@ -160,3 +160,21 @@ export async function mistakes(agent: Agent): Promise<void> {
     },
   });
 }
+
+export async function mcpFeatures(agent: Agent): Promise<string> {
+  const { resources, resourceTemplates } = await agent.resources();
+  const first: string = resources[0].uri + resourceTemplates.length;
+  const { contents } = await agent.readResource('github', first);
+  const prompts = await agent.prompts('github');
+  const got = await agent.getPrompt('github', prompts[0].name, { owner: 'vercel' });
+  const values: string[] = await agent.complete('github', 'explain_file', 'repo', 'a', { owner: 'vercel' });
+  await agent.run('hi', {
+    onEvent: (event) => {
+      if (event.type === 'server_log') console.log(event.server, event.level, event.data);
+      if (event.type === 'tools_changed') console.log(event.tools + 1);
+    },
+  });
+  // @ts-expect-error: prompt arguments are strings
+  await agent.getPrompt('github', 'x', { n: 1 });
+  return (contents[0].text ?? '') + got.messages.length + values.join();
+}

@@ -69,6 +69,10 @@ pub trait RunObserver {
     fn on_audit(&self, _record: &AuditRecord) {}
     /// A notice from the runtime itself (a server's tools were refreshed, a server died, ...).
     fn on_notice(&self, _message: &str) {}
+    /// Something an MCP server reported, as a UI event: `server_log` (`server`, `level`,
+    /// `logger`, `data`), `tools_changed` (`server`, `tools`), `resource_updated` (`server`,
+    /// `uri`).
+    fn on_server_event(&self, _event: &Value) {}
 }
 
 impl ModelBackend for crate::model::MockModel {

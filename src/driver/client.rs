@@ -40,7 +40,7 @@ pub type RequestHandler =
 type Answering = LocalBoxFuture<'static, (Id, Result<Value, ErrorObject>)>;
 
 /// What a waiting command receives.
-enum Completion {
+pub(super) enum Completion {
     Tools(Result<Vec<Value>, RequestError>),
     Tool(Result<ToolOutput, RequestError>),
     Value(Result<Value, RequestError>),
@@ -73,8 +73,12 @@ impl Shared {
                     }
                     continue;
                 }
-                SessionEvent::ToolsListed { request, tools } => {
-                    (request, Completion::Tools(Ok(tools)))
+                SessionEvent::ToolsListed {
+                    request,
+                    tools: items,
+                }
+                | SessionEvent::Listed { request, items } => {
+                    (request, Completion::Tools(Ok(items)))
                 }
                 SessionEvent::ToolResult { request, result } => (request, Completion::Tool(result)),
                 SessionEvent::Response { request, result } => (request, Completion::Value(result)),
@@ -313,11 +317,16 @@ impl McpClient {
         self.wake();
     }
 
+    /// Reads the session's state.
+    pub(super) fn with_session<R>(&self, f: impl FnOnce(&ClientSession) -> R) -> R {
+        f(&self.inner.shared.borrow().session)
+    }
+
     fn wake(&self) {
         let _ = self.inner.wake.unbounded_send(());
     }
 
-    async fn command<F>(&self, issue: F) -> Result<Completion, RequestError>
+    pub(super) async fn command<F>(&self, issue: F) -> Result<Completion, RequestError>
     where
         F: FnOnce(&mut ClientSession, Instant) -> Result<RequestId, SessionError>,
     {
@@ -325,10 +334,7 @@ impl McpClient {
         let request = {
             let mut shared = self.inner.shared.borrow_mut();
             let now = (self.inner.now)();
-            let request = issue(&mut shared.session, now).map_err(|e| match e {
-                SessionError::Closed(reason) => RequestError::Closed(reason),
-                other => RequestError::Closed(other.to_string()),
-            })?;
+            let request = issue(&mut shared.session, now).map_err(super::mcp_features::refused)?;
             shared.waiters.insert(request, tx);
             request
         };

@@ -5,7 +5,8 @@
 //! that looks only between agent runs (or never) must not turn that into unbounded memory. So
 //! the queue holds at most [`EVENT_QUEUE_CAPACITY`] events, each kind with a stated policy:
 //! - `Closed` is always queued (it comes once, and ends the stream's meaning);
-//! - `ToolsListChanged` is coalesced: one queued means "list again", a second adds nothing;
+//! - `ToolsListChanged` and `ListChanged` are coalesced: one queued means "list again", a
+//!   second of the same kind adds nothing;
 //! - a `ServerRequest` that finds the queue full is refused by the caller (answered with an
 //!   error, so the server does not wait forever) and counted;
 //! - everything else (logs, progress, other notifications, protocol errors, unexpected
@@ -21,6 +22,17 @@ use std::collections::VecDeque;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
+
+/// Whether two events are the same list change (compared by kind alone: a full `==` on
+/// events would carry the comparison of every event's contents into the wasm build).
+fn same_list_change(a: &SessionEvent, b: &SessionEvent) -> bool {
+    use SessionEvent::{ListChanged, ToolsListChanged};
+    match (a, b) {
+        (ToolsListChanged, ToolsListChanged) => true,
+        (ListChanged(a), ListChanged(b)) => a == b,
+        _ => false,
+    }
+}
 
 /// Most events one connection keeps for a reader that has not read them yet.
 pub const EVENT_QUEUE_CAPACITY: usize = 256;
@@ -82,11 +94,8 @@ impl EventSink {
                 queue.events.push_back(event);
                 Offered::Queued
             }
-            SessionEvent::ToolsListChanged
-                if queue
-                    .events
-                    .iter()
-                    .any(|e| matches!(e, SessionEvent::ToolsListChanged)) =>
+            SessionEvent::ToolsListChanged | SessionEvent::ListChanged(_)
+                if queue.events.iter().any(|e| same_list_change(e, &event)) =>
             {
                 Offered::Coalesced
             }

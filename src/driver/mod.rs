@@ -10,6 +10,9 @@ mod client;
 mod events;
 mod in_process;
 mod interrupt;
+mod mcp_features;
+mod mcp_runtime;
+mod resource_tools;
 mod runtime;
 mod traits;
 
@@ -18,5 +21,6 @@ pub use client::{ConnectError, McpClient, RequestHandler};
 pub use events::{Empty, EventStream, EVENT_QUEUE_CAPACITY};
 pub use in_process::MockGithubTransport;
 pub use interrupt::{NothingRunning, RunInterrupt};
+pub use resource_tools::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus, ToolSearcher};
 pub use traits::{Clock, Spawn, Transport};

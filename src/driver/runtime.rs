@@ -240,6 +240,7 @@ impl<C: Clock> Runtime<C> {
                 client.close("replaced by a new connection");
             }
         }
+        self.offer_resource_tools();
         Ok(count)
     }
 
@@ -342,9 +343,26 @@ impl<C: Clock> Runtime<C> {
                         SessionEvent::ToolsListChanged if !to_refresh.contains(name) => {
                             to_refresh.push(name.clone());
                         }
-                        SessionEvent::Log { level, data, .. } => {
+                        SessionEvent::Log {
+                            level,
+                            logger,
+                            data,
+                        } => {
                             push_log(&mut server.log, format!("[{level}] {}", log_text(&data)));
+                            let fields = vec![
+                                ("level", level.into()),
+                                ("logger", logger.into()),
+                                ("data", data),
+                            ];
+                            observer.on_server_event(&server_event("server_log", name, fields));
                         }
+                        SessionEvent::ResourceUpdated { uri } => observer.on_server_event(
+                            &server_event("resource_updated", name, vec![("uri", uri.into())]),
+                        ),
+                        SessionEvent::ListChanged(kind) => observer.on_notice(&format!(
+                            "MCP server {name} changed its {}",
+                            kind.method_and_key().1
+                        )),
                         SessionEvent::ProtocolError { message } => {
                             push_log(&mut server.log, format!("protocol error: {message}"));
                         }
@@ -391,6 +409,8 @@ impl<C: Clock> Runtime<C> {
                     }
                     observer
                         .on_notice(&format!("MCP server {name} changed its tools: now {count}"));
+                    let tools = vec![("tools", count.into())];
+                    observer.on_server_event(&server_event("tools_changed", &name, tools));
                 }
                 Err(error) => observer.on_notice(&format!(
                     "MCP server {name}: refreshing tools failed: {error}"
@@ -566,7 +586,12 @@ impl<C: Clock> Runtime<C> {
             }
             _ => {
                 let deadline = self.clock.now() + call.timeout;
-                let work = self.local_tools.call(&call.name, call.arguments.clone());
+                let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
+                    if super::resource_tools::is_resource_tool(&call.name) {
+                        Box::pin(self.call_resource_tool(&call.name, &call.arguments))
+                    } else {
+                        self.local_tools.call(&call.name, call.arguments.clone())
+                    };
                 let timer = self.clock.sleep_until(deadline);
                 futures::pin_mut!(work, timer);
                 match futures::future::select(work, timer).await {
@@ -645,6 +670,18 @@ impl<C: Clock> Runtime<C> {
 /// goes on, so there is nothing to do with the error.
 fn ignore_stale(result: Result<(), AgentError>) {
     let _ = result;
+}
+
+/// `{"type": kind, "server": server, ...fields}` for [`RunObserver::on_server_event`]
+/// (built by hand: `json!` at each site costs the wasm build more).
+fn server_event(kind: &str, server: &str, fields: Vec<(&str, Value)>) -> Value {
+    let mut map = serde_json::Map::new();
+    map.insert("type".into(), kind.into());
+    map.insert("server".into(), server.into());
+    for (key, value) in fields {
+        map.insert(key.into(), value);
+    }
+    Value::Object(map)
 }
 
 fn push_log(log: &mut VecDeque<String>, line: String) {

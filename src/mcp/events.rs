@@ -39,6 +39,8 @@ pub enum RequestError {
     Cancelled(String),
     /// The server's result did not have the expected shape.
     InvalidResult(String),
+    /// The request was not sent: the session refused it (not offered, not ready, ...).
+    Refused(String),
 }
 
 impl fmt::Display for RequestError {
@@ -51,6 +53,7 @@ impl fmt::Display for RequestError {
             RequestError::Closed(reason) => write!(f, "connection closed: {reason}"),
             RequestError::Cancelled(reason) => write!(f, "cancelled: {reason}"),
             RequestError::InvalidResult(reason) => write!(f, "invalid result: {reason}"),
+            RequestError::Refused(reason) => f.write_str(reason),
         }
     }
 }
@@ -95,6 +98,13 @@ pub enum SessionEvent {
         /// Tools, verbatim (`name`, `description`, `inputSchema`, `annotations`, ...).
         tools: Vec<Value>,
     },
+    /// All pages of a resource, template or prompt list arrived, verbatim in server order.
+    Listed {
+        /// The handle returned by `list`.
+        request: RequestId,
+        /// Entries, verbatim.
+        items: Vec<Value>,
+    },
     /// A `tools/call` finished. An execution error is `Ok` with `is_error` set.
     ToolResult {
         /// The handle returned by `call_tool`.
@@ -118,6 +128,14 @@ pub enum SessionEvent {
     },
     /// `notifications/tools/list_changed`: the host should list tools again.
     ToolsListChanged,
+    /// `notifications/resources/list_changed` or `notifications/prompts/list_changed`: cached
+    /// lists of that kind are stale.
+    ListChanged(super::ListKind),
+    /// `notifications/resources/updated`: a subscribed resource changed.
+    ResourceUpdated {
+        /// Its URI.
+        uri: String,
+    },
     /// `notifications/progress` for a request of ours (its deadline was extended).
     Progress {
         /// The request the progress is about.

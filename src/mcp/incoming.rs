@@ -178,43 +178,67 @@ impl ClientSession {
                     result: Ok(result),
                 });
             }
-            Purpose::ListTools {
+            Purpose::ListTools { op, tools, pages } => {
+                let next = |op, tools, pages| Purpose::ListTools { op, tools, pages };
+                self.next_page(now, op, ("tools/list", "tools"), tools, pages, result, next);
+            }
+            Purpose::List {
+                kind,
                 op,
-                mut tools,
+                items,
                 pages,
             } => {
-                let Some(page) = result.get("tools").and_then(Value::as_array) else {
-                    let error = RequestError::InvalidResult(
-                        "tools/list result without a \"tools\" array".into(),
-                    );
-                    self.events
-                        .push_back(SessionEvent::Failed { request: op, error });
-                    return;
+                let next = move |op, items, pages| Purpose::List {
+                    kind,
+                    op,
+                    items,
+                    pages,
                 };
-                tools.extend(page.iter().cloned());
-                match result.get("nextCursor").and_then(Value::as_str) {
-                    Some(_) if pages >= self.config.max_tool_pages => {
-                        let error = RequestError::InvalidResult(format!(
-                            "tools/list still had more pages after {pages}; giving up (cursor loop?)"
-                        ));
-                        self.events
-                            .push_back(SessionEvent::Failed { request: op, error });
-                    }
-                    Some(cursor) => {
-                        let params = json!({"cursor": cursor});
-                        let purpose = Purpose::ListTools {
-                            op,
-                            tools,
-                            pages: pages + 1,
-                        };
-                        let deadlines = self.deadlines(now, None);
-                        self.send_request(now, "tools/list", Some(params), deadlines, purpose);
-                    }
-                    None => self
-                        .events
-                        .push_back(SessionEvent::ToolsListed { request: op, tools }),
-                }
+                self.next_page(now, op, kind.method_and_key(), items, pages, result, next);
             }
+        }
+    }
+
+    /// Adds one page to a paginated list: asks for the next (up to the page cap) or reports
+    /// the whole list.
+    #[allow(clippy::too_many_arguments)]
+    fn next_page(
+        &mut self,
+        now: Instant,
+        op: RequestId,
+        (method, key): (&'static str, &'static str),
+        mut items: Vec<Value>,
+        pages: usize,
+        result: Value,
+        next: impl FnOnce(RequestId, Vec<Value>, usize) -> Purpose,
+    ) {
+        let fail = |error| SessionEvent::Failed { request: op, error };
+        let Some(page) = result.get(key).and_then(Value::as_array) else {
+            let error =
+                RequestError::InvalidResult(format!("{method} result without a \"{key}\" array"));
+            return self.events.push_back(fail(error));
+        };
+        items.extend(page.iter().cloned());
+        match result.get("nextCursor").and_then(Value::as_str) {
+            Some(_) if pages >= self.config.max_tool_pages => {
+                let error = RequestError::InvalidResult(format!(
+                    "{method} still had more pages after {pages}; giving up (cursor loop?)"
+                ));
+                self.events.push_back(fail(error));
+            }
+            Some(cursor) => {
+                let params = json!({"cursor": cursor});
+                let deadlines = self.deadlines(now, None);
+                let purpose = next(op, items, pages + 1);
+                self.send_request(now, method, Some(params), deadlines, purpose);
+            }
+            None if method == "tools/list" => self.events.push_back(SessionEvent::ToolsListed {
+                request: op,
+                tools: items,
+            }),
+            None => self
+                .events
+                .push_back(SessionEvent::Listed { request: op, items }),
         }
     }
 
@@ -298,6 +322,19 @@ impl ClientSession {
         let field = |key: &str| params.as_ref().and_then(|p| p.get(key));
         let event = match method.as_str() {
             "notifications/tools/list_changed" => SessionEvent::ToolsListChanged,
+            "notifications/resources/list_changed" => {
+                SessionEvent::ListChanged(super::ListKind::Resources)
+            }
+            "notifications/prompts/list_changed" => {
+                SessionEvent::ListChanged(super::ListKind::Prompts)
+            }
+            // One without a string URI says nothing to act on: it is dropped.
+            "notifications/resources/updated" => match field("uri").and_then(Value::as_str) {
+                Some(uri) => SessionEvent::ResourceUpdated {
+                    uri: uri.to_owned(),
+                },
+                None => return,
+            },
             "notifications/progress" => {
                 let token = field("progressToken").and_then(Value::as_u64);
                 let Some(progress) = field("progress").and_then(Value::as_f64) else {

@@ -1,6 +1,8 @@
-//! The MCP client session: handshake, tools, notifications and server requests.
+//! The MCP client session: handshake, tools, resources, prompts, completion, logging,
+//! notifications and server requests.
 
 mod events;
+mod features;
 pub mod http;
 mod incoming;
 pub mod oauth;
@@ -9,6 +11,7 @@ pub mod sampling;
 mod session;
 
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};
+pub use features::{prompt_messages, prompt_text, read_resource_result, ListKind};
 pub use roots::Root;
 pub use session::{CallOptions, ClientSession, SessionConfig, SessionError, MAX_QUEUED_EVENTS};
 

@@ -43,7 +43,8 @@ pub struct SessionConfig {
     pub request_timeout: Duration,
     /// Default cap on a request's total time however much progress arrives; `None` for no cap.
     pub max_total_timeout: Option<Duration>,
-    /// Most `tools/list` pages followed before giving up (protects against cursor loops).
+    /// Most pages of `tools/list` (and of resource and prompt lists) followed before giving up
+    /// (protects against cursor loops).
     pub max_tool_pages: usize,
     /// Longest line accepted from the server, in bytes (see [`crate::framing`]).
     pub max_frame_len: usize,
@@ -89,6 +90,8 @@ pub enum SessionError {
     UnknownServerRequest(Id),
     /// `cancel` named a request that is not in flight.
     NotInFlight(RequestId),
+    /// The server did not declare the capability this method needs; carries the method.
+    NotOffered(String),
 }
 
 impl fmt::Display for SessionError {
@@ -100,6 +103,12 @@ impl fmt::Display for SessionError {
                 write!(f, "no open server request with id {id}")
             }
             SessionError::NotInFlight(id) => write!(f, "request {id} is not in flight"),
+            SessionError::NotOffered(method) => {
+                write!(
+                    f,
+                    "the server does not offer {method} (not in its capabilities)"
+                )
+            }
         }
     }
 }
@@ -115,6 +124,12 @@ pub(super) enum Purpose {
         tools: Vec<Value>,
         pages: usize,
     },
+    List {
+        kind: super::ListKind,
+        op: RequestId,
+        items: Vec<Value>,
+        pages: usize,
+    },
     CallTool {
         op: RequestId,
     },
@@ -127,9 +142,10 @@ impl Purpose {
     pub(super) fn op(&self, wire_id: u64) -> RequestId {
         match self {
             Purpose::Initialize => RequestId(wire_id),
-            Purpose::ListTools { op, .. } | Purpose::CallTool { op } | Purpose::Generic { op } => {
-                *op
-            }
+            Purpose::ListTools { op, .. }
+            | Purpose::List { op, .. }
+            | Purpose::CallTool { op }
+            | Purpose::Generic { op } => *op,
         }
     }
 }
@@ -570,7 +586,7 @@ impl ClientSession {
                 request,
                 result: Err(error),
             },
-            Purpose::Initialize | Purpose::ListTools { .. } => {
+            Purpose::Initialize | Purpose::ListTools { .. } | Purpose::List { .. } => {
                 SessionEvent::Failed { request, error }
             }
         });

@@ -14,6 +14,8 @@
 //!   server's response schema strips;
 //! - `list_issues` returns issues only, where GitHub's endpoint mixes pull requests in;
 //! - failures are `isError` results, and an unknown tool is `-32602` (see [`MockGithubServer`]);
+//! - resources (`repo://{owner}/{repo}/contents{/path*}`), two prompts and completion are the
+//!   mock's own small set (see `resources.rs`);
 //! - `create_issue` and `add_issue_comment` answer plausibly, with a fixed timestamp, and store
 //!   nothing.
 //!
@@ -31,6 +33,7 @@ mod base64;
 mod data;
 mod query;
 mod render;
+mod resources;
 mod server;
 mod tools;
 

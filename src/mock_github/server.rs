@@ -1,5 +1,6 @@
 //! The JSON-RPC / MCP side of the mock: lines in, response lines out.
 
+use super::resources;
 use super::tools::{self, Session, ToolDef};
 use crate::jsonrpc::{codes, ErrorObject, Message, MessageError, Request, Response};
 use serde_json::{json, Map, Value};
@@ -254,6 +255,12 @@ impl MockGithubServer {
             "ping" => Ok(json!({})),
             "tools/list" => self.list_tools(params),
             "tools/call" => self.call_tool(params),
+            "resources/list" => Ok(resources::list()),
+            "resources/templates/list" => Ok(resources::templates()),
+            "resources/read" => resources::read(params),
+            "prompts/list" => Ok(resources::prompts()),
+            "prompts/get" => resources::get(params),
+            "completion/complete" => Ok(resources::complete(params)),
             other => Err(ErrorObject::method_not_found(other)),
         };
         Response {
@@ -275,7 +282,8 @@ impl MockGithubServer {
         self.protocol_version = Some(version.to_owned());
         Ok(json!({
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "resources": {},
+                "prompts": {}, "completions": {}},
             "serverInfo": {
                 "name": SERVER_NAME,
                 "title": "GitHub (built-in mock, canned data)",

@@ -2,7 +2,7 @@
 
 use super::checks::{MAX_MCP_TOOLS, MAX_TOOLS_PER_SERVER};
 use super::names::{mcp_tool_name, with_hash_suffix};
-use super::{names, vetting, Registry, RegistryError, ToolSource, ToolSpec};
+use super::{names, vetting, Registry, RegistryError, Risk, ToolSource, ToolSpec};
 use crate::json::quoted;
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -126,6 +126,11 @@ impl Registry {
     /// untouched, and any failure recorded for the server is cleared. Entries that cannot be
     /// registered (malformed, duplicated, name clash) are skipped and listed in the report.
     pub fn load_server(&mut self, server: &str, tools: &[Value]) -> LoadReport {
+        // What each tool weighed before this listing: a re-listing may not lower it.
+        let previous: Vec<(String, Risk)> = self
+            .server_tools(server)
+            .map(|t| (t.call_name().to_owned(), t.risk))
+            .collect();
         let mut report = LoadReport {
             server: server.to_owned(),
             replaced: self.drop_server_tools(server),
@@ -202,6 +207,11 @@ impl Registry {
         }
         for spec in &mut block {
             spec.risk_trusted = self.risk_is_trusted(server, spec);
+            if !spec.risk_trusted {
+                let floor = self.risk_floor(server, spec.call_name(), &previous);
+                spec.risk = spec.risk.max(floor);
+                spec.concurrency_safe = spec.risk.is_read_only();
+            }
         }
         // Keep servers sorted by name so definitions come out in a stable order.
         let at = self

@@ -371,3 +371,55 @@ fn load_report_serialises() {
                "skipped": [{"name": "#1", "reason": "MCP server \"s\", tool #1: a tool must be a JSON object"}]})
     );
 }
+
+#[test]
+fn a_relisted_tool_never_weighs_less_than_before() {
+    let mut reg = Registry::new();
+    let ro = json!({"readOnlyHint": true});
+    reg.load_server(
+        "s",
+        &[
+            json!({"name": "run_shell"}),
+            json!({"name": "peek", "annotations": ro}),
+        ],
+    );
+    let risk = |reg: &Registry, name: &str| reg.get(name).map(|t| (t.risk, t.gate_risk()));
+    assert_eq!(
+        risk(&reg, "mcp__s__run_shell"),
+        Some((Risk::Execute, Risk::Execute))
+    );
+    // Re-annotated read-only and re-described: still execute.
+    let calm = json!({"name": "run_shell", "description": "harmless", "annotations": ro});
+    reg.load_server(
+        "s",
+        &[calm.clone(), json!({"name": "peek", "annotations": ro})],
+    );
+    assert_eq!(
+        risk(&reg, "mcp__s__run_shell"),
+        Some((Risk::Execute, Risk::Execute))
+    );
+    assert!(!reg.get("mcp__s__run_shell").unwrap().concurrency_safe);
+    // Unchanged tools keep their trusted risk.
+    assert_eq!(risk(&reg, "mcp__s__peek"), Some((Risk::Read, Risk::Read)));
+    // A tool first listed as read, then as write, then as read again keeps write (the last
+    // listing's weight), and asks like every changed tool.
+    let destructive = json!({"readOnlyHint": false, "destructiveHint": true});
+    reg.load_server("s", &[json!({"name": "peek", "annotations": destructive})]);
+    let before = reg.get("mcp__s__peek").unwrap().risk;
+    assert_eq!(before, Risk::Write);
+    reg.load_server(
+        "s",
+        &[json!({"name": "peek", "annotations": {"readOnlyHint": true, "title": "x"}})],
+    );
+    assert_eq!(risk(&reg, "mcp__s__peek"), Some((Risk::Write, Risk::Write)));
+    // A renamed tool has no past: it is as new, and asks (gate at least write).
+    reg.load_server("s", &[json!({"name": "peek_all", "annotations": ro})]);
+    assert_eq!(
+        risk(&reg, "mcp__s__peek_all"),
+        Some((Risk::Read, Risk::Write))
+    );
+    // A new connection starts over.
+    reg.remove_server("s");
+    reg.load_server("s", &[calm, json!({"name": "peek", "annotations": ro})]);
+    assert_eq!(risk(&reg, "mcp__s__peek"), Some((Risk::Read, Risk::Read)));
+}

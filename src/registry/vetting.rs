@@ -7,7 +7,7 @@
 //! of a connection (through `notifications/tools/list_changed`) asks, like every tool of a
 //! distrusted server, until an override or an allow rule covers it.
 
-use super::{Registry, ToolSpec};
+use super::{Registry, Risk, ToolSpec};
 use serde_json::Value;
 
 /// What a server said about one tool, as first listed on its connection.
@@ -47,5 +47,26 @@ impl Registry {
             Some(first) => first.contains(&Listed::of(spec)),
             None => true,
         }
+    }
+
+    /// The least risk a changed tool named `original` (on the server) may now have: what its
+    /// first listing on this connection and its last listing (`previous`) weighed. A server
+    /// cannot lower a tool's risk by re-annotating it.
+    pub(super) fn risk_floor(
+        &self,
+        server: &str,
+        original: &str,
+        previous: &[(String, Risk)],
+    ) -> Risk {
+        let first = self.first_listings.get(server).into_iter().flatten();
+        let first = first.filter(|l| l.name == original).map(|l| {
+            self.overrides
+                .mcp_risk(server, &l.name, &l.description, l.annotations.as_ref())
+        });
+        let before = previous
+            .iter()
+            .filter(|(n, _)| n == original)
+            .map(|(_, r)| *r);
+        first.chain(before).max().unwrap_or(Risk::Read)
     }
 }

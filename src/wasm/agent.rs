@@ -17,7 +17,7 @@ use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-type JsRuntime = Runtime<JsClock>;
+pub(super) type JsRuntime = Runtime<JsClock>;
 
 /// The agent runtime for JS: the agent loop, its MCP servers, JS tools and a model.
 #[wasm_bindgen]
@@ -225,7 +225,7 @@ fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
 
 impl WasmAgent {
     /// The runtime, for the other binding modules.
-    pub(super) fn runtime(&self) -> &JsRuntime {
+    pub(super) fn runtime(&self) -> &Rc<JsRuntime> {
         &self.runtime
     }
 }
@@ -375,6 +375,11 @@ impl WasmAgent {
         let runtime = Rc::clone(&self.runtime);
         future_to_promise(async move {
             let observer = JsObserver::new(emit, approve);
+            // `@server:uri` attaches that resource; one that cannot be read fails the run.
+            let prompt = runtime
+                .attach_mentions(&prompt)
+                .await
+                .map_err(|e| JsError::new(&e))?;
             match runtime.run(&prompt, &observer).await {
                 Ok(answer) => Ok(JsValue::from_str(&answer)),
                 Err(error) => Err(JsError::new(&error.0).into()),

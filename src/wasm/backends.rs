@@ -194,4 +194,8 @@ impl RunObserver for JsObserver {
     fn on_notice(&self, message: &str) {
         self.send(&json!({"type": "notice", "message": message}));
     }
+
+    fn on_server_event(&self, event: &Value) {
+        self.send(event);
+    }
 }

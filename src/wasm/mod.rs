@@ -31,6 +31,8 @@ mod codec;
 mod http;
 #[cfg(feature = "wasm-runtime")]
 mod js;
+#[cfg(feature = "wasm-runtime")]
+mod mcp;
 #[cfg(feature = "wasm-mocks")]
 mod mocks;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-mocks"))]

@@ -83,6 +83,32 @@ pub enum McpCommand {
         #[arg(default_value = "{}")]
         args: String,
     },
+    /// List the resources and resource templates of every server (or of SERVER).
+    Resources {
+        /// Only this server.
+        server: Option<String>,
+    },
+    /// Read one resource of a server.
+    Read {
+        /// Server name, as in the config.
+        server: String,
+        /// The resource's URI.
+        uri: String,
+    },
+    /// List the prompts of every server (or of SERVER), with their arguments.
+    Prompts {
+        /// Only this server.
+        server: Option<String>,
+    },
+    /// Get one prompt of a server, filled in with ARGS (`name=value`, or positional).
+    Prompt {
+        /// Server name, as in the config.
+        server: String,
+        /// The prompt's name.
+        name: String,
+        /// Its arguments: `name=value`, or values in the prompt's declared order.
+        args: Vec<String>,
+    },
     /// Authorize an http server with OAuth now (browser if needed) and keep its token, so
     /// later runs need nobody.
     Login {
@@ -120,6 +146,10 @@ pub struct CommonOptions {
     /// Append one JSON line per tool call to FILE (off by default).
     #[arg(long, global = true, value_name = "FILE")]
     pub audit: Option<PathBuf>,
+    /// Ask MCP servers for log messages at LEVEL and above (`debug`, `info`, `notice`,
+    /// `warning`, `error`, ...) and show them: on stderr, or as `server_log` events with `--json`.
+    #[arg(long, global = true, value_name = "LEVEL", value_parser = crate::render::parse_log_level)]
+    pub log_level: Option<String>,
     /// Most model calls in one run.
     #[arg(long, global = true, default_value_t = 20, value_name = "N")]
     pub max_steps: u32,

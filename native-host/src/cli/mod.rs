@@ -4,6 +4,7 @@ pub mod args;
 
 use crate::app::{App, ServerSelection};
 use crate::commands;
+use crate::mcp_prompts;
 use crate::project_config::TrustPrompt;
 use crate::signals::{decide, Response, Signals, Situation};
 use agentwire::driver::RunInterrupt;
@@ -37,7 +38,16 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     }
     let selection = match &cli.command {
         Some(Command::Mcp {
-            command: McpCommand::Call { server, .. },
+            command:
+                McpCommand::Call { server, .. }
+                | McpCommand::Read { server, .. }
+                | McpCommand::Prompt { server, .. }
+                | McpCommand::Resources {
+                    server: Some(server),
+                }
+                | McpCommand::Prompts {
+                    server: Some(server),
+                },
         }) => ServerSelection::Only(server),
         _ => ServerSelection::All,
     };
@@ -141,6 +151,18 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
         Some(Command::Mcp {
             command: McpCommand::Call { server, tool, args },
         }) => commands::mcp_call(app, server, tool, args, options.json).await,
+        Some(Command::Mcp {
+            command: McpCommand::Resources { server },
+        }) => mcp_prompts::resources(app, server.as_deref(), options.json).await,
+        Some(Command::Mcp {
+            command: McpCommand::Read { server, uri },
+        }) => mcp_prompts::read(app, server, uri, options.json).await,
+        Some(Command::Mcp {
+            command: McpCommand::Prompts { server },
+        }) => mcp_prompts::prompts(app, server.as_deref(), options.json).await,
+        Some(Command::Mcp {
+            command: McpCommand::Prompt { server, name, args },
+        }) => mcp_prompts::prompt(app, server, name, args, options.json).await,
         Some(Command::Tools { command: None }) => commands::tools(app, options.json),
         Some(Command::Tools {
             command: Some(ToolsCommand::Search { query, limit }),

@@ -104,6 +104,8 @@ pub struct Recorder {
     pub audit: RefCell<Vec<AuditRecord>>,
     /// Runtime notices, in order.
     pub notices: RefCell<Vec<String>>,
+    /// Server events (`server_log`, `tools_changed`, ...), in order.
+    pub server_events: RefCell<Vec<serde_json::Value>>,
 }
 
 impl RunObserver for Recorder {
@@ -121,6 +123,10 @@ impl RunObserver for Recorder {
 
     fn on_notice(&self, message: &str) {
         self.notices.borrow_mut().push(message.to_owned());
+    }
+
+    fn on_server_event(&self, event: &serde_json::Value) {
+        self.server_events.borrow_mut().push(event.clone());
     }
 }
 

@@ -3,6 +3,7 @@
 mod issue_tools;
 mod protocol;
 mod repo_tools;
+mod resources;
 mod tool_errors;
 
 use super::{MockGithubServer, MockOptions};

@@ -35,7 +35,7 @@ fn transcript_of_a_session() {
         "id": 1,
         "result": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": false}, "resources": {}, "prompts": {}, "completions": {}},
             "serverInfo": {"name": SERVER_NAME, "title": "*", "version": "*"},
             "instructions": "*",
         },
@@ -55,11 +55,11 @@ fn transcript_of_a_session() {
             vec![json!({"jsonrpc": "2.0", "id": "p", "result": {}})],
         ),
         (
-            r#"{"jsonrpc":"2.0","id":2,"method":"resources/list"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage"}"#,
             vec![error(json!(2), -32601)],
         ),
         (
-            r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{}}"#,
             vec![error(json!(3), -32601)],
         ),
         (

@@ -1,0 +1,81 @@
+//! The two built-in tools that let the model use MCP resources: `list_mcp_resources` and
+//! `read_mcp_resource`. Both are `read` risk and go through the gate, audit and truncation like
+//! every tool; they are registered only once some server offers resources.
+
+use super::runtime::Runtime;
+use super::traits::Clock;
+use crate::content::ToolOutput;
+use crate::json::to_text;
+use crate::registry::{Risk, ToolSpec};
+use serde_json::Value;
+
+/// Name of the tool that lists resources.
+pub const LIST_RESOURCES_TOOL: &str = "list_mcp_resources";
+/// Name of the tool that reads one resource.
+pub const READ_RESOURCE_TOOL: &str = "read_mcp_resource";
+
+/// Names, descriptions and input schemas, as JSON text: parsed once at registration, which
+/// costs the wasm build less than building the values in code.
+const SPECS: &str = r#"[
+ ["list_mcp_resources", "List the resources (and resource templates) that MCP servers offer: URIs, names, descriptions. Optionally only those of one server.",
+  {"type": "object", "properties": {"server": {"type": "string", "description": "MCP server name"}}}],
+ ["read_mcp_resource", "Read one resource of an MCP server by its URI.",
+  {"type": "object", "properties": {"server": {"type": "string", "description": "MCP server name"},
+   "uri": {"type": "string"}}, "required": ["server", "uri"]}]
+]"#;
+
+fn specs() -> Vec<ToolSpec> {
+    let specs = crate::json::parse_str(SPECS).unwrap_or_default();
+    let specs = specs.as_array().into_iter().flatten();
+    specs
+        .map(|s| {
+            let text = |i: usize| s[i].as_str().unwrap_or_default();
+            ToolSpec::builtin(text(0), text(1), s[2].clone(), Risk::Read)
+        })
+        .collect()
+}
+
+/// Whether `name` is one of the resource tools.
+pub fn is_resource_tool(name: &str) -> bool {
+    name == LIST_RESOURCES_TOOL || name == READ_RESOURCE_TOOL
+}
+
+impl<C: Clock> Runtime<C> {
+    /// Registers the resource tools once any connected server offers resources (a name taken
+    /// by a host tool is left to the host).
+    pub(super) fn offer_resource_tools(&self) {
+        let offered = self
+            .servers()
+            .iter()
+            .filter_map(|(name, _)| self.client(name))
+            .any(|client| client.offers("resources/list"));
+        if !offered {
+            return;
+        }
+        self.with_agent(|agent| {
+            for spec in specs() {
+                if agent.registry().get(&spec.name).is_none() {
+                    let _ = agent.registry_mut().register_builtin(spec);
+                }
+            }
+        });
+    }
+
+    /// Runs a resource tool; failures are error results the model can read.
+    pub(super) async fn call_resource_tool(&self, name: &str, arguments: &Value) -> ToolOutput {
+        let text = |key: &str| arguments.get(key).and_then(Value::as_str);
+        let result = if name == LIST_RESOURCES_TOOL {
+            self.resources(text("server"))
+                .await
+                .map(|v| ToolOutput::text(to_text(&v)))
+        } else {
+            match (text("server"), text("uri")) {
+                (Some(server), Some(uri)) => self.read_resource(server, uri).await,
+                _ => Err(format!(
+                    "{READ_RESOURCE_TOOL} needs string \"server\" and \"uri\""
+                )),
+            }
+        };
+        result.unwrap_or_else(ToolOutput::error)
+    }
+}

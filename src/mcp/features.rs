@@ -1,0 +1,141 @@
+//! MCP beyond tools: resources, prompts, completion and logging, each asked for only when the
+//! server declared it in its `initialize` capabilities.
+
+use super::events::RequestId;
+use super::session::{CallOptions, ClientSession, Purpose, SessionError};
+use crate::content::{ContentBlock, ToolOutput};
+use crate::time::Instant;
+use serde_json::{json, Value};
+
+/// A paginated list a server may offer besides tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ListKind {
+    /// `resources/list` → `resources`.
+    Resources,
+    /// `resources/templates/list` → `resourceTemplates`.
+    ResourceTemplates,
+    /// `prompts/list` → `prompts`.
+    Prompts,
+}
+
+impl ListKind {
+    /// The list's method and the result field that holds each page.
+    pub fn method_and_key(self) -> (&'static str, &'static str) {
+        match self {
+            ListKind::Resources => ("resources/list", "resources"),
+            ListKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
+            ListKind::Prompts => ("prompts/list", "prompts"),
+        }
+    }
+}
+
+/// The capability (and sub-flag, if any) a method needs from the server.
+fn needed_capability(method: &str) -> Option<(&'static str, Option<&'static str>)> {
+    Some(match method {
+        "resources/subscribe" | "resources/unsubscribe" => ("resources", Some("subscribe")),
+        m if m.starts_with("resources/") => ("resources", None),
+        m if m.starts_with("prompts/") => ("prompts", None),
+        "completion/complete" => ("completions", None),
+        "logging/setLevel" => ("logging", None),
+        _ => return None,
+    })
+}
+
+impl ClientSession {
+    /// Whether the server declared what `method` needs (`resources`, `prompts`,
+    /// `completions`, `logging`, `resources.subscribe`); other methods are always offered.
+    pub fn offers(&self, method: &str) -> bool {
+        let Some((capability, flag)) = needed_capability(method) else {
+            return true;
+        };
+        let declared = self
+            .server()
+            .and_then(|s| s.capabilities.get(capability))
+            .filter(|c| c.is_object());
+        match (declared, flag) {
+            (Some(c), Some(flag)) => c.get(flag) == Some(&Value::Bool(true)),
+            (declared, _) => declared.is_some(),
+        }
+    }
+
+    /// Lists every entry of `kind` across pages (capped like tools); ends in
+    /// [`SessionEvent::Listed`](super::SessionEvent::Listed) or `Failed`.
+    pub fn list(&mut self, now: Instant, kind: ListKind) -> Result<RequestId, SessionError> {
+        let (method, _) = kind.method_and_key();
+        self.check_offered(method)?;
+        let op = RequestId(self.peek_next_id());
+        let purpose = Purpose::List {
+            kind,
+            op,
+            items: Vec::new(),
+            pages: 1,
+        };
+        Ok(self.send_request(now, method, None, self.deadlines(now, None), purpose))
+    }
+
+    /// Sends a request of an optional feature (`resources/read`, `prompts/get`,
+    /// `completion/complete`, `logging/setLevel`, `resources/subscribe`, ...), refused with
+    /// [`SessionError::NotOffered`] when the server did not declare it; ends in `Response`.
+    pub fn feature_request(
+        &mut self,
+        now: Instant,
+        method: &str,
+        params: Value,
+    ) -> Result<RequestId, SessionError> {
+        self.check_offered(method)?;
+        self.request(now, method, Some(params), CallOptions::default())
+    }
+
+    fn check_offered(&self, method: &str) -> Result<(), SessionError> {
+        self.check_ready()?;
+        if self.offers(method) {
+            Ok(())
+        } else {
+            Err(SessionError::NotOffered(method.to_owned()))
+        }
+    }
+}
+
+/// Reads a `resources/read` result: each of `contents` becomes a resource block (text or
+/// base64 blob), so it is shown, truncated and audited like tool output.
+pub fn read_resource_result(result: &Value) -> Result<ToolOutput, String> {
+    let contents = result
+        .get("contents")
+        .and_then(Value::as_array)
+        .ok_or("resources/read result without a \"contents\" array")?;
+    let content = contents
+        .iter()
+        .map(|c| ContentBlock::from_value(&json!({"type": "resource", "resource": c})))
+        .collect::<Result<_, _>>()?;
+    Ok(ToolOutput {
+        content,
+        ..Default::default()
+    })
+}
+
+/// Reads a `prompts/get` result: its messages as (role, content block) pairs, in order.
+pub fn prompt_messages(result: &Value) -> Result<Vec<(String, ContentBlock)>, String> {
+    let messages = result
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("prompts/get result without a \"messages\" array")?;
+    messages
+        .iter()
+        .map(|m| {
+            let role = m.get("role").and_then(Value::as_str).unwrap_or("user");
+            let block = ContentBlock::from_value(m.get("content").unwrap_or(&Value::Null))?;
+            Ok((role.to_owned(), block))
+        })
+        .collect()
+}
+
+/// A prompt's messages as one text for the model (each block as tool output shows it).
+pub fn prompt_text(result: &Value) -> Result<String, String> {
+    let messages = prompt_messages(result)?;
+    Ok(messages
+        .iter()
+        .map(|(_, block)| block.to_model_text())
+        .collect::<Vec<_>>()
+        .join("\n\n"))
+}
