@@ -1,0 +1,8 @@
+//! Skills, commands and plugins on disk: where they are found and how they are read. Parsing,
+//! precedence and the gate belong to the core (`agentwire::ext`); this module brings it text.
+
+pub mod discover;
+pub mod read;
+
+#[cfg(test)]
+mod tests;
