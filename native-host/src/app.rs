@@ -3,6 +3,7 @@
 use crate::cli::args::CommonOptions;
 use crate::clock::TokioClock;
 use crate::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
+use crate::extensions::session::Extensions;
 use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
@@ -16,6 +17,7 @@ use agentwire::fallback::after_real_failure;
 use agentwire::mcp::Root;
 use agentwire::policy::Policy;
 use agentwire::registry::{Registry, Risk, RiskOverrides};
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::rc::Rc;
 use std::sync::Mutex;
@@ -33,6 +35,8 @@ pub struct App {
     pub tails: Mutex<StderrTails>,
     /// Output format.
     pub format: Format,
+    /// The skills, commands and plugins found (re-discovered by `/reload`).
+    pub extensions: RefCell<Extensions>,
 }
 
 /// Which servers to connect.
@@ -176,12 +180,15 @@ impl App {
             None => None,
         };
         let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit);
+        let extensions =
+            Extensions::discover(&options.plugin_dirs, options.bare, options.trust_workspace);
         let app = App {
             runtime,
             servers: servers.clone(),
             terminal,
             tails: Mutex::new(StderrTails::new()),
             format,
+            extensions: RefCell::new(extensions),
         };
         let say = |line: &str| {
             if !quiet {
@@ -191,6 +198,7 @@ impl App {
         for notice in plan.notices.iter().chain(model_notice.iter()) {
             say(notice);
         }
+        app.report_extensions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =
@@ -241,6 +249,30 @@ impl App {
                     serde_json::json!({"type": "warning", "rule": rule, "message": message})
                 );
             }
+        }
+    }
+
+    /// Says on stderr what discovery found (one summary line, unless `quiet` or `--json`), and
+    /// always the problems and the plugins left unloaded: the user must learn why an item is
+    /// missing.
+    fn report_extensions(&self, quiet: bool) {
+        let extensions = self.extensions.borrow();
+        for problem in &extensions.found.errors {
+            eprintln!("warning: {problem}");
+        }
+        for reason in extensions
+            .found
+            .plugins
+            .iter()
+            .filter_map(|p| p.not_loaded.as_ref())
+        {
+            eprintln!("{reason}");
+        }
+        let nothing = extensions.found.skills.is_empty()
+            && extensions.found.commands.is_empty()
+            && extensions.found.plugins.is_empty();
+        if !quiet && self.format == Format::Human && !nothing {
+            crate::errln!("{}", extensions.summary());
         }
     }
 

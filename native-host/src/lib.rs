@@ -20,6 +20,7 @@ pub mod reaper;
 pub mod redirect;
 pub mod render;
 pub mod repl;
+pub mod repl_commands;
 pub mod servers;
 pub mod signals;
 pub mod stdio;

@@ -2,17 +2,10 @@
 
 use crate::app::App;
 use crate::commands;
+use crate::repl_commands::{help_text, parse, Action, Input};
 use agentwire::driver::ServerStatus;
 use rustyline::error::ReadlineError;
 use rustyline::DefaultEditor;
-
-const HELP: &str = "\
-Type a request and press Enter; the agent keeps the conversation's history.
-  /tools   list the tools the agent can use
-  /mcp     MCP servers: status, tool counts, last stderr lines of failed servers
-  /clear   forget the conversation so far
-  /help    this text
-  /quit    leave (Ctrl-D works too)";
 
 fn history_file() -> Option<std::path::PathBuf> {
     std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".agentwire_history"))
@@ -46,21 +39,11 @@ pub async fn run(app: &App) -> Result<(), String> {
             continue;
         }
         let _ = editor.add_history_entry(input);
-        match input {
-            "/quit" | "/exit" | "/q" => break,
-            "/help" | "/?" => crate::outln!("{HELP}"),
-            "/tools" => {
-                commands::tools(app, false);
-            }
-            "/mcp" => show_servers(app),
-            "/clear" => match app.runtime.with_agent(|agent| agent.clear_history()) {
-                Ok(()) => crate::outln!("conversation cleared"),
-                Err(e) => crate::outln!("cannot clear: {e}"),
-            },
-            command if command.starts_with('/') => {
-                crate::outln!("unknown command {command}; /help lists them")
-            }
-            prompt => {
+        match parse(input) {
+            Input::Builtin(Action::Quit) => break,
+            Input::Builtin(action) => builtin(app, action),
+            Input::Slash { name, args } => slash(app, input, name, args).await,
+            Input::Prompt(prompt) => {
                 let _ = app.runtime.run(prompt, &app.terminal).await;
             }
         }
@@ -69,6 +52,41 @@ pub async fn run(app: &App) -> Result<(), String> {
         let _ = editor.save_history(&path);
     }
     Ok(())
+}
+
+/// Carries out a built-in command other than `/quit`.
+fn builtin(app: &App, action: Action) {
+    match action {
+        Action::Help => crate::outln!(
+            "{}",
+            help_text(&crate::extensions::listing::help_entries(app))
+        ),
+        Action::Tools => {
+            commands::tools(app, false);
+        }
+        Action::Mcp => show_servers(app),
+        Action::Clear => match app.runtime.with_agent(|agent| agent.clear_history()) {
+            Ok(()) => crate::outln!("conversation cleared"),
+            Err(e) => crate::outln!("cannot clear: {e}"),
+        },
+        Action::Skills => crate::extensions::listing::print_skills(&app.extensions.borrow()),
+        Action::Plugins => crate::extensions::listing::print_plugins(&app.extensions.borrow()),
+        Action::Reload => {
+            let changes = app.extensions.borrow_mut().reload();
+            if changes.is_empty() {
+                crate::outln!("nothing changed");
+            }
+            for change in changes {
+                crate::outln!("{change}");
+            }
+        }
+        Action::Quit => {}
+    }
+}
+
+/// `/name args` for a skill or command; an unknown name is said so, not sent to the model.
+async fn slash(_app: &App, _line: &str, name: &str, _args: &str) {
+    crate::outln!("unknown command /{name}; /help lists them");
 }
 
 fn show_servers(app: &App) {

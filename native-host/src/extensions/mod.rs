@@ -1,8 +1,11 @@
 //! Skills, commands and plugins on disk: where they are found and how they are read. Parsing,
 //! precedence and the gate belong to the core (`agentwire::ext`); this module brings it text.
 
+pub mod cli;
 pub mod discover;
+pub mod listing;
 pub mod read;
+pub mod session;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,135 @@
+//! The skills, commands and plugins of one CLI session: where to look (from the options and
+//! the environment), what was found, and re-discovery for `/reload`.
+
+use super::discover::{discover, project_dirs, project_root, Found, Places, Scope};
+use crate::trust::{canonical_dir, TrustStore};
+use std::path::{Path, PathBuf};
+
+/// What discovery found, and how to find it again.
+#[derive(Debug)]
+pub struct Extensions {
+    /// Where discovery looks.
+    pub places: Places,
+    /// What it found last.
+    pub found: Found,
+}
+
+/// Whether the project at `cwd` is trusted: `--trust-workspace`, or the trust store lists its
+/// git root or `cwd` itself (what `agentwire trust` records when run there).
+pub fn workspace_trusted(cwd: &Path, home: Option<&Path>, flag: bool) -> bool {
+    if flag {
+        return true;
+    }
+    let Some(store) = TrustStore::default_location() else {
+        return false;
+    };
+    [project_root(cwd, home), cwd.to_path_buf()]
+        .iter()
+        .filter_map(|dir| canonical_dir(dir).ok())
+        .any(|dir| store.is_trusted(&dir))
+}
+
+impl Extensions {
+    /// Looks where the options say: `$HOME`, the current directory's project, `plugin_dirs`;
+    /// nothing but `plugin_dirs` under `bare`.
+    pub fn discover(plugin_dirs: &[PathBuf], bare: bool, trust_flag: bool) -> Extensions {
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
+        let cwd = std::env::current_dir()
+            .and_then(std::fs::canonicalize)
+            .unwrap_or_else(|_| PathBuf::from("."));
+        let places = Places {
+            project: if bare {
+                Vec::new()
+            } else {
+                project_dirs(&cwd, home.as_deref())
+            },
+            trusted: !bare && workspace_trusted(&cwd, home.as_deref(), trust_flag),
+            home,
+            plugin_dirs: plugin_dirs.to_vec(),
+            bare,
+        };
+        let found = discover(&places);
+        Extensions { places, found }
+    }
+
+    /// Discovers again in the same places; returns what changed, one line per item.
+    pub fn reload(&mut self) -> Vec<String> {
+        let before = self.names();
+        self.found = discover(&self.places);
+        let after = self.names();
+        let mut changes: Vec<String> = before
+            .iter()
+            .filter(|name| !after.contains(name))
+            .map(|name| format!("removed {name}"))
+            .collect();
+        changes.extend(
+            after
+                .iter()
+                .filter(|name| !before.contains(name))
+                .map(|name| format!("added {name}")),
+        );
+        changes
+    }
+
+    /// A label per item found (`skill x (user)`), for change reports.
+    fn names(&self) -> Vec<String> {
+        let items = |kind: &str, list: &[super::discover::ItemFile]| -> Vec<String> {
+            list.iter()
+                .map(|i| {
+                    format!(
+                        "{kind} {} ({}: {})",
+                        i.name,
+                        i.scope.as_str(),
+                        i.path.display()
+                    )
+                })
+                .collect()
+        };
+        let mut names = items("skill", &self.found.skills);
+        names.extend(items("command", &self.found.commands));
+        names.extend(
+            self.found
+                .plugins
+                .iter()
+                .map(|p| format!("plugin {}", p.root.display())),
+        );
+        names
+    }
+
+    /// The one-line startup summary: `skills: 5 (2 project, 3 user), commands: 3, plugins: 1`.
+    pub fn summary(&self) -> String {
+        let count = |list: &[super::discover::ItemFile], scope: Scope| {
+            list.iter().filter(|i| i.scope == scope).count()
+        };
+        let skills = &self.found.skills;
+        let mut line = format!("skills: {}", skills.len());
+        if !skills.is_empty() {
+            line.push_str(&format!(
+                " ({} user, {} project)",
+                count(skills, Scope::User),
+                count(skills, Scope::Project)
+            ));
+        }
+        line.push_str(&format!(
+            ", commands: {}, plugins: {}",
+            self.found.commands.len(),
+            self.found
+                .plugins
+                .iter()
+                .filter(|p| p.not_loaded.is_none())
+                .count()
+        ));
+        let problems = self.found.errors.len()
+            + skills
+                .iter()
+                .chain(&self.found.commands)
+                .map(|i| i.warnings.len())
+                .sum::<usize>();
+        if problems > 0 {
+            line.push_str(&format!("; {problems} problems (agentwire skills list)"));
+        }
+        line
+    }
+}
