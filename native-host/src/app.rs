@@ -121,6 +121,10 @@ impl App {
         }
         let plan = plan(&choice)?;
         let mut servers = plan.servers;
+        let extensions =
+            Extensions::discover(&options.plugin_dirs, options.bare, options.trust_workspace);
+        // A plugin's servers run beside the config's, under names only the plugin owns.
+        servers.extend(extensions.plugin_servers());
         if let ServerSelection::Only(name) = selection {
             if !servers.iter().any(|s| s.name == name) {
                 let known: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
@@ -136,7 +140,13 @@ impl App {
             servers.retain(|s| s.name == name);
         }
         let mut registry = Registry::new();
-        registry.set_overrides(overrides(&servers, plan.project_scoped)?);
+        let mut risk = overrides(&servers, plan.project_scoped)?;
+        // A trusted project's plugins are still the project's: like its `.mcp.json` servers,
+        // the gate does not rely on what their tools say about themselves.
+        for server in extensions.project_plugin_servers() {
+            risk.distrust_server(&server);
+        }
+        registry.set_overrides(risk);
         for server in &servers {
             let mut limits = registry.limits_for(&server.name);
             limits.timeout = server.timeout;
@@ -180,8 +190,6 @@ impl App {
             None => None,
         };
         let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit);
-        let extensions =
-            Extensions::discover(&options.plugin_dirs, options.bare, options.trust_workspace);
         let app = App {
             runtime,
             servers: servers.clone(),
@@ -267,6 +275,14 @@ impl App {
             .filter_map(|p| p.not_loaded.as_ref())
         {
             eprintln!("{reason}");
+        }
+        for error in &extensions.plugin_errors {
+            eprintln!("warning: {error}");
+        }
+        for plugin in &extensions.plugins {
+            for warning in &plugin.warnings {
+                eprintln!("warning: plugin {}: {warning}", plugin.name);
+            }
         }
         let nothing = extensions.found.skills.is_empty()
             && extensions.found.commands.is_empty()

@@ -6,31 +6,55 @@ use crate::app::App;
 use crate::repl_commands::HelpEntry;
 use serde_json::{json, Value};
 
-/// `"skill"` or `"command"`, and the item.
-fn items(extensions: &Extensions) -> impl Iterator<Item = (&'static str, &ItemFile)> {
-    let found = &extensions.found;
-    found
-        .skills
-        .iter()
-        .map(|s| ("skill", s))
-        .chain(found.commands.iter().map(|c| ("command", c)))
+/// One skill or command as listed: its kind, file, source label and qualified name.
+struct Entry<'a> {
+    kind: &'static str,
+    item: &'a ItemFile,
+    source: String,
+    qualified: String,
 }
 
-/// The qualified name of a found item: `group:name` for a command in a subdirectory.
-fn qualified(item: &ItemFile) -> String {
-    match &item.group {
-        Some(group) => format!("{group}:{}", item.name),
-        None => item.name.clone(),
+/// Every skill and command: user and project ones (skills, then commands), then each
+/// plugin's, qualified `plugin:name`.
+fn items(extensions: &Extensions) -> Vec<Entry<'_>> {
+    let found = &extensions.found;
+    let mut entries = Vec::new();
+    for (kind, list) in [("skill", &found.skills), ("command", &found.commands)] {
+        for item in list {
+            entries.push(Entry {
+                kind,
+                item,
+                source: item.scope.as_str().to_owned(),
+                qualified: match &item.group {
+                    Some(group) => format!("{group}:{}", item.name),
+                    None => item.name.clone(),
+                },
+            });
+        }
     }
+    for plugin in &extensions.plugins {
+        for (kind, list) in [("skill", &plugin.skills), ("command", &plugin.commands)] {
+            for item in list {
+                entries.push(Entry {
+                    kind,
+                    item,
+                    source: format!("plugin:{}", plugin.name),
+                    qualified: format!("{}:{}", plugin.name, item.name),
+                });
+            }
+        }
+    }
+    entries
 }
 
 /// One item as `skills list --json` shows it.
-fn item_json(kind: &str, item: &ItemFile) -> Value {
+fn item_json(entry: &Entry) -> Value {
+    let item = entry.item;
     json!({
         "name": item.name,
-        "qualified": qualified(item),
-        "kind": kind,
-        "source": item.scope.as_str(),
+        "qualified": entry.qualified,
+        "kind": entry.kind,
+        "source": entry.source,
         "location": item.path.display().to_string(),
         "files": item.files.len(),
         "filesCut": item.files_cut,
@@ -40,36 +64,60 @@ fn item_json(kind: &str, item: &ItemFile) -> Value {
 
 /// `skills list --json`.
 pub fn skills_json(extensions: &Extensions) -> Value {
-    let skills: Vec<Value> = items(extensions).map(|(k, i)| item_json(k, i)).collect();
-    json!({"skills": skills, "errors": extensions.found.errors})
+    let skills: Vec<Value> = items(extensions).iter().map(item_json).collect();
+    let errors: Vec<&String> = extensions
+        .found
+        .errors
+        .iter()
+        .chain(&extensions.plugin_errors)
+        .collect();
+    json!({"skills": skills, "errors": errors})
 }
 
-/// `plugins list --json`.
+/// `plugins list --json`: the loaded plugins, then those found but not loaded.
 pub fn plugins_json(extensions: &Extensions) -> Value {
-    let plugins: Vec<Value> = extensions
-        .found
+    let names = |list: &[ItemFile]| list.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
+    let mut plugins: Vec<Value> = extensions
         .plugins
         .iter()
         .map(|p| {
+            let servers: Vec<&str> = p.servers.iter().map(|s| s.name.as_str()).collect();
             json!({
+                "name": p.name,
+                "version": p.version,
                 "root": p.root.display().to_string(),
                 "scope": p.scope.as_str(),
-                "loaded": p.not_loaded.is_none(),
-                "reason": p.not_loaded,
+                "loaded": true,
+                "skills": names(&p.skills),
+                "commands": names(&p.commands),
+                "servers": servers,
+                "ignored": p.ignored,
+                "warnings": p.warnings,
             })
         })
         .collect();
-    json!({"plugins": plugins})
+    for root in &extensions.found.plugins {
+        if let Some(reason) = &root.not_loaded {
+            plugins.push(json!({
+                "root": root.root.display().to_string(),
+                "scope": root.scope.as_str(),
+                "loaded": false,
+                "reason": reason,
+            }));
+        }
+    }
+    json!({"plugins": plugins, "errors": extensions.plugin_errors})
 }
 
 /// The user-invocable skills and commands, for `/help`.
 pub fn help_entries(app: &App) -> Vec<HelpEntry> {
     items(&app.extensions.borrow())
-        .map(|(_, item)| HelpEntry {
-            name: qualified(item),
+        .into_iter()
+        .map(|entry| HelpEntry {
+            name: entry.qualified,
             hint: None,
             description: String::new(),
-            source: item.scope.as_str().to_owned(),
+            source: entry.source,
         })
         .collect()
 }
@@ -77,19 +125,25 @@ pub fn help_entries(app: &App) -> Vec<HelpEntry> {
 /// `/skills` and `agentwire skills list`.
 pub fn print_skills(extensions: &Extensions) {
     let mut any = false;
-    for (kind, item) in items(extensions) {
+    for entry in items(extensions) {
         any = true;
         crate::outln!(
-            "/{}  {kind}, {}: {}",
-            qualified(item),
-            item.scope.as_str(),
-            item.path.display()
+            "/{}  {}, {}: {}",
+            entry.qualified,
+            entry.kind,
+            entry.source,
+            entry.item.path.display()
         );
-        for warning in &item.warnings {
+        for warning in &entry.item.warnings {
             crate::outln!("    warning: {warning}");
         }
     }
-    for error in &extensions.found.errors {
+    for error in extensions
+        .found
+        .errors
+        .iter()
+        .chain(&extensions.plugin_errors)
+    {
         crate::outln!("error: {error}");
     }
     if !any {
@@ -102,10 +156,34 @@ pub fn print_plugins(extensions: &Extensions) {
     if extensions.found.plugins.is_empty() {
         crate::outln!("no plugins (--plugin-dir DIR loads one)");
     }
-    for plugin in &extensions.found.plugins {
-        match &plugin.not_loaded {
-            None => crate::outln!("{} ({})", plugin.root.display(), plugin.scope.as_str()),
-            Some(reason) => crate::outln!("{reason}"),
+    for plugin in &extensions.plugins {
+        let version = plugin
+            .version
+            .as_deref()
+            .map(|v| format!(" {v}"))
+            .unwrap_or_default();
+        crate::outln!(
+            "{}{version} ({}, {}): {} skills, {} commands, {} servers",
+            plugin.name,
+            plugin.scope.as_str(),
+            plugin.root.display(),
+            plugin.skills.len(),
+            plugin.commands.len(),
+            plugin.servers.len()
+        );
+        for line in plugin.ignored.iter().chain(&plugin.warnings) {
+            crate::outln!("    {line}");
         }
+    }
+    for reason in extensions
+        .found
+        .plugins
+        .iter()
+        .filter_map(|p| p.not_loaded.as_ref())
+    {
+        crate::outln!("{reason}");
+    }
+    for error in &extensions.plugin_errors {
+        crate::outln!("error: {error}");
     }
 }

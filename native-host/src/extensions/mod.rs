@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod discover;
 pub mod listing;
+pub mod plugin_dir;
 pub mod read;
 pub mod session;
 

@@ -2,7 +2,9 @@
 //! the environment), what was found, and re-discovery for `/reload`.
 
 use super::discover::{discover, project_dirs, project_root, Found, Places, Scope};
+use super::plugin_dir::{plugin_lookup, read_plugin, PluginFolder};
 use crate::trust::{canonical_dir, TrustStore};
+use agentwire::config::ServerConfig;
 use std::path::{Path, PathBuf};
 
 /// What discovery found, and how to find it again.
@@ -12,6 +14,12 @@ pub struct Extensions {
     pub places: Places,
     /// What it found last.
     pub found: Found,
+    /// The plugins read (those found and allowed to load), in discovery order.
+    pub plugins: Vec<PluginFolder>,
+    /// Plugins that could not be read, one error naming the file each.
+    pub plugin_errors: Vec<String>,
+    /// The directory `${CLAUDE_PROJECT_DIR}` names.
+    cwd: PathBuf,
 }
 
 /// Whether the project at `cwd` is trusted: `--trust-workspace`, or the trust store lists its
@@ -50,14 +58,64 @@ impl Extensions {
             plugin_dirs: plugin_dirs.to_vec(),
             bare,
         };
-        let found = discover(&places);
-        Extensions { places, found }
+        let mut extensions = Extensions {
+            places,
+            found: Found::default(),
+            plugins: Vec::new(),
+            plugin_errors: Vec::new(),
+            cwd,
+        };
+        extensions.load();
+        extensions
+    }
+
+    /// Discovers, then reads every plugin allowed to load. Two plugins with one name: the
+    /// second is refused with an error naming both roots.
+    fn load(&mut self) {
+        self.found = discover(&self.places);
+        self.plugins.clear();
+        self.plugin_errors.clear();
+        for root in self.found.plugins.iter().filter(|p| p.not_loaded.is_none()) {
+            let lookup = plugin_lookup(&root.root, &self.cwd);
+            match read_plugin(&root.root, root.scope, &lookup) {
+                Ok(plugin) => {
+                    if let Some(first) = self.plugins.iter().find(|p| p.name == plugin.name) {
+                        self.plugin_errors.push(format!(
+                            "plugin {} ({}) not loaded: {} already has that name",
+                            plugin.name,
+                            plugin.root.display(),
+                            first.root.display()
+                        ));
+                    } else {
+                        self.plugins.push(plugin);
+                    }
+                }
+                Err(error) => self.plugin_errors.push(error),
+            }
+        }
+    }
+
+    /// The names of the servers of project-scope plugins (loaded only in a trusted workspace).
+    pub fn project_plugin_servers(&self) -> Vec<String> {
+        self.plugins
+            .iter()
+            .filter(|p| p.scope == Scope::Project)
+            .flat_map(|p| p.servers.iter().map(|s| s.name.clone()))
+            .collect()
+    }
+
+    /// The MCP servers of the loaded plugins (`plugin_<p>_<s>`).
+    pub fn plugin_servers(&self) -> Vec<ServerConfig> {
+        self.plugins
+            .iter()
+            .flat_map(|p| p.servers.iter().cloned())
+            .collect()
     }
 
     /// Discovers again in the same places; returns what changed, one line per item.
     pub fn reload(&mut self) -> Vec<String> {
         let before = self.names();
-        self.found = discover(&self.places);
+        self.load();
         let after = self.names();
         let mut changes: Vec<String> = before
             .iter()
@@ -89,12 +147,7 @@ impl Extensions {
         };
         let mut names = items("skill", &self.found.skills);
         names.extend(items("command", &self.found.commands));
-        names.extend(
-            self.found
-                .plugins
-                .iter()
-                .map(|p| format!("plugin {}", p.root.display())),
-        );
+        names.extend(self.plugins.iter().map(|p| format!("plugin {}", p.name)));
         names
     }
 
