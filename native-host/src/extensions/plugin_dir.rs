@@ -237,7 +237,7 @@ fn unsupported(root: &Path, manifest: &Value) -> Vec<String> {
 pub fn plugin_lookup(root: &Path, project: &Path) -> impl Fn(&str) -> Option<String> {
     let root = root.display().to_string();
     let project = project.display().to_string();
-    let name = sanitize_name(&root.rsplit('/').next().unwrap_or_default().to_owned());
+    let name = sanitize_name(root.rsplit('/').next().unwrap_or_default());
     let data = crate::private_file::state_dir()
         .map(|dir| dir.join("plugins").join(name).display().to_string());
     move |var: &str| match var {

@@ -180,6 +180,6 @@ fn project_dirs_climb_to_the_git_root_but_never_into_home() {
     assert_eq!(project_root(&sub, Some(home.path())), repo);
     let loose = home.path().join("loose/x");
     std::fs::create_dir_all(&loose).unwrap();
-    assert_eq!(project_dirs(&loose, Some(home.path())), [loose.clone()]);
+    assert_eq!(project_dirs(&loose, Some(home.path())), [loose]);
     assert!(project_dirs(home.path(), Some(home.path())).is_empty());
 }
