@@ -81,9 +81,9 @@ pub fn substitute(template: &str, sub: &Substitution<'_>, quote: bool) -> (Strin
             rest = &tail[1..];
             continue;
         }
-        if tail.starts_with('\\') {
+        if let Some(after) = tail.strip_prefix('\\') {
             out.push('\\');
-            rest = &tail[1..];
+            rest = after;
             continue;
         }
         match placeholder(&tail[1..], sub, &words) {
@@ -125,7 +125,11 @@ fn placeholder(
     if let Some(var) = after.strip_prefix('{') {
         let end = var.find('}')?;
         let name = &var[..end];
-        let value = sub.vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        let value = sub
+            .vars
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone());
         return Some((end + 2, value, false));
     }
     let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
@@ -139,7 +143,11 @@ fn placeholder(
             .len();
     let name = &after[..word];
     let position = sub.names.iter().position(|n| n == name)?;
-    Some((word, Some(words.get(position).cloned().unwrap_or_default()), true))
+    Some((
+        word,
+        Some(words.get(position).cloned().unwrap_or_default()),
+        true,
+    ))
 }
 
 /// The load-time warning for a template that uses `$1`…`$9` but never `$0`.
@@ -181,14 +189,22 @@ pub fn find_snippets(template: &str) -> Vec<Snippet> {
     while at < bytes.len() {
         let line_start = at == 0 || bytes[at - 1] == b'\n';
         if line_start && template[at..].starts_with("```!") {
-            let body_start = template[at..].find('\n').map_or(bytes.len(), |n| at + n + 1);
+            let body_start = template[at..]
+                .find('\n')
+                .map_or(bytes.len(), |n| at + n + 1);
             let close = template[body_start..].find("\n```").map(|n| body_start + n);
             let (body_end, end) = match close {
                 Some(c) => (c, (c + 4).min(bytes.len())),
                 None => (bytes.len(), bytes.len()),
             };
-            let command = template[body_start.min(body_end)..body_end].trim().to_owned();
-            out.push(Snippet { start: at, end, command });
+            let command = template[body_start.min(body_end)..body_end]
+                .trim()
+                .to_owned();
+            out.push(Snippet {
+                start: at,
+                end,
+                command,
+            });
             at = end;
             continue;
         }
@@ -197,7 +213,11 @@ pub fn find_snippets(template: &str) -> Vec<Snippet> {
             if let Some(len) = template[at + 2..].find('`') {
                 let command = template[at + 2..at + 2 + len].to_owned();
                 if !command.trim().is_empty() && !command.contains('\n') {
-                    out.push(Snippet { start: at, end: at + 3 + len, command });
+                    out.push(Snippet {
+                        start: at,
+                        end: at + 3 + len,
+                        command,
+                    });
                     at += 3 + len;
                     continue;
                 }

@@ -74,8 +74,9 @@ fn read_block(lines: &[&str]) -> Frontmatter {
         }
         let key_end = line.find(':').filter(|_| indent(line) == 0);
         let Some(colon) = key_end else {
-            fm.warnings
-                .push(format!("frontmatter line {i} ignored: not a `key: value` line"));
+            fm.warnings.push(format!(
+                "frontmatter line {i} ignored: not a `key: value` line"
+            ));
             continue;
         };
         let key = line[..colon].trim().trim_matches(['"', '\'']).to_owned();
@@ -94,8 +95,9 @@ fn read_block(lines: &[&str]) -> Frontmatter {
             cont.pop();
         }
         if cont.iter().any(|l| l.starts_with('\t')) {
-            fm.warnings
-                .push(format!("field `{key}`: tab in indentation (YAML forbids it)"));
+            fm.warnings.push(format!(
+                "field `{key}`: tab in indentation (YAML forbids it)"
+            ));
         }
         let mut raw = rest.trim().to_owned();
         for l in &cont {
@@ -105,8 +107,9 @@ fn read_block(lines: &[&str]) -> Frontmatter {
         let raw = raw.trim().to_owned();
         let value = read_value(&key, rest, &cont, &mut fm.warnings);
         if let Some(at) = fm.fields.iter().position(|f| f.key == key) {
-            fm.warnings
-                .push(format!("field `{key}` appears more than once; the last one is used"));
+            fm.warnings.push(format!(
+                "field `{key}` appears more than once; the last one is used"
+            ));
             fm.fields.remove(at);
         }
         fm.fields.push(Field { key, raw, value });
@@ -123,7 +126,10 @@ fn read_value(key: &str, rest: &str, cont: &[&str], warnings: &mut Vec<String>) 
         if cont.is_empty() {
             return Value::Null;
         }
-        let first = cont.iter().find(|l| !l.trim().is_empty()).map_or("", |l| l.trim());
+        let first = cont
+            .iter()
+            .find(|l| !l.trim().is_empty())
+            .map_or("", |l| l.trim());
         if first.starts_with("- ") || first == "-" {
             return block_sequence(cont);
         }
@@ -170,7 +176,9 @@ fn strip_comment(text: &str) -> &str {
 }
 
 fn mapping_key(line: &str) -> Option<(&str, &str)> {
-    let colon = line.find(": ").or_else(|| line.strip_suffix(':').map(|k| k.len()))?;
+    let colon = line
+        .find(": ")
+        .or_else(|| line.strip_suffix(':').map(|k| k.len()))?;
     let key = &line[..colon];
     if key.is_empty() || key.contains(' ') && !key.starts_with(['"', '\'']) {
         return None;
@@ -263,7 +271,9 @@ fn flow_sequence(text: &str) -> Option<Value> {
     for item in items {
         let item = item.trim();
         if !item.is_empty() {
-            out.push(Value::String(unquote(item).unwrap_or_else(|| item.to_owned())));
+            out.push(Value::String(
+                unquote(item).unwrap_or_else(|| item.to_owned()),
+            ));
         }
     }
     Some(Value::Array(out))
@@ -307,7 +317,7 @@ fn typed_plain(text: &str) -> Value {
         "true" | "True" | "TRUE" => Value::Bool(true),
         "false" | "False" | "FALSE" => Value::Bool(false),
         _ => match text.parse::<i64>() {
-            Ok(n) if !text.starts_with('+') && !(text.starts_with('0') && text.len() > 1) => {
+            Ok(n) if !(text.starts_with('+') || text.starts_with('0') && text.len() > 1) => {
                 Value::from(n)
             }
             _ => Value::String(text.to_owned()),
@@ -320,7 +330,9 @@ fn scalar(text: &str, key: &str, warnings: &mut Vec<String>) -> Value {
         return Value::String(s);
     }
     if text.starts_with(['"', '\'']) {
-        warnings.push(format!("field `{key}`: text after the closing quote; read as written"));
+        warnings.push(format!(
+            "field `{key}`: text after the closing quote; read as written"
+        ));
         return Value::String(text.to_owned());
     }
     if text.contains(": ") {

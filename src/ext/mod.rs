@@ -163,3 +163,6 @@ impl fmt::Display for ExtError {
 }
 
 impl std::error::Error for ExtError {}
+
+#[cfg(test)]
+mod tests;

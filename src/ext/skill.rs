@@ -25,7 +25,14 @@ const KNOWN: &[&str] = &[
 
 /// Fields Claude Code reads that agentwire does not act on yet.
 const IGNORED: &[&str] = &[
-    "model", "effort", "context", "agent", "background", "hooks", "paths", "shell",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "background",
+    "hooks",
+    "paths",
+    "shell",
 ];
 
 /// Longest description the standard recommends.
@@ -111,7 +118,10 @@ fn parse(
     if let Some(name) = &declared {
         name_warnings(name, &leaf, kind, &mut warnings);
     }
-    let explicit = fm.text("description").map(|d| one_line(&d)).filter(|d| !d.is_empty());
+    let explicit = fm
+        .text("description")
+        .map(|d| one_line(&d))
+        .filter(|d| !d.is_empty());
     let description = match &explicit {
         Some(d) => {
             if d.chars().count() > MAX_DESCRIPTION {
@@ -126,7 +136,9 @@ fn parse(
             let derived = derive_description(&body, kind);
             if derived.is_empty() {
                 if body.trim().is_empty() {
-                    return Err(fail("no description and an empty body: nothing to load".into()));
+                    return Err(fail(
+                        "no description and an empty body: nothing to load".into(),
+                    ));
                 }
             } else if kind == SkillKind::Skill {
                 warnings.push("no description; the first paragraph stands in".into());
@@ -144,20 +156,28 @@ fn parse(
         }
     }
     if !ignored_fields.is_empty() {
-        warnings.push(format!("not supported yet, ignored: {}", ignored_fields.join(", ")));
+        warnings.push(format!(
+            "not supported yet, ignored: {}",
+            ignored_fields.join(", ")
+        ));
     }
     let mut flag = |key: &str, default: bool| match fm.flag(key) {
         None => default,
         Some(Ok(b)) => b,
         Some(Err(raw)) => {
-            warnings.push(format!("field `{key}`: {raw:?} is not a boolean; using {default}"));
+            warnings.push(format!(
+                "field `{key}`: {raw:?} is not a boolean; using {default}"
+            ));
             default
         }
     };
     let disable_model = flag("disable-model-invocation", false);
     let user_invocable = flag("user-invocable", true);
     let compatibility = fm.text("compatibility");
-    if compatibility.as_ref().is_some_and(|c| c.chars().count() > 500) {
+    if compatibility
+        .as_ref()
+        .is_some_and(|c| c.chars().count() > 500)
+    {
         warnings.push("compatibility is over the standard's 500 characters".into());
     }
     if body.chars().count() > LARGE_BODY_CHARS {

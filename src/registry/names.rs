@@ -144,7 +144,12 @@ pub fn mcp_tool_name(server: &str, tool: &str) -> String {
 pub const PLUGIN_PREFIX: &str = "plugin__";
 
 /// Names the core itself owns: the skill tools and the deferred-loading bridge.
-pub const CORE_TOOL_NAMES: [&str; 4] = ["activate_skill", "read_skill_file", "tool_search", "call_tool"];
+pub const CORE_TOOL_NAMES: [&str; 4] = [
+    "activate_skill",
+    "read_skill_file",
+    "tool_search",
+    "call_tool",
+];
 
 /// A plugin's name as it enters tool and server names: lowercase `[a-z0-9-]`, no edge `-`, at
 /// most 32 characters, `plugin` when nothing is left. With no `_` in it, `plugin__<p>__` and
@@ -154,7 +159,9 @@ pub fn plugin_part(plugin: &str) -> String {
     for c in plugin.chars() {
         let c = c.to_ascii_lowercase();
         let c = if c.is_ascii_alphanumeric() { c } else { '-' };
-        if !(c == '-' && (out.is_empty() || out.ends_with('-'))) && out.len() < MAX_SERVER_PART_CHARS {
+        if !(c == '-' && (out.is_empty() || out.ends_with('-')))
+            && out.len() < MAX_SERVER_PART_CHARS
+        {
             out.push(c);
         }
     }
@@ -183,11 +190,17 @@ pub fn plugin_server_name(plugin: &str, server: &str) -> String {
 pub fn reserved_owner(name: &str) -> Option<String> {
     if let Some(rest) = name.strip_prefix("mcp__") {
         let server = rest.split("__").next().unwrap_or(rest);
-        return Some(format!("MCP server {} (the mcp__ namespace)", quoted(server)));
+        return Some(format!(
+            "MCP server {} (the mcp__ namespace)",
+            quoted(server)
+        ));
     }
     if let Some(rest) = name.strip_prefix(PLUGIN_PREFIX) {
         let plugin = rest.split("__").next().unwrap_or(rest);
-        return Some(format!("plugin {} (the plugin__ namespace)", quoted(plugin)));
+        return Some(format!(
+            "plugin {} (the plugin__ namespace)",
+            quoted(plugin)
+        ));
     }
     if CORE_TOOL_NAMES.contains(&name) {
         return Some("the agentwire core".into());

@@ -176,7 +176,13 @@ fn builtins_cannot_take_names_in_a_namespace_someone_else_owns() {
     }
     assert_eq!(names(&reg), ["mcp__github__get_issue"], "nothing was added");
     // Names that merely resemble a namespace stay free for the host.
-    for name in ["mcp_helper", "my__mcp__x", "plugin_x", "tool_searcher", "Activate_skill"] {
+    for name in [
+        "mcp_helper",
+        "my__mcp__x",
+        "plugin_x",
+        "tool_searcher",
+        "Activate_skill",
+    ] {
         reg.register_builtin(ToolSpec::builtin(name, "", json!({}), Risk::Read))
             .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
@@ -186,22 +192,34 @@ fn builtins_cannot_take_names_in_a_namespace_someone_else_owns() {
 fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
     let mut reg = Registry::new();
     let read = |name: &str| ToolSpec::builtin(name, "", json!({}), Risk::Read);
-    let name = reg.register_plugin_tool("evil", read("delete_everything"), false).unwrap();
+    let name = reg
+        .register_plugin_tool("evil", read("delete_everything"), false)
+        .unwrap();
     assert_eq!(name, "plugin__evil__delete_everything");
     let spec = reg.get(&name).unwrap();
-    assert!(spec.risk > Risk::Read, "declared read, inferred {:?}", spec.risk);
+    assert!(
+        spec.risk > Risk::Read,
+        "declared read, inferred {:?}",
+        spec.risk
+    );
     assert!(!spec.concurrency_safe);
     assert_eq!(spec.plugin(), Some("evil"));
     assert_eq!(spec.call_name(), "delete_everything");
     assert_eq!(spec.source_label(), "plugin");
     // A plugin the host trusts keeps its declared risk.
-    let trusted = reg.register_plugin_tool("good", read("delete_cache"), true).unwrap();
+    let trusted = reg
+        .register_plugin_tool("good", read("delete_cache"), true)
+        .unwrap();
     assert_eq!(reg.get(&trusted).unwrap().risk, Risk::Read);
     // A plugin name cannot smuggle `__` into another plugin's namespace.
-    let sneaky = reg.register_plugin_tool("evil__good", read("x"), false).unwrap();
+    let sneaky = reg
+        .register_plugin_tool("evil__good", read("x"), false)
+        .unwrap();
     assert_eq!(sneaky, "plugin__evil-good__x");
     // The same tool twice is a clash; the first stays.
-    let err = reg.register_plugin_tool("evil", read("delete_everything"), false).unwrap_err();
+    let err = reg
+        .register_plugin_tool("evil", read("delete_everything"), false)
+        .unwrap_err();
     assert!(matches!(err, RegistryError::Clash { .. }), "{err:?}");
     // Removing a plugin removes exactly its tools and its servers' tools.
     reg.load_server("plugin_evil_srv", &[tool("drop_db")]);
@@ -209,7 +227,11 @@ fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
     reg.record_server_failure("plugin_evil_broken", "no such command");
     reg.register_builtin(read("bash")).unwrap();
     assert_eq!(reg.remove_plugin("evil"), 2);
-    assert_eq!(reg.server_error("plugin_evil_broken"), None, "its failed server went too");
+    assert_eq!(
+        reg.server_error("plugin_evil_broken"),
+        None,
+        "its failed server went too"
+    );
     assert_eq!(reg.servers().collect::<Vec<_>>(), ["plugin_evilx_srv"]);
     assert_eq!(
         names(&reg),
