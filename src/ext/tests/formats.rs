@@ -123,7 +123,7 @@ fn parsers_never_panic_on_random_bytes() {
             text.push_str("---\n");
         }
         for _ in 0..rng.below(60) {
-            let piece: &str = rng.pick(&alphabet[..]);
+            let piece: &&str = rng.pick(&alphabet);
             text.push_str(piece);
         }
         if round % 3 == 0 {
