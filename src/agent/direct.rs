@@ -20,6 +20,8 @@ struct DirectCall {
     name: String,
     arguments: Value,
     target: Target,
+    /// `user` for direct calls, `command:/name` or `plugin:<p>` for gated ones.
+    origin: String,
 }
 
 /// Direct calls in flight, by id.
@@ -43,7 +45,9 @@ impl Agent {
         self.direct.issued += 1;
         let call_id = format!("direct-{}", self.direct.issued);
         let audit = |outcome, server: Option<String>, error: &str| {
-            AuditRecord::new(now, &call_id, name, server, &arguments, outcome).with_error(error)
+            AuditRecord::new(now, &call_id, name, server, &arguments, outcome)
+                .with_error(error)
+                .with_origin("user")
         };
         let Some(spec) = self.registry.get(name) else {
             let err = DirectCallError::UnknownTool(name.to_owned());
@@ -65,9 +69,8 @@ impl Agent {
             None
         };
         if let Some((outcome, err)) = err {
-            self.out
-                .audit
-                .push(audit(outcome, target.server(), &err.to_string()));
+            let record = audit(outcome, target.server(), &err.to_string());
+            self.out.audit.push(record.with_source(Some(&target.source)));
             return Err(err);
         }
         let invocation = ToolInvocation {
@@ -84,6 +87,7 @@ impl Agent {
                 name: name.to_owned(),
                 arguments,
                 target,
+                origin: "user".into(),
             },
         );
         Ok(invocation)
@@ -109,7 +113,9 @@ impl Agent {
             call.target.server(),
             &call.arguments,
             shaped.outcome,
-        );
+        )
+        .with_source(Some(&call.target.source))
+        .with_origin(&call.origin);
         if let Some(error) = &shaped.error {
             record = record.with_error(error);
         }

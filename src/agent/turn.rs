@@ -152,7 +152,8 @@ impl Outbox {
             pending.target.as_ref().and_then(Target::server),
             &pending.subject.arguments,
             outcome,
-        );
+        )
+        .with_source(pending.target.as_ref().map(|t| &t.source));
         if is_error {
             record = record.with_error(&content);
         }
@@ -411,7 +412,8 @@ impl Agent {
             target.server(),
             &pending.subject.arguments,
             shaped.outcome,
-        );
+        )
+        .with_source(Some(&target.source));
         if let Some(error) = &shaped.error {
             record = record.with_error(error);
         }

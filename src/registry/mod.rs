@@ -58,6 +58,32 @@ pub enum ToolSource {
     Skill,
 }
 
+impl ToolSource {
+    /// `builtin`, `mcp`, `plugin` or `skill`, for audit records and listings.
+    pub fn label(&self) -> &'static str {
+        match self {
+            ToolSource::Builtin => "builtin",
+            ToolSource::Mcp { .. } => "mcp",
+            ToolSource::Plugin { .. } => "plugin",
+            ToolSource::Skill => "skill",
+        }
+    }
+
+    /// The plugin that owns the tool: a JS plugin's own tool, or a tool of a plugin's MCP
+    /// server (`plugin_<p>_<server>`; plugin parts contain no `_`). Attribution comes from the
+    /// registry, never from what an extension declares.
+    pub fn plugin(&self) -> Option<&str> {
+        match self {
+            ToolSource::Plugin { plugin, .. } => Some(plugin),
+            ToolSource::Mcp { server, .. } => {
+                let rest = server.strip_prefix("plugin_")?;
+                rest.split_once('_').map(|(plugin, _)| plugin)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Per-call limits of a tool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToolLimits {
@@ -170,23 +196,14 @@ impl ToolSpec {
         }
     }
 
-    /// The plugin that owns this tool: a JS plugin's tool, or a tool of a plugin's MCP server
-    /// (`plugin_<p>_<s>`, as `owner` tells the registry).
+    /// The plugin that owns this tool (see [`ToolSource::plugin`]).
     pub fn plugin(&self) -> Option<&str> {
-        match &self.source {
-            ToolSource::Plugin { plugin, .. } => Some(plugin),
-            _ => None,
-        }
+        self.source.plugin()
     }
 
     /// `builtin`, `mcp`, `plugin` or `skill`, for audit records and listings.
     pub fn source_label(&self) -> &'static str {
-        match &self.source {
-            ToolSource::Builtin => "builtin",
-            ToolSource::Mcp { .. } => "mcp",
-            ToolSource::Plugin { .. } => "plugin",
-            ToolSource::Skill => "skill",
-        }
+        self.source.label()
     }
 
     /// The name to call the tool by where it runs: the original MCP name, or the built-in name.
@@ -469,7 +486,8 @@ impl Registry {
             removed += self.remove_server(&server);
         }
         let before = self.tools.len();
-        self.tools.retain(|t| t.plugin() != Some(part.as_str()));
+        self.tools
+            .retain(|t| !matches!(&t.source, ToolSource::Plugin { plugin, .. } if *plugin == part));
         removed + before - self.tools.len()
     }
 
