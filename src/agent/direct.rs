@@ -15,20 +15,22 @@ use crate::vec_map::VecMap;
 use serde_json::Value;
 
 #[derive(Debug)]
-struct DirectCall {
-    started: Instant,
-    name: String,
-    arguments: Value,
-    target: Target,
+pub(super) struct DirectCall {
+    pub(super) started: Instant,
+    pub(super) name: String,
+    pub(super) arguments: Value,
+    pub(super) target: Target,
     /// `user` for direct calls, `command:/name` or `plugin:<p>` for gated ones.
-    origin: String,
+    pub(super) origin: String,
 }
 
 /// Direct calls in flight, by id.
 #[derive(Debug, Default)]
 pub(super) struct DirectCalls {
-    issued: u64,
-    running: VecMap<String, DirectCall>,
+    pub(super) issued: u64,
+    pub(super) running: VecMap<String, DirectCall>,
+    /// Gated calls waiting for the user's answer, by id.
+    pub(super) asking: VecMap<String, DirectCall>,
 }
 
 impl Agent {
@@ -70,7 +72,9 @@ impl Agent {
         };
         if let Some((outcome, err)) = err {
             let record = audit(outcome, target.server(), &err.to_string());
-            self.out.audit.push(record.with_source(Some(&target.source)));
+            self.out
+                .audit
+                .push(record.with_source(Some(&target.source)));
             return Err(err);
         }
         let invocation = ToolInvocation {
