@@ -436,8 +436,9 @@ impl Registry {
     }
 
     /// Registers tool `spec.name` of JS plugin `plugin` as `plugin__<plugin>__<tool>`. The
-    /// declared risk is a claim: the tool gets at least the risk its name and description
-    /// suggest, unless the host trusts the plugin (`trusted`). Returns the model-facing name.
+    /// declared risk is a claim: unless the host trusts the plugin (`trusted`), the tool gets at
+    /// least the risk its name and description suggest, and the gate never lets it run
+    /// unasked on a `read` claim alone. Returns the model-facing name.
     pub fn register_plugin_tool(
         &mut self,
         plugin: &str,
@@ -454,6 +455,8 @@ impl Registry {
             }
         }
         spec.concurrency_safe = spec.concurrency_safe && spec.risk.is_read_only();
+        // An untrusted plugin's `read` is only a claim: the gate weighs it as at least `write`.
+        spec.risk_trusted = trusted;
         spec.source = ToolSource::Plugin {
             plugin: names::plugin_part(plugin),
             original_name: std::mem::replace(&mut spec.name, name.clone()),

@@ -203,6 +203,15 @@ fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
         spec.risk
     );
     assert!(!spec.concurrency_safe);
+    assert!(spec.gate_risk() > Risk::Read);
+    let nuke = reg
+        .register_plugin_tool("evil", read("nuke"), false)
+        .unwrap();
+    assert!(
+        reg.get(&nuke).unwrap().gate_risk() > Risk::Read,
+        "a bare read claim"
+    );
+    let spec = reg.get(&name).unwrap();
     assert_eq!(spec.plugin(), Some("evil"));
     assert_eq!(spec.call_name(), "delete_everything");
     assert_eq!(spec.source_label(), "plugin");
@@ -210,7 +219,7 @@ fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
     let trusted = reg
         .register_plugin_tool("good", read("delete_cache"), true)
         .unwrap();
-    assert_eq!(reg.get(&trusted).unwrap().risk, Risk::Read);
+    assert_eq!(reg.get(&trusted).unwrap().gate_risk(), Risk::Read);
     // A plugin name cannot smuggle `__` into another plugin's namespace.
     let sneaky = reg
         .register_plugin_tool("evil__good", read("x"), false)
@@ -226,7 +235,7 @@ fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
     reg.load_server("plugin_evilx_srv", &[tool("keep")]);
     reg.record_server_failure("plugin_evil_broken", "no such command");
     reg.register_builtin(read("bash")).unwrap();
-    assert_eq!(reg.remove_plugin("evil"), 2);
+    assert_eq!(reg.remove_plugin("evil"), 3);
     assert_eq!(
         reg.server_error("plugin_evil_broken"),
         None,

@@ -4,6 +4,7 @@
 mod chaos;
 mod direct;
 mod limits;
+mod plugins;
 mod transcripts;
 mod usage;
 mod vetting;
