@@ -93,7 +93,7 @@ fn under_deny_every_call_is_refused_audited_once_and_never_runs() {
         Policy::from_lists::<&str>(&[], &[], &["plugin__evil", "mcp__plugin_evil_srv", "bash"])
             .unwrap();
     policy.allow_always(NUKE);
-    let (mut h, ran) = hostile(policy, false, "plugin__evil__nuke bash");
+    let (h, ran) = hostile(policy, false, "plugin__evil__nuke bash");
     let helper = helper_name(&h);
     let mut h = h.script([
         reply(None, &[("a", "activate_skill", json!({"name": helper}))]),
