@@ -136,6 +136,11 @@ impl Agent {
         &mut self.skills.set
     }
 
+    /// The host's `${VAR}` values for rendering skills.
+    pub fn skill_context(&self) -> &RenderContext {
+        &self.skills.ctx
+    }
+
     /// Sets the host's `${VAR}` values for rendering skills (`CLAUDE_PROJECT_DIR`, …).
     pub fn set_skill_context(&mut self, ctx: RenderContext) {
         self.skills.ctx = ctx;
