@@ -1,7 +1,6 @@
 //! `/name args` through the runtime: rendered into the user message, shell snippets run as
 //! gated `bash` calls before the model sees anything.
 
-#[allow(dead_code)]
 mod support;
 
 use agentwire::agent::{Agent, AgentConfig, Approval, UiEvent};
