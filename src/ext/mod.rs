@@ -19,7 +19,17 @@
 //! replace existing ones silently: [`SkillSet::insert`] returns the [`Collision`]s. The set is
 //! changed between runs only; the host re-builds tool definitions from it with [`tools`].
 //! Snippets of a rendered user command are run by the host as gated `bash` calls (origin
-//! `command:/name`), then the outputs are put back with [`Rendered::fill`].
+//! `command:/name`), then the outputs are put back with [`Rendered::fill`];
+//! [`crate::driver::Runtime::run`] does all of this for a leading `/name args`.
+//!
+//! The [`crate::agent::Agent`] owns the set (`skills_mut()`, applied at the next run): it
+//! registers the skill tools when a run starts, answers `activate_skill` itself after the gate,
+//! and checks `read_skill_file {skill, path}` against the skill's listing; only a listed path
+//! reaches the host, as a [`crate::registry::ToolSource::Skill`] invocation that the host's
+//! local tools serve by reading `<skill.dir>/<path>`. Plugin tools
+//! ([`crate::registry::Registry::register_plugin_tool`]) reach the host's local tools under
+//! their `plugin__<p>__<tool>` name; plugin code calling tools goes through
+//! [`crate::agent::Agent::begin_gated_call`] with origin `plugin:<p>`, never the direct path.
 
 pub mod args;
 pub mod frontmatter;
