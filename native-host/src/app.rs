@@ -162,7 +162,9 @@ impl App {
         };
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
-        let tools = BuiltinTools::new(workspace).with_bash_env(options.bash_env.clone());
+        let tools = BuiltinTools::new(workspace)
+            .with_bash_env(options.bash_env.clone())
+            .with_skill_dirs(extensions.skill_dirs.clone());
         for problem in tools.register(&mut registry) {
             crate::errln!("warning: {problem}");
         }
@@ -181,7 +183,8 @@ impl App {
                 .tool_search
                 .set_server(&server.name, server.tool_search.clone());
         }
-        let agent = Agent::new(registry, policy(options)?, config);
+        let mut agent = Agent::new(registry, policy(options)?, config);
+        extensions.install(&mut agent);
         let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
 
@@ -276,8 +279,15 @@ impl App {
         {
             eprintln!("{reason}");
         }
-        for error in &extensions.plugin_errors {
+        for error in extensions
+            .plugin_errors
+            .iter()
+            .chain(&extensions.parsed.errors)
+        {
             eprintln!("warning: {error}");
+        }
+        for collision in &extensions.parsed.collisions {
+            eprintln!("warning: {}", collision.message);
         }
         for plugin in &extensions.plugins {
             for warning in &plugin.warnings {

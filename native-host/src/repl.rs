@@ -42,7 +42,7 @@ pub async fn run(app: &App) -> Result<(), String> {
         match parse(input) {
             Input::Builtin(Action::Quit) => break,
             Input::Builtin(action) => builtin(app, action),
-            Input::Slash { name, args } => slash(app, input, name, args).await,
+            Input::Slash { name, .. } => slash(app, input, name).await,
             Input::Prompt(prompt) => {
                 let _ = app.runtime.run(prompt, &app.terminal).await;
             }
@@ -72,21 +72,45 @@ fn builtin(app: &App, action: Action) {
         Action::Skills => crate::extensions::listing::print_skills(&app.extensions.borrow()),
         Action::Plugins => crate::extensions::listing::print_plugins(&app.extensions.borrow()),
         Action::Reload => {
-            let changes = app.extensions.borrow_mut().reload();
+            let mut extensions = app.extensions.borrow_mut();
+            let changes = extensions.reload();
+            let catalog = |agent: &agentwire::agent::Agent| {
+                agent
+                    .skills()
+                    .catalog(agentwire::ext::DEFAULT_CATALOG_CHARS)
+            };
+            let before = app.runtime.with_agent(|agent| catalog(agent));
+            let after = app.runtime.with_agent(|agent| {
+                extensions.install(agent);
+                catalog(agent)
+            });
             if changes.is_empty() {
                 crate::outln!("nothing changed");
             }
             for change in changes {
                 crate::outln!("{change}");
             }
+            if before != after {
+                crate::outln!(
+                    "the skill catalog changed: the next request's cached prompt prefix will too"
+                );
+            }
         }
         Action::Quit => {}
     }
 }
 
-/// `/name args` for a skill or command; an unknown name is said so, not sent to the model.
-async fn slash(_app: &App, _line: &str, name: &str, _args: &str) {
-    crate::outln!("unknown command /{name}; /help lists them");
+/// `/name args` for a skill or command (the runtime expands it and runs its snippets as gated
+/// `bash` calls); an unknown name is said so, not sent to the model.
+async fn slash(app: &App, line: &str, name: &str) {
+    let known = app
+        .runtime
+        .with_agent(|agent| agent.skills().resolve(line).is_some());
+    if known {
+        let _ = app.runtime.run(line, &app.terminal).await;
+    } else {
+        crate::outln!("unknown command /{name}; /help lists them");
+    }
 }
 
 fn show_servers(app: &App) {

@@ -77,12 +77,110 @@ fn skills_list_finds_user_and_project_skills_and_commands() {
     assert_eq!(
         names,
         [
-            owned("pdf", "skill", "user"),
             owned("deploy", "skill", "project"),
-            owned("standup", "command", "user"),
             owned("frontend:component", "command", "project"),
+            owned("pdf", "skill", "user"),
+            owned("standup", "command", "user"),
         ]
     );
+    assert_eq!(out.json()["skills"][2]["description"], "Read PDFs");
+}
+
+#[test]
+fn a_user_skill_beats_a_project_skill_of_the_same_name() {
+    let setup = Setup::new();
+    setup.home(
+        ".claude/skills/deploy/SKILL.md",
+        &skill_md("deploy", "Mine"),
+    );
+    setup.project(
+        ".claude/skills/deploy/SKILL.md",
+        &skill_md("deploy", "The repo's"),
+    );
+    let out = setup.run(&["--json", "skills", "list"]);
+    let json = out.json();
+    let winner = json["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["qualified"] == "deploy")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(winner["description"], "Mine", "{json}");
+    let collision = &json["collisions"][0];
+    assert_eq!(collision["name"], "deploy", "{json}");
+    let home = setup.home.path().display().to_string();
+    assert!(
+        collision["winner"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&home),
+        "{json}"
+    );
+    let startup = setup.run(&["run", "hello"]);
+    assert!(startup.stderr.contains("warning: "), "{startup:?}");
+}
+
+#[test]
+fn run_expands_a_project_command_and_says_so_in_json() {
+    let setup = Setup::new();
+    setup.project(
+        ".claude/commands/review.md",
+        "---\ndescription: Review a PR\nargument-hint: [pr] [priority]\n---\nReview PR $0 at priority $1.\n",
+    );
+    let out = setup.run(&["--json", "run", "/review 42 high"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    let expanded = events
+        .iter()
+        .find(|e| e["type"] == "command_expanded")
+        .unwrap_or_else(|| panic!("no command_expanded in {events:?}"));
+    assert_eq!(expanded["qualified"], "review");
+    assert_eq!(expanded["source"], "project");
+    assert!(
+        expanded["chars"].as_u64().unwrap_or(0) >= "Review PR 42 at priority high.".len() as u64
+    );
+    // An unknown /word is sent to the model as written (a user may type a path).
+    let plain = setup.run(&["--json", "run", "/etc/hosts please"]);
+    assert_eq!(plain.code, 0, "{plain:?}");
+    assert!(!plain.stdout.contains("command_expanded"), "{plain:?}");
+}
+
+#[test]
+fn a_command_snippet_is_a_gated_bash_call() {
+    let setup = Setup::new();
+    let victim = setup.project.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    setup.project(
+        ".claude/commands/wipe.md",
+        "---\ndescription: Clean up\n---\nDone: !`rm -f victim && echo wiped`\n",
+    );
+    let audit = setup.home.path().join("audit.jsonl");
+    let audit_arg = audit.to_str().unwrap();
+    let denied = setup.run(&[
+        "--deny", "bash", "--audit", audit_arg, "--json", "run", "/wipe",
+    ]);
+    assert!(victim.exists(), "a denied snippet ran: {denied:?}");
+    assert_ne!(denied.code, 0, "{denied:?}");
+    assert!(
+        !denied.stdout.contains("\"step_start\"") && !denied.stdout.contains("model_text"),
+        "a model request was made: {denied:?}"
+    );
+    let records = audit_records(&audit);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["tool"], "bash");
+    assert_eq!(records[0]["outcome"], "denied");
+    assert_eq!(records[0]["origin"], "command:/wipe");
+    // Asked, with nobody to answer: declined.
+    let asked = setup.run(&["run", "/wipe"]);
+    assert!(victim.exists(), "an unanswered snippet ran: {asked:?}");
+    // The user's yes runs it, audited with the command as origin.
+    std::fs::remove_file(&audit).unwrap();
+    let yes = setup.run(&["--yes", "--audit", audit_arg, "run", "/wipe"]);
+    assert_eq!(yes.code, 0, "{yes:?}");
+    assert!(!victim.exists(), "{yes:?}");
+    let records = audit_records(&audit);
+    assert_eq!(records[0]["origin"], "command:/wipe", "{records:?}");
 }
 
 #[test]

@@ -59,22 +59,28 @@ pub fn run(cli: &Cli) -> Option<i32> {
             command: SkillsCommand::Show { name },
         } => {
             let extensions = discover();
-            let json = skills_json(&extensions);
-            let found = json["skills"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|s| s["qualified"] == name.as_str() || s["name"] == name.as_str());
+            let set = &extensions.parsed.set;
+            let found = set
+                .get(name)
+                .or_else(|| set.items().into_iter().find(|s| s.name == *name));
             match found {
                 Some(skill) => {
-                    crate::outln!(
-                        "{}",
-                        serde_json::to_string_pretty(skill).unwrap_or_default()
-                    );
+                    let shown = super::listing::show_json(skill);
+                    if options.json {
+                        crate::outln!("{shown}");
+                    } else {
+                        crate::outln!(
+                            "{}",
+                            serde_json::to_string_pretty(&shown).unwrap_or_default()
+                        );
+                        crate::outln!("---\n{}", skill.body);
+                    }
                     Some(0)
                 }
                 None => {
-                    eprintln!("error: no skill or command named {name:?}; `agentwire skills list` lists them");
+                    eprintln!(
+                        "error: no skill or command named {name:?}; `agentwire skills list` lists them"
+                    );
                     Some(1)
                 }
             }

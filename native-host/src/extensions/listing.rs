@@ -4,74 +4,76 @@ use super::discover::ItemFile;
 use super::session::Extensions;
 use crate::app::App;
 use crate::repl_commands::HelpEntry;
+use agentwire::ext::{Skill, SkillKind, DEFAULT_CATALOG_CHARS};
 use serde_json::{json, Value};
 
-/// One skill or command as listed: its kind, file, source label and qualified name.
-struct Entry<'a> {
-    kind: &'static str,
-    item: &'a ItemFile,
-    source: String,
-    qualified: String,
+/// Every problem: unreadable files, plugins not read, files the core could not parse.
+fn errors(extensions: &Extensions) -> Vec<&String> {
+    extensions
+        .found
+        .errors
+        .iter()
+        .chain(&extensions.plugin_errors)
+        .chain(&extensions.parsed.errors)
+        .collect()
 }
 
-/// Every skill and command: user and project ones (skills, then commands), then each
-/// plugin's, qualified `plugin:name`.
-fn items(extensions: &Extensions) -> Vec<Entry<'_>> {
-    let found = &extensions.found;
-    let mut entries = Vec::new();
-    for (kind, list) in [("skill", &found.skills), ("command", &found.commands)] {
-        for item in list {
-            entries.push(Entry {
-                kind,
-                item,
-                source: item.scope.as_str().to_owned(),
-                qualified: match &item.group {
-                    Some(group) => format!("{group}:{}", item.name),
-                    None => item.name.clone(),
-                },
-            });
-        }
+fn kind(skill: &Skill) -> &'static str {
+    match skill.kind {
+        SkillKind::Skill => "skill",
+        _ => "command",
     }
-    for plugin in &extensions.plugins {
-        for (kind, list) in [("skill", &plugin.skills), ("command", &plugin.commands)] {
-            for item in list {
-                entries.push(Entry {
-                    kind,
-                    item,
-                    source: format!("plugin:{}", plugin.name),
-                    qualified: format!("{}:{}", plugin.name, item.name),
-                });
-            }
-        }
-    }
-    entries
 }
 
 /// One item as `skills list --json` shows it.
-fn item_json(entry: &Entry) -> Value {
-    let item = entry.item;
+fn item_json(skill: &Skill) -> Value {
     json!({
-        "name": item.name,
-        "qualified": entry.qualified,
-        "kind": entry.kind,
-        "source": entry.source,
-        "location": item.path.display().to_string(),
-        "files": item.files.len(),
-        "filesCut": item.files_cut,
-        "warnings": item.warnings,
+        "name": skill.name,
+        "qualified": skill.qualified,
+        "kind": kind(skill),
+        "source": skill.scope.label(),
+        "location": skill.location,
+        "description": skill.description,
+        "modelInvocable": skill.model_invocable,
+        "userInvocable": skill.user_invocable,
+        "argumentHint": skill.argument_hint,
+        "files": skill.files.len(),
+        "ignoredFields": skill.ignored_fields,
+        "warnings": skill.warnings,
     })
 }
 
 /// `skills list --json`.
 pub fn skills_json(extensions: &Extensions) -> Value {
-    let skills: Vec<Value> = items(extensions).iter().map(item_json).collect();
-    let errors: Vec<&String> = extensions
-        .found
-        .errors
+    let set = &extensions.parsed.set;
+    let skills: Vec<Value> = set.items().into_iter().map(item_json).collect();
+    let collisions: Vec<Value> = extensions
+        .parsed
+        .collisions
         .iter()
-        .chain(&extensions.plugin_errors)
+        .map(|c| json!({"name": c.name, "winner": c.winner, "shadowed": c.shadowed, "message": c.message}))
         .collect();
-    json!({"skills": skills, "errors": errors})
+    let catalog = set.catalog(DEFAULT_CATALOG_CHARS);
+    json!({
+        "skills": skills,
+        "collisions": collisions,
+        "catalogChars": catalog.text.chars().count(),
+        "errors": errors(extensions),
+    })
+}
+
+/// `skills show NAME`: every field, the body's size and the bundled files.
+pub fn show_json(skill: &Skill) -> Value {
+    let mut value = item_json(skill);
+    value["files"] = json!(skill.files);
+    value["bodyChars"] = json!(skill.body.chars().count());
+    value["allowedTools"] = json!(skill.allowed_tools);
+    value["disallowedTools"] = json!(skill.disallowed_tools);
+    value["whenToUse"] = json!(skill.when_to_use);
+    value["license"] = json!(skill.license);
+    value["compatibility"] = json!(skill.compatibility);
+    value["metadata"] = Value::Object(skill.metadata.clone());
+    value
 }
 
 /// `plugins list --json`: the loaded plugins, then those found but not loaded.
@@ -111,43 +113,45 @@ pub fn plugins_json(extensions: &Extensions) -> Value {
 
 /// The user-invocable skills and commands, for `/help`.
 pub fn help_entries(app: &App) -> Vec<HelpEntry> {
-    items(&app.extensions.borrow())
+    let extensions = app.extensions.borrow();
+    extensions
+        .parsed
+        .set
+        .items()
         .into_iter()
-        .map(|entry| HelpEntry {
-            name: entry.qualified,
-            hint: None,
-            description: String::new(),
-            source: entry.source,
+        .filter(|skill| skill.user_invocable)
+        .map(|skill| HelpEntry {
+            name: skill.qualified.clone(),
+            hint: skill.argument_hint.clone(),
+            description: skill.description.clone(),
+            source: skill.scope.label(),
         })
         .collect()
 }
 
 /// `/skills` and `agentwire skills list`.
 pub fn print_skills(extensions: &Extensions) {
-    let mut any = false;
-    for entry in items(extensions) {
-        any = true;
+    let items = extensions.parsed.set.items();
+    if items.is_empty() {
+        crate::outln!("no skills or commands (looked in ~/.claude and the project's .claude)");
+    }
+    for skill in items {
         crate::outln!(
-            "/{}  {}, {}: {}",
-            entry.qualified,
-            entry.kind,
-            entry.source,
-            entry.item.path.display()
+            "/{}  {} [{}, {}]",
+            skill.qualified,
+            skill.description,
+            kind(skill),
+            skill.scope.label()
         );
-        for warning in &entry.item.warnings {
-            crate::outln!("    warning: {warning}");
+        for note in skill.warnings.iter().chain(&skill.ignored_fields) {
+            crate::outln!("    warning: {note}");
         }
     }
-    for error in extensions
-        .found
-        .errors
-        .iter()
-        .chain(&extensions.plugin_errors)
-    {
-        crate::outln!("error: {error}");
+    for collision in &extensions.parsed.collisions {
+        crate::outln!("warning: {}", collision.message);
     }
-    if !any {
-        crate::outln!("no skills or commands (looked in ~/.claude and the project's .claude)");
+    for error in errors(extensions) {
+        crate::outln!("error: {error}");
     }
 }
 

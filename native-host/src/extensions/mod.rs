@@ -7,6 +7,7 @@ pub mod listing;
 pub mod plugin_dir;
 pub mod read;
 pub mod session;
+pub mod skillset;
 
 #[cfg(test)]
 mod tests;

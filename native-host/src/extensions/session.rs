@@ -18,6 +18,10 @@ pub struct Extensions {
     pub plugins: Vec<PluginFolder>,
     /// Plugins that could not be read, one error naming the file each.
     pub plugin_errors: Vec<String>,
+    /// The core's parse of every skill and command found.
+    pub parsed: super::skillset::Parsed,
+    /// Each skill's folder, shared with the `read_skill_file` tool.
+    pub skill_dirs: crate::local_tools::SkillDirs,
     /// The directory `${CLAUDE_PROJECT_DIR}` names.
     cwd: PathBuf,
 }
@@ -63,6 +67,8 @@ impl Extensions {
             found: Found::default(),
             plugins: Vec::new(),
             plugin_errors: Vec::new(),
+            parsed: Default::default(),
+            skill_dirs: Default::default(),
             cwd,
         };
         extensions.load();
@@ -93,6 +99,13 @@ impl Extensions {
                 Err(error) => self.plugin_errors.push(error),
             }
         }
+        self.parsed = super::skillset::build(self);
+        *self.skill_dirs.borrow_mut() = self.parsed.dirs.clone();
+    }
+
+    /// Puts the parsed set into `agent` (it applies from the next run).
+    pub fn install(&self, agent: &mut agentwire::agent::Agent) {
+        *agent.skills_mut() = self.parsed.set.clone();
     }
 
     /// The names of the servers of project-scope plugins (loaded only in a trusted workspace).
