@@ -252,6 +252,102 @@ pub fn plugin_lookup(root: &Path, project: &Path) -> impl Fn(&str) -> Option<Str
 mod tests {
     use super::*;
 
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn env(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn unsupported_parts_are_listed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        write(&root.join(".claude-plugin/plugin.json"), r#"{"name": "p"}"#);
+        write(
+            &root.join("skills/s/SKILL.md"),
+            "---\ndescription: d\n---\nx\n",
+        );
+        let plain = read_plugin(&root, Scope::User, &env).unwrap();
+        assert!(plain.ignored.is_empty(), "{:?}", plain.ignored);
+        assert!(plain.warnings.is_empty(), "{:?}", plain.warnings);
+        write(
+            &root.join("hooks/hooks.json"),
+            r#"{"hooks": {"SessionStart": [], "PreToolUse": []}}"#,
+        );
+        write(&root.join("agents/reviewer.md"), "x");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "p", "lspServers": {}, "userConfig": {}}"#,
+        );
+        let full = read_plugin(&root, Scope::User, &env).unwrap();
+        assert_eq!(
+            full.ignored,
+            [
+                "hooks (SessionStart, PreToolUse): not supported yet",
+                "agents (1): not supported yet",
+                "lspServers: not supported yet",
+                "userConfig: not supported yet",
+            ]
+        );
+        // Declared in the manifest only: still listed.
+        std::fs::remove_dir_all(root.join("hooks")).unwrap();
+        std::fs::remove_dir_all(root.join("agents")).unwrap();
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "p", "hooks": "./h.json", "agents": ["./a.md"]}"#,
+        );
+        let declared = read_plugin(&root, Scope::User, &env).unwrap();
+        assert_eq!(
+            declared.ignored,
+            [
+                "hooks (): not supported yet",
+                "agents (0): not supported yet"
+            ]
+        );
+    }
+
+    #[test]
+    fn only_a_plugin_asking_for_sampling_or_risk_is_warned() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        let server = |extra: &str| format!(r#"{{"s": {{"command": "true"{extra}}}}}"#);
+        for (extra, warned) in [
+            ("", false),
+            (r#", "sampling": true"#, true),
+            (r#", "risk": "read""#, true),
+            (r#", "toolRisk": {"x": "read"}"#, true),
+        ] {
+            write(&root.join(".mcp.json"), &server(extra));
+            let plugin = read_plugin(&root, Scope::User, &env).unwrap();
+            assert_eq!(
+                plugin.warnings.len(),
+                usize::from(warned),
+                "{extra}: {:?}",
+                plugin.warnings
+            );
+            let s = &plugin.servers[0];
+            assert_eq!(s.name, "plugin_p_s");
+            assert!(
+                !s.sampling && s.risk.is_none() && s.tool_risk.is_empty(),
+                "{extra}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_manifest_means_the_folder_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("My Plugin");
+        std::fs::create_dir_all(&root).unwrap();
+        assert_eq!(
+            read_plugin(&root, Scope::User, &env).unwrap().name,
+            "my-plugin"
+        );
+    }
+
     #[test]
     fn names_are_sanitised_to_ascii_identifiers() {
         assert_eq!(sanitize_name("Commit Commands"), "commit-commands");
