@@ -1,4 +1,5 @@
-//! Times discovery of skills and commands, warm (after one untimed pass, so the file system
+//! Times discovery of skills and commands (finding, reading, listing bundled files, and
+//! parsing into the core's skill set), warm (after one untimed pass, so the file system
 //! cache holds the tree): builds a temporary home with N skills (each with two bundled files)
 //! and M commands, runs discovery R times and prints the median and the worst in JSON.
 //!
@@ -8,6 +9,7 @@
 //! Defaults: 50 skills, 20 commands, 30 rounds. The budget is 20 ms for 50 + 20.
 
 use agentwire_host::extensions::discover::{discover, Places};
+use agentwire_host::extensions::skillset::build_from;
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -46,6 +48,8 @@ fn main() {
         let found = discover(&places);
         assert_eq!(found.skills.len(), skills);
         assert_eq!(found.commands.len(), commands);
+        let parsed = build_from(&found, &[], false);
+        assert_eq!(parsed.set.len(), skills + commands, "{:?}", parsed.errors);
         started.elapsed()
     };
     once();

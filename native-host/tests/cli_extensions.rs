@@ -429,3 +429,46 @@ fn plugins_validate_names_the_file_and_field() {
     let strict = setup.run(&["plugins", "validate", "--strict", odd.to_str().unwrap()]);
     assert_eq!(strict.code, 1, "{strict:?}");
 }
+
+#[test]
+fn a_plugin_item_named_like_a_builtin_stays_reachable_qualified() {
+    let setup = Setup::new();
+    let root = setup.home.path().join("fixture");
+    write(
+        &root.join(".claude-plugin/plugin.json"),
+        r#"{"name": "fixture"}"#,
+    );
+    write(
+        &root.join("commands/help.md"),
+        "---\ndescription: The plugin's help\n---\nExplain the fixture plugin.\n",
+    );
+    let dir = root.to_str().unwrap();
+    let list = setup.run(&["--plugin-dir", dir, "--json", "skills", "list"]);
+    assert_eq!(listed(&list)[0].0, "fixture:help", "{list:?}");
+    let out = setup.run(&["--plugin-dir", dir, "--json", "run", "/fixture:help"]);
+    let events = out.ndjson();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "command_expanded" && e["qualified"] == "fixture:help"),
+        "{events:?}"
+    );
+    // A bare `/help` is never the plugin's: `run` sends it to the model as text.
+    let bare = setup.run(&["--plugin-dir", dir, "--json", "run", "/help"]);
+    assert!(!bare.stdout.contains("command_expanded"), "{bare:?}");
+}
+
+#[test]
+fn the_mock_model_activates_a_skill_the_prompt_names() {
+    let setup = Setup::new();
+    setup.home(".claude/skills/pdf/SKILL.md", &skill_md("pdf", "Read PDFs"));
+    let out = setup.run(&["--json", "run", "use the pdf skill"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "tool_start" && e["name"] == "activate_skill"),
+        "{events:?}"
+    );
+}

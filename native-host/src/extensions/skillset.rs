@@ -3,7 +3,8 @@
 //! `allowed-tools` count only then), the bundled-file listing and folder attached, built-in
 //! command names reserved.
 
-use super::discover::{ItemFile, Scope};
+use super::discover::{Found, ItemFile, Scope};
+use super::plugin_dir::PluginFolder;
 use super::session::Extensions;
 use agentwire::ext::{
     parse_command_md, parse_skill_md, Collision, Scope as CoreScope, Skill, SkillSet,
@@ -61,17 +62,25 @@ fn parse(item: &ItemFile, kind: &str, scope: CoreScope) -> Result<Skill, String>
 
 /// Builds the set from what `extensions` found.
 pub fn build(extensions: &Extensions) -> Parsed {
-    let trusted = extensions.places.trusted;
+    build_from(
+        &extensions.found,
+        &extensions.plugins,
+        extensions.places.trusted,
+    )
+}
+
+/// Builds the set from files found and plugins read; `trusted`: the project is trusted.
+pub fn build_from(found: &Found, plugins: &[PluginFolder], trusted: bool) -> Parsed {
     let mut parsed = Parsed::default();
     parsed.set.reserve(BUILTIN_COMMANDS);
     let mut items: Vec<(&ItemFile, &str, CoreScope)> = Vec::new();
-    for skill in &extensions.found.skills {
+    for skill in &found.skills {
         items.push((skill, "skill", core_scope(skill.scope, trusted)));
     }
-    for command in &extensions.found.commands {
+    for command in &found.commands {
         items.push((command, "command", core_scope(command.scope, trusted)));
     }
-    for plugin in &extensions.plugins {
+    for plugin in plugins {
         let scope = CoreScope::Plugin {
             plugin: plugin.name.clone(),
             // A project plugin loads only in a trusted workspace; a user's is the user's.
