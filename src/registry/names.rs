@@ -290,6 +290,24 @@ mod tests {
     }
 
     #[test]
+    fn plugin_parts_are_lowercase_words_with_no_underscore_and_capped() {
+        assert_eq!(plugin_part("Commit Commands"), "commit-commands");
+        assert_eq!(plugin_part("__evil__good__"), "evil-good");
+        assert_eq!(plugin_part("数据"), "plugin");
+        let long = "a".repeat(40);
+        assert_eq!(plugin_part(&long), "a".repeat(MAX_SERVER_PART_CHARS));
+        assert_eq!(
+            plugin_part(&"a".repeat(MAX_SERVER_PART_CHARS)).len(),
+            MAX_SERVER_PART_CHARS
+        );
+        assert_eq!(
+            plugin_tool_name("My Plugin", "do.it"),
+            "plugin__my-plugin__do_it"
+        );
+        assert_eq!(plugin_server_name("p", "s.v"), "plugin_p_s_v");
+    }
+
+    #[test]
     fn problems_are_named() {
         assert!(tool_name_problem("ok_name-1").is_none());
         assert!(tool_name_problem("").unwrap().contains("empty"));
