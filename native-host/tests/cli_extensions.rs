@@ -472,3 +472,21 @@ fn the_mock_model_activates_a_skill_the_prompt_names() {
         "{events:?}"
     );
 }
+
+#[test]
+fn a_file_the_core_cannot_parse_is_named_and_the_rest_loads() {
+    let setup = Setup::new();
+    setup.home(".claude/skills/pdf/SKILL.md", &skill_md("pdf", "Read PDFs"));
+    setup.project(
+        ".claude/skills/broken/SKILL.md",
+        "---\nname: broken\ndescription: never closed\n",
+    );
+    let out = setup.run(&["--json", "skills", "list"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(listed(&out).len(), 1, "{out:?}");
+    let errors = out.json()["errors"].to_string();
+    assert!(errors.contains("broken/SKILL.md"), "{errors}");
+    let run = setup.run(&["run", "hello"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.contains("broken/SKILL.md"), "{run:?}");
+}
