@@ -78,6 +78,12 @@ pub struct AuditRecord {
     pub truncated: bool,
     /// The error message, redacted, when there is one.
     pub error: Option<String>,
+    /// Where the tool comes from: `builtin`, `mcp`, `plugin` or `skill` (`None`: unknown tool).
+    pub source: Option<&'static str>,
+    /// The plugin that owns the tool, from the registry (never from what a plugin declares).
+    pub plugin: Option<String>,
+    /// Who made the call: `model`, `user`, `command:/name` or `plugin:<p>`.
+    pub origin: String,
 }
 
 impl AuditRecord {
@@ -101,7 +107,23 @@ impl AuditRecord {
             output_chars: 0,
             truncated: false,
             error: None,
+            source: None,
+            plugin: None,
+            origin: "model".into(),
         }
+    }
+
+    /// This record attributed to the tool's source and owning plugin.
+    pub fn with_source(mut self, source: Option<&crate::registry::ToolSource>) -> Self {
+        self.source = source.map(|s| s.label());
+        self.plugin = source.and_then(|s| s.plugin()).map(str::to_owned);
+        self
+    }
+
+    /// This record with another origin (`user`, `command:/name`, `plugin:<p>`).
+    pub fn with_origin(mut self, origin: &str) -> Self {
+        origin.clone_into(&mut self.origin);
+        self
     }
 
     /// This record with an error message, redacted and capped at [`MAX_ERROR_CHARS`].
@@ -117,7 +139,7 @@ impl AuditRecord {
     }
 
     /// `{"time", "call_id", "tool", "server", "args", "duration_ms", "outcome", "output_chars",
-    /// "truncated", "error"}`; absent server and error are `null`. Keys are snake_case like the
+    /// "truncated", "error", "source", "plugin", "origin"}`; absent values are `null`. Keys are snake_case like the
     /// UI event stream's, since both are host-facing logs rather than a peer's wire format.
     pub fn to_value(&self) -> Value {
         json!({
@@ -131,6 +153,9 @@ impl AuditRecord {
             "output_chars": self.output_chars,
             "truncated": self.truncated,
             "error": self.error,
+            "source": self.source,
+            "plugin": self.plugin,
+            "origin": self.origin,
         })
     }
 
@@ -232,6 +257,7 @@ mod tests {
                 "args": r#"{"n":1,"token":"[REDACTED]"}"#, "duration_ms": 7, "outcome": "error",
                 "output_chars": 12, "truncated": false,
                 "error": "401: bad credentials for Bearer [REDACTED]",
+                "source": null, "plugin": null, "origin": "model",
             })
         );
         let line = r.to_json_line();

@@ -11,6 +11,7 @@ mod base64;
 pub mod config;
 pub mod content;
 pub mod driver;
+pub mod ext;
 pub mod fallback;
 pub mod framing;
 mod json;

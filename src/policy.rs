@@ -86,6 +86,8 @@ enum Matcher {
     Prefix(String),
     /// `mcp__<server>`: the name itself, or anything under `mcp__<server>__`.
     Server(String),
+    /// `plugin__<plugin>`: the name itself, or anything under `plugin__<plugin>__`.
+    Plugin(String),
 }
 
 /// A validated tool-name pattern.
@@ -136,6 +138,8 @@ impl Pattern {
             ));
         } else if let Some(server) = body.strip_prefix("mcp__").filter(|s| !s.contains("__")) {
             Matcher::Server(server.to_owned())
+        } else if body.starts_with("plugin__") && !body[8..].contains("__") && body.len() > 8 {
+            Matcher::Plugin(body.to_owned())
         } else {
             Matcher::Exact(body.to_owned())
         };
@@ -159,6 +163,9 @@ impl Pattern {
             Matcher::Server(server) => name
                 .strip_prefix("mcp__")
                 .and_then(|rest| rest.strip_prefix(server.as_str()))
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with("__")),
+            Matcher::Plugin(plugin) => name
+                .strip_prefix(plugin.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with("__")),
         }
     }
@@ -199,6 +206,11 @@ pub enum Decision {
 pub struct Policy {
     rules: Vec<Rule>,
     session_allows: Vec<String>,
+    /// Grants for the current run only (a trusted skill's `allowed-tools`): beat the risk
+    /// default, never an ask or deny rule.
+    run_allows: Vec<Pattern>,
+    /// Denials for the current run only (a skill's `disallowed-tools`): beat everything.
+    run_denies: Vec<Pattern>,
 }
 
 impl Policy {
@@ -265,6 +277,27 @@ impl Policy {
         &self.session_allows
     }
 
+    /// Allows `pattern` for the current run only: it beats the risk default but never an ask
+    /// or deny rule. Only the host grants these (from a trusted skill's `allowed-tools`).
+    pub fn allow_for_run(&mut self, pattern: &str) -> Result<(), PolicyError> {
+        let pattern = Pattern::parse(pattern)?;
+        self.run_allows.push(pattern);
+        Ok(())
+    }
+
+    /// Denies `pattern` for the current run only; beats every allow, "always" included.
+    pub fn deny_for_run(&mut self, pattern: &str) -> Result<(), PolicyError> {
+        let pattern = Pattern::parse(pattern)?;
+        self.run_denies.push(pattern);
+        Ok(())
+    }
+
+    /// Forgets the current run's grants and denials (the agent calls it when a run starts).
+    pub fn clear_run(&mut self) {
+        self.run_allows.clear();
+        self.run_denies.clear();
+    }
+
     /// Forgets this session's "always" answers.
     pub fn clear_session(&mut self) {
         self.session_allows.clear();
@@ -295,13 +328,26 @@ impl Policy {
                 rule: rule.to_string(),
             };
         }
+        let run = |list: &[Pattern]| {
+            list.iter()
+                .find(|p| names.iter().any(|n| p.matches(n)))
+                .map(|p| p.as_str().to_owned())
+        };
+        if let Some(pattern) = run(&self.run_denies) {
+            return Decision::Deny {
+                rule: format!("disallowed-tools {pattern} (this run)"),
+            };
+        }
         if self.session_allows.iter().any(|n| n == names[0]) {
             return Decision::Allow;
         }
         if self.first_match(RuleKind::Ask, names).is_some() {
             return Decision::Ask;
         }
-        if self.first_match(RuleKind::Allow, names).is_some() || risk.is_read_only() {
+        if self.first_match(RuleKind::Allow, names).is_some()
+            || run(&self.run_allows).is_some()
+            || risk.is_read_only()
+        {
             return Decision::Allow;
         }
         Decision::Ask

@@ -3,6 +3,7 @@
 use crate::cli::args::CommonOptions;
 use crate::clock::TokioClock;
 use crate::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
+use crate::extensions::session::Extensions;
 use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
@@ -16,6 +17,7 @@ use agentwire::fallback::after_real_failure;
 use agentwire::mcp::Root;
 use agentwire::policy::Policy;
 use agentwire::registry::{Registry, Risk, RiskOverrides};
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::rc::Rc;
 use std::sync::Mutex;
@@ -33,6 +35,8 @@ pub struct App {
     pub tails: Mutex<StderrTails>,
     /// Output format.
     pub format: Format,
+    /// The skills, commands and plugins found (re-discovered by `/reload`).
+    pub extensions: RefCell<Extensions>,
 }
 
 /// Which servers to connect.
@@ -117,6 +121,10 @@ impl App {
         }
         let plan = plan(&choice)?;
         let mut servers = plan.servers;
+        let extensions =
+            Extensions::discover(&options.plugin_dirs, options.bare, options.trust_workspace);
+        // A plugin's servers run beside the config's, under names only the plugin owns.
+        servers.extend(extensions.plugin_servers());
         if let ServerSelection::Only(name) = selection {
             if !servers.iter().any(|s| s.name == name) {
                 let known: Vec<_> = servers.iter().map(|s| s.name.as_str()).collect();
@@ -132,7 +140,13 @@ impl App {
             servers.retain(|s| s.name == name);
         }
         let mut registry = Registry::new();
-        registry.set_overrides(overrides(&servers, plan.project_scoped)?);
+        let mut risk = overrides(&servers, plan.project_scoped)?;
+        // A trusted project's plugins are still the project's: like its `.mcp.json` servers,
+        // the gate does not rely on what their tools say about themselves.
+        for server in extensions.project_plugin_servers() {
+            risk.distrust_server(&server);
+        }
+        registry.set_overrides(risk);
         for server in &servers {
             let mut limits = registry.limits_for(&server.name);
             limits.timeout = server.timeout;
@@ -148,7 +162,9 @@ impl App {
         };
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
-        let tools = BuiltinTools::new(workspace).with_bash_env(options.bash_env.clone());
+        let tools = BuiltinTools::new(workspace)
+            .with_bash_env(options.bash_env.clone())
+            .with_skill_dirs(extensions.skill_dirs.clone());
         for problem in tools.register(&mut registry) {
             crate::errln!("warning: {problem}");
         }
@@ -167,7 +183,8 @@ impl App {
                 .tool_search
                 .set_server(&server.name, server.tool_search.clone());
         }
-        let agent = Agent::new(registry, policy(options)?, config);
+        let mut agent = Agent::new(registry, policy(options)?, config);
+        extensions.install(&mut agent);
         let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
 
@@ -183,6 +200,7 @@ impl App {
             terminal,
             tails: Mutex::new(StderrTails::new()),
             format,
+            extensions: RefCell::new(extensions),
         };
         let say = |line: &str| {
             if !quiet {
@@ -192,6 +210,7 @@ impl App {
         for notice in plan.notices.iter().chain(model_notice.iter()) {
             say(notice);
         }
+        app.report_extensions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =
@@ -247,6 +266,45 @@ impl App {
                     serde_json::json!({"type": "warning", "rule": rule, "message": message})
                 );
             }
+        }
+    }
+
+    /// Says on stderr what discovery found (one summary line, unless `quiet` or `--json`), and
+    /// always the problems and the plugins left unloaded: the user must learn why an item is
+    /// missing.
+    fn report_extensions(&self, quiet: bool) {
+        let extensions = self.extensions.borrow();
+        for problem in &extensions.found.errors {
+            eprintln!("warning: {problem}");
+        }
+        for reason in extensions
+            .found
+            .plugins
+            .iter()
+            .filter_map(|p| p.not_loaded.as_ref())
+        {
+            eprintln!("{reason}");
+        }
+        for error in extensions
+            .plugin_errors
+            .iter()
+            .chain(&extensions.parsed.errors)
+        {
+            eprintln!("warning: {error}");
+        }
+        for collision in &extensions.parsed.collisions {
+            eprintln!("warning: {}", collision.message);
+        }
+        for plugin in &extensions.plugins {
+            for warning in &plugin.warnings {
+                eprintln!("warning: plugin {}: {warning}", plugin.name);
+            }
+        }
+        let nothing = extensions.found.skills.is_empty()
+            && extensions.found.commands.is_empty()
+            && extensions.found.plugins.is_empty();
+        if !quiet && self.format == Format::Human && !nothing {
+            crate::errln!("{}", extensions.summary());
         }
     }
 

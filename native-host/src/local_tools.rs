@@ -6,12 +6,21 @@ use agentwire::driver::LocalTools;
 use agentwire::registry::{Registry, Risk, ToolSpec};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::Duration;
+
+/// Each skill's folder by qualified name, shared with the session's extensions (updated by
+/// `/reload`): where `read_skill_file` reads.
+pub type SkillDirs = Rc<RefCell<BTreeMap<String, PathBuf>>>;
 
 /// The host's built-in tools with their per-call limits.
 pub struct BuiltinTools {
     tools: Vec<Box<dyn BuiltinTool>>,
     context: ToolContext,
+    skill_dirs: SkillDirs,
 }
 
 impl BuiltinTools {
@@ -20,6 +29,7 @@ impl BuiltinTools {
         BuiltinTools {
             tools: builtin_tools(workspace),
             context: ToolContext::default(),
+            skill_dirs: SkillDirs::default(),
         }
     }
 
@@ -27,6 +37,25 @@ impl BuiltinTools {
     pub fn with_bash_env(mut self, names: Vec<String>) -> Self {
         self.context.bash_env = names;
         self
+    }
+
+    /// Serves `read_skill_file` from these folders.
+    pub fn with_skill_dirs(mut self, dirs: SkillDirs) -> Self {
+        self.skill_dirs = dirs;
+        self
+    }
+
+    /// Reads `<skill dir>/<path>`; the core has already checked that `path` is one of the
+    /// files the skill ships (a listing of regular files, symlinks left out).
+    fn read_skill_file(&self, arguments: &Value) -> ToolOutput {
+        let text = |key: &str| arguments.get(key).and_then(Value::as_str).unwrap_or("");
+        let Some(dir) = self.skill_dirs.borrow().get(text("skill")).cloned() else {
+            return ToolOutput::error(format!("no skill named {:?} with files", text("skill")));
+        };
+        match crate::extensions::read::read_text(&dir.join(text("path"))) {
+            Ok(read) => ToolOutput::text(read.text),
+            Err(error) => ToolOutput::error(error),
+        }
     }
 
     /// Registers every tool in `registry`; returns the names that could not be registered.
@@ -51,6 +80,9 @@ impl BuiltinTools {
 impl LocalTools for BuiltinTools {
     fn call<'a>(&'a self, name: &'a str, arguments: Value) -> LocalBoxFuture<'a, ToolOutput> {
         Box::pin(async move {
+            if name == agentwire::ext::tools::READ_SKILL_FILE {
+                return self.read_skill_file(&arguments);
+            }
             match self.tools.iter().find(|t| t.name() == name) {
                 Some(tool) => tool.execute(arguments, &self.context).await,
                 None => ToolOutput::error(format!("no built-in tool named {name:?}")),

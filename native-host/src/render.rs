@@ -214,6 +214,14 @@ impl Terminal {
                     Some(text.clone())
                 }
             }
+            UiEvent::CommandExpanded {
+                qualified,
+                source,
+                chars,
+                ..
+            } => Some(format!(
+                "── /{qualified} ({source}) expanded to {chars} characters"
+            )),
             UiEvent::Error { message } => Some(format!("error: {message}")),
             UiEvent::Done { answer, steps, .. } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {

@@ -4,22 +4,15 @@ use crate::app::App;
 use crate::commands;
 use crate::mcp_prompts;
 use crate::prompt_completion::{command_of, PromptCompleter, Question};
+use crate::repl_commands::{help_text, parse, reserved_names, Action, Input};
 use agentwire::driver::ServerStatus;
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
 
-const HELP: &str = "\
-Type a request and press Enter; the agent keeps the conversation's history.
-  /tools   list the tools the agent can use
-  /mcp     MCP servers: status, tool counts, last stderr lines of failed servers
-  /clear   forget the conversation so far
-  /help    this text
-  /quit    leave (Ctrl-D works too)
-@server:uri in a request attaches that MCP resource; Tab completes commands and prompt arguments.
-MCP server prompts (arguments positional or name=value):";
-
-const BUILT_IN: [&str; 5] = ["/tools", "/mcp", "/clear", "/help", "/quit"];
+/// Said after the generated `/help` table: what a request line may also carry.
+const HELP_TAIL: &str = "\
+@server:uri in a request attaches that MCP resource; Tab completes commands and prompt arguments.";
 
 fn history_file() -> Option<std::path::PathBuf> {
     std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".agentwire_history"))
@@ -37,7 +30,7 @@ pub async fn run(app: &App) -> Result<(), String> {
     loop {
         // Tab completes slash commands, server prompts and (through the server) their arguments.
         let prompts = app.runtime.prompts(None).await.unwrap_or_default();
-        let mut commands: Vec<String> = BUILT_IN.iter().map(|c| (*c).to_owned()).collect();
+        let mut commands: Vec<String> = reserved_names().iter().map(|c| format!("/{c}")).collect();
         commands.extend(prompts.iter().map(command_of));
         editor.set_helper(Some(PromptCompleter {
             commands,
@@ -72,29 +65,25 @@ pub async fn run(app: &App) -> Result<(), String> {
             continue;
         }
         let _ = editor.add_history_entry(input);
-        match input {
-            "/quit" | "/exit" | "/q" => break,
-            "/help" | "/?" => {
-                crate::outln!("{HELP}");
-                for line in mcp_prompts::help_lines(app).await {
+        match parse(input) {
+            Input::Builtin(Action::Quit) => break,
+            Input::Builtin(Action::Help) => {
+                let entries = crate::extensions::listing::help_entries(app);
+                crate::outln!("{}\n{HELP_TAIL}", help_text(&entries));
+                let prompts = mcp_prompts::help_lines(app).await;
+                if !prompts.is_empty() {
+                    crate::outln!("MCP server prompts (arguments positional or name=value):");
+                }
+                for line in prompts {
                     crate::outln!("{line}");
                 }
             }
-            "/tools" => {
-                commands::tools(app, false);
+            Input::Builtin(action) => builtin(app, action),
+            Input::Slash { .. } if mcp_prompts::is_prompt_command(input) => {
+                mcp_prompts::run_command(app, input).await
             }
-            "/mcp" => show_servers(app),
-            "/clear" => match app.runtime.with_agent(|agent| agent.clear_history()) {
-                Ok(()) => crate::outln!("conversation cleared"),
-                Err(e) => crate::outln!("cannot clear: {e}"),
-            },
-            command if mcp_prompts::is_prompt_command(command) => {
-                mcp_prompts::run_command(app, command).await
-            }
-            command if command.starts_with('/') => {
-                crate::outln!("unknown command {command}; /help lists them")
-            }
-            prompt => match app.runtime.attach_mentions(prompt).await {
+            Input::Slash { name, .. } => slash(app, input, name).await,
+            Input::Prompt(prompt) => match app.runtime.attach_mentions(prompt).await {
                 Ok(prompt) => {
                     let _ = app.runtime.run(&prompt, &app.terminal).await;
                 }
@@ -106,6 +95,65 @@ pub async fn run(app: &App) -> Result<(), String> {
         let _ = editor.save_history(&path);
     }
     Ok(())
+}
+
+/// Carries out a built-in command other than `/quit`.
+fn builtin(app: &App, action: Action) {
+    match action {
+        Action::Help => crate::outln!(
+            "{}",
+            help_text(&crate::extensions::listing::help_entries(app))
+        ),
+        Action::Tools => {
+            commands::tools(app, false);
+        }
+        Action::Mcp => show_servers(app),
+        Action::Clear => match app.runtime.with_agent(|agent| agent.clear_history()) {
+            Ok(()) => crate::outln!("conversation cleared"),
+            Err(e) => crate::outln!("cannot clear: {e}"),
+        },
+        Action::Skills => crate::extensions::listing::print_skills(&app.extensions.borrow()),
+        Action::Plugins => crate::extensions::listing::print_plugins(&app.extensions.borrow()),
+        Action::Reload => {
+            let mut extensions = app.extensions.borrow_mut();
+            let changes = extensions.reload();
+            let catalog = |agent: &agentwire::agent::Agent| {
+                agent
+                    .skills()
+                    .catalog(agentwire::ext::DEFAULT_CATALOG_CHARS)
+            };
+            let before = app.runtime.with_agent(|agent| catalog(agent));
+            let after = app.runtime.with_agent(|agent| {
+                extensions.install(agent);
+                catalog(agent)
+            });
+            if changes.is_empty() {
+                crate::outln!("nothing changed");
+            }
+            for change in changes {
+                crate::outln!("{change}");
+            }
+            if before != after {
+                crate::outln!(
+                    "the skill catalog changed: the next request's cached prompt prefix will too"
+                );
+            }
+        }
+        Action::Quit => {}
+    }
+}
+
+/// `/name args` for a skill or command (the runtime expands it and runs its snippets as gated
+/// `bash` calls); an unknown name is said so, not sent to the model.
+async fn slash(app: &App, line: &str, name: &str) {
+    let known = app
+        .runtime
+        .with_agent(|agent| agent.skills().resolve(line).is_some());
+    if known {
+        let _ = app.runtime.run(line, &app.terminal).await;
+    } else {
+        crate::outln!("unknown command /{name}; /help lists them");
+    }
 }
 
 fn show_servers(app: &App) {

@@ -15,18 +15,22 @@ use crate::vec_map::VecMap;
 use serde_json::Value;
 
 #[derive(Debug)]
-struct DirectCall {
-    started: Instant,
-    name: String,
-    arguments: Value,
-    target: Target,
+pub(super) struct DirectCall {
+    pub(super) started: Instant,
+    pub(super) name: String,
+    pub(super) arguments: Value,
+    pub(super) target: Target,
+    /// `user` for direct calls, `command:/name` or `plugin:<p>` for gated ones.
+    pub(super) origin: String,
 }
 
 /// Direct calls in flight, by id.
 #[derive(Debug, Default)]
 pub(super) struct DirectCalls {
-    issued: u64,
-    running: VecMap<String, DirectCall>,
+    pub(super) issued: u64,
+    pub(super) running: VecMap<String, DirectCall>,
+    /// Gated calls waiting for the user's answer, by id.
+    pub(super) asking: VecMap<String, DirectCall>,
 }
 
 impl Agent {
@@ -43,7 +47,9 @@ impl Agent {
         self.direct.issued += 1;
         let call_id = format!("direct-{}", self.direct.issued);
         let audit = |outcome, server: Option<String>, error: &str| {
-            AuditRecord::new(now, &call_id, name, server, &arguments, outcome).with_error(error)
+            AuditRecord::new(now, &call_id, name, server, &arguments, outcome)
+                .with_error(error)
+                .with_origin("user")
         };
         let Some(spec) = self.registry.get(name) else {
             let err = DirectCallError::UnknownTool(name.to_owned());
@@ -65,9 +71,10 @@ impl Agent {
             None
         };
         if let Some((outcome, err)) = err {
+            let record = audit(outcome, target.server(), &err.to_string());
             self.out
                 .audit
-                .push(audit(outcome, target.server(), &err.to_string()));
+                .push(record.with_source(Some(&target.source)));
             return Err(err);
         }
         let invocation = ToolInvocation {
@@ -84,6 +91,7 @@ impl Agent {
                 name: name.to_owned(),
                 arguments,
                 target,
+                origin: "user".into(),
             },
         );
         Ok(invocation)
@@ -109,7 +117,9 @@ impl Agent {
             call.target.server(),
             &call.arguments,
             shaped.outcome,
-        );
+        )
+        .with_source(Some(&call.target.source))
+        .with_origin(&call.origin);
         if let Some(error) = &shaped.error {
             record = record.with_error(error);
         }

@@ -24,6 +24,17 @@ pub enum UiEvent {
         /// Tokens of this model call.
         usage: Usage,
     },
+    /// A user-typed `/name args` was expanded into the run's user message.
+    CommandExpanded {
+        /// The name as typed.
+        name: String,
+        /// The item's qualified name.
+        qualified: String,
+        /// `host`, `user`, `project` or `plugin:<p>`.
+        source: String,
+        /// Characters of the expanded message.
+        chars: usize,
+    },
     /// The model produced text (with or without tool calls).
     ModelText {
         /// The text.
@@ -89,13 +100,14 @@ pub enum UiEvent {
 }
 
 impl UiEvent {
-    /// The `type` tag: `step_start`, `step_end`, `model_text`, `tool_start`, `tool_end`,
+    /// The `type` tag: `step_start`, `step_end`, `command_expanded`, `model_text`, `tool_start`, `tool_end`,
     /// `approval_request`, `tool_search`, `error` or `done`.
     pub fn kind(&self) -> &'static str {
         match self {
             UiEvent::StepStart { .. } => "step_start",
             UiEvent::StepEnd { .. } => "step_end",
             UiEvent::ModelText { .. } => "model_text",
+            UiEvent::CommandExpanded { .. } => "command_expanded",
             UiEvent::ToolStart { .. } => "tool_start",
             UiEvent::ToolEnd { .. } => "tool_end",
             UiEvent::ApprovalRequest { .. } => "approval_request",
@@ -111,6 +123,12 @@ impl UiEvent {
             UiEvent::StepStart { step } => json!({"step": step}),
             UiEvent::StepEnd { step, usage } => json!({"step": step, "usage": usage.to_value()}),
             UiEvent::ModelText { text } => json!({"text": text}),
+            UiEvent::CommandExpanded {
+                name,
+                qualified,
+                source,
+                chars,
+            } => json!({"name": name, "qualified": qualified, "source": source, "chars": chars}),
             UiEvent::ToolStart { id, name, args } => json!({"id": id, "name": name, "args": args}),
             UiEvent::ToolEnd {
                 id,

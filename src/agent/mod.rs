@@ -8,10 +8,13 @@ mod bridge;
 mod call;
 mod direct;
 mod events;
+mod gated;
+mod skills;
 mod turn;
 mod types;
 
 pub use events::UiEvent;
+pub use gated::Gated;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
     SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
@@ -89,6 +92,8 @@ pub struct Agent {
     tools: Option<ToolSession>,
     /// Whether `tool_search` goes to the host's searcher ([`Action::SearchTools`]).
     host_search: bool,
+    /// Skills and prompt commands, and what activating them did.
+    skills: skills::SkillState,
 }
 
 impl Agent {
@@ -105,6 +110,7 @@ impl Agent {
             direct: direct::DirectCalls::default(),
             tools: None,
             host_search: false,
+            skills: skills::SkillState::default(),
         }
     }
 
@@ -150,6 +156,7 @@ impl Agent {
         }
         self.history.clear();
         self.used_ids.clear();
+        self.skills.forget_loaded();
         // A new conversation partitions (and renders the catalog index) afresh.
         self.tools = None;
         Ok(())
@@ -165,6 +172,8 @@ impl Agent {
         if self.run.is_some() {
             return Err(AgentError::RunActive);
         }
+        self.policy.clear_run();
+        skills::refresh_tools(&self.skills, &mut self.registry);
         self.history.push(ChatMessage::User {
             content: text.into(),
         });
@@ -346,6 +355,7 @@ impl Agent {
 
     fn end_run(&mut self, event: UiEvent) {
         self.run = None;
+        self.policy.clear_run();
         self.out.events.push_back(event);
     }
 }

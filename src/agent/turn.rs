@@ -13,6 +13,7 @@ use crate::agent::{
 use crate::audit::{AuditRecord, Outcome};
 use crate::content::ToolOutput;
 use crate::model::{ChatMessage, ToolCall};
+use crate::registry::ToolSource;
 use crate::time::Instant;
 use crate::tool_search::Step;
 use std::time::Duration;
@@ -152,7 +153,8 @@ impl Outbox {
             pending.target.as_ref().and_then(Target::server),
             &pending.subject.arguments,
             outcome,
-        );
+        )
+        .with_source(pending.target.as_ref().map(|t| &t.source));
         if is_error {
             record = record.with_error(&content);
         }
@@ -257,6 +259,34 @@ impl Agent {
                         self.out
                             .refuse(pending, now, content, outcome, preview_chars);
                         turn.next += 1;
+                    }
+                    Resolution::Run(target) if target.source == ToolSource::Skill => {
+                        let answer = self.skills.answer(
+                            &mut self.policy,
+                            &pending.subject.name,
+                            &pending.subject.arguments,
+                        );
+                        pending.target = Some(target);
+                        if let Some((content, is_error)) = answer {
+                            let outcome = if is_error {
+                                Outcome::Error
+                            } else {
+                                Outcome::Ok
+                            };
+                            self.out.answer(
+                                pending,
+                                now,
+                                (content, is_error),
+                                outcome,
+                                preview_chars,
+                            );
+                            turn.next += 1;
+                            continue;
+                        }
+                        self.out.announce(pending);
+                        batch.push(turn.next);
+                        turn.next += 1;
+                        break;
                     }
                     Resolution::Run(target) => {
                         let safe = target.concurrency_safe;
@@ -411,7 +441,8 @@ impl Agent {
             target.server(),
             &pending.subject.arguments,
             shaped.outcome,
-        );
+        )
+        .with_source(Some(&target.source));
         if let Some(error) = &shaped.error {
             record = record.with_error(error);
         }

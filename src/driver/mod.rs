@@ -7,6 +7,7 @@
 
 mod backends;
 mod client;
+mod commands;
 mod events;
 mod in_process;
 mod interrupt;

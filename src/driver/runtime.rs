@@ -99,14 +99,14 @@ pub type ToolSearcher =
 /// The agent loop plus everything it needs to act. Single-threaded (`!Send`) by design: hosts run
 /// it on a local executor.
 pub struct Runtime<C: Clock> {
-    agent: RefCell<Agent>,
+    pub(super) agent: RefCell<Agent>,
     servers: RefCell<VecMap<String, Server>>,
     /// Shared with sampling handlers, so they use the model of the moment.
     model: Rc<RefCell<Rc<dyn ModelBackend>>>,
     local_tools: Rc<dyn LocalTools>,
     searcher: RefCell<Option<ToolSearcher>>,
-    clock: C,
-    interrupt: RunInterrupt,
+    pub(super) clock: C,
+    pub(super) interrupt: RunInterrupt,
 }
 
 /// Marks the interrupt handle active for as long as it lives, so a run whose future the host
@@ -421,8 +421,14 @@ impl<C: Clock> Runtime<C> {
 
     /// Runs one user turn to its end and returns the final answer. The conversation keeps its
     /// history for the next run.
+    ///
+    /// A leading `/name args` that names a prompt command or skill is expanded first (its
+    /// shell snippets run as gated `bash` calls); a refused snippet ends the run before any
+    /// model request. Any other text is sent as it is.
     pub async fn run(&self, prompt: &str, observer: &dyn RunObserver) -> Result<String, RunError> {
         self.refresh_servers(observer).await;
+        let expanded = self.expand_command(prompt, observer).await?;
+        let prompt = expanded.as_deref().unwrap_or(prompt);
         self.agent
             .borrow_mut()
             .start_run(self.clock.now(), prompt)
@@ -555,7 +561,7 @@ impl<C: Clock> Runtime<C> {
         }
     }
 
-    async fn invoke(&self, call: &ToolInvocation) -> Result<ToolOutput, ToolFailure> {
+    pub(super) async fn invoke(&self, call: &ToolInvocation) -> Result<ToolOutput, ToolFailure> {
         match &call.target {
             ToolSource::Mcp {
                 server,
@@ -655,7 +661,7 @@ impl<C: Clock> Runtime<C> {
         })
     }
 
-    fn drain_audit(&self, observer: &dyn RunObserver) {
+    pub(super) fn drain_audit(&self, observer: &dyn RunObserver) {
         loop {
             let record = self.agent.borrow_mut().poll_audit();
             match record {

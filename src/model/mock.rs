@@ -18,6 +18,8 @@
 //! | "北京的天气", "weather in Paris" | `get_weather` | `city` |
 //! | "call echo {"message":"hi"}", "调用 get-sum {"a":1,"b":2}" | any offered tool, by its full name or the part after `__` | the JSON object in the message (none: `{}`) |
 //!
+//! | "use the mcp-builder skill", "用 mcp-builder 技能", or a request sharing three long words with a skill's description | `activate_skill` | `name`; after the body: "Loaded skill X: <first heading>" |
+//!
 //! When the tool it wants is deferred (listed in `tool_search`'s description, see
 //! [`crate::tool_search`]), it calls `tool_search` with `select:<name>`, then `call_tool`, then
 //! answers.
@@ -30,6 +32,7 @@ mod bridge;
 mod explicit;
 mod intent;
 mod lang;
+mod skill;
 
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
 use explicit::Explicit;
@@ -61,6 +64,9 @@ impl MockModel {
         let tools = &all;
         let last_search = matches!(request.messages.last(),
             Some(ChatMessage::Tool { name, is_error: false, .. }) if name == "tool_search");
+        if let Some(text) = skill::loaded(request) {
+            return ModelResponse::text(text);
+        }
         if let Some(ChatMessage::Tool { .. }) = request.messages.last() {
             if !last_search {
                 return ModelResponse::text(answer::from_tool_results(&request.messages, lang));
@@ -69,6 +75,13 @@ impl MockModel {
         let Some(text) = last_user else {
             return ModelResponse::text(lang::no_fit(tools, lang));
         };
+        if let Some(name) = skill::pick(tools, text) {
+            return tool_call(
+                request,
+                "activate_skill",
+                serde_json::json!({ "name": name }),
+            );
+        }
         let (name, arguments) = match explicit::parse(text, tools) {
             Some(Explicit::Call(name, arguments)) => (name, arguments),
             Some(Explicit::BadArguments(name, error)) => {

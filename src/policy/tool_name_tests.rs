@@ -21,18 +21,12 @@ fn deny(pattern: &str) -> Policy {
 
 #[test]
 fn a_deny_by_full_name_stops_a_tool_whose_model_name_got_a_suffix() {
-    // `delete.repo` can only take the plain name when `delete_repo` is not there: it does here,
-    // on a second server listed the other way round, and `delete_repo` lands on the suffix.
+    // Two servers whose names squeeze to the same part: the second one's tool lands on the
+    // suffix (a host tool can no longer hold an `mcp__` name).
     let mut reg = Registry::new();
-    reg.register_builtin(ToolSpec::builtin(
-        "mcp__clash__delete_repo",
-        "a host tool holding the name",
-        json!({}),
-        Risk::Read,
-    ))
-    .unwrap();
     reg.load_server("clash", &[tool("delete_repo")]);
-    let target = spec(&reg, "clash", "delete_repo");
+    reg.load_server("clash.", &[tool("delete_repo")]);
+    let target = spec(&reg, "clash.", "delete_repo");
     assert_ne!(target.name, "mcp__clash__delete_repo", "suffixed");
     let policy = deny("mcp__clash__delete_repo");
     assert_eq!(

@@ -47,6 +47,41 @@ pub enum ToolSource {
         /// The tool's name on that server, for `tools/call`.
         original_name: String,
     },
+    /// A tool of a JS plugin, run by the host that holds the plugin's code.
+    Plugin {
+        /// The plugin's name (as in `plugin__<plugin>__`).
+        plugin: String,
+        /// The tool's name inside the plugin.
+        original_name: String,
+    },
+    /// One of the core's skill tools (`activate_skill`, `read_skill_file`).
+    Skill,
+}
+
+impl ToolSource {
+    /// `builtin`, `mcp`, `plugin` or `skill`, for audit records and listings.
+    pub fn label(&self) -> &'static str {
+        match self {
+            ToolSource::Builtin => "builtin",
+            ToolSource::Mcp { .. } => "mcp",
+            ToolSource::Plugin { .. } => "plugin",
+            ToolSource::Skill => "skill",
+        }
+    }
+
+    /// The plugin that owns the tool: a JS plugin's own tool, or a tool of a plugin's MCP
+    /// server (`plugin_<p>_<server>`; plugin parts contain no `_`). Attribution comes from the
+    /// registry, never from what an extension declares.
+    pub fn plugin(&self) -> Option<&str> {
+        match self {
+            ToolSource::Plugin { plugin, .. } => Some(plugin),
+            ToolSource::Mcp { server, .. } => {
+                let rest = server.strip_prefix("plugin_")?;
+                rest.split_once('_').map(|(plugin, _)| plugin)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Per-call limits of a tool.
@@ -157,15 +192,27 @@ impl ToolSpec {
     pub fn server(&self) -> Option<&str> {
         match &self.source {
             ToolSource::Mcp { server, .. } => Some(server),
-            ToolSource::Builtin => None,
+            _ => None,
         }
+    }
+
+    /// The plugin that owns this tool (see [`ToolSource::plugin`]).
+    pub fn plugin(&self) -> Option<&str> {
+        self.source.plugin()
+    }
+
+    /// `builtin`, `mcp`, `plugin` or `skill`, for audit records and listings.
+    pub fn source_label(&self) -> &'static str {
+        self.source.label()
     }
 
     /// The name to call the tool by where it runs: the original MCP name, or the built-in name.
     pub fn call_name(&self) -> &str {
         match &self.source {
-            ToolSource::Mcp { original_name, .. } => original_name,
-            ToolSource::Builtin => &self.name,
+            ToolSource::Mcp { original_name, .. } | ToolSource::Plugin { original_name, .. } => {
+                original_name
+            }
+            _ => &self.name,
         }
     }
 
@@ -173,6 +220,15 @@ impl ToolSpec {
     pub fn describe_owner(&self) -> String {
         match &self.source {
             ToolSource::Builtin => format!("built-in tool {}", quoted(&self.name)),
+            ToolSource::Skill => format!("core tool {}", quoted(&self.name)),
+            ToolSource::Plugin {
+                plugin,
+                original_name,
+            } => format!(
+                "tool {original_name} of plugin {plugin}",
+                original_name = quoted(original_name),
+                plugin = quoted(plugin)
+            ),
             ToolSource::Mcp {
                 server,
                 original_name,
@@ -214,6 +270,13 @@ pub enum RegistryError {
         /// What is wrong.
         reason: String,
     },
+    /// The name lies in a namespace someone else owns (`mcp__…`, `plugin__<p>__…`, core tools).
+    Reserved {
+        /// The refused name.
+        name: String,
+        /// Who owns the namespace.
+        owner: String,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -239,6 +302,11 @@ impl fmt::Display for RegistryError {
                 f,
                 "MCP server {server}, tool {tool}: {reason}",
                 server = quoted(server)
+            ),
+            RegistryError::Reserved { name, owner } => write!(
+                f,
+                "tool name {name} is reserved: it belongs to {owner}",
+                name = quoted(name)
             ),
         }
     }
@@ -298,6 +366,7 @@ impl Registry {
                     &spec.description,
                     spec.annotations.as_ref(),
                 ),
+                _ => continue,
             };
             spec.risk = risk;
             spec.concurrency_safe = risk.is_read_only();
@@ -330,11 +399,19 @@ impl Registry {
     /// Registers a built-in tool; the name must already be valid and free.
     ///
     /// A built-in risk override from [`RiskOverrides::set_builtin`] replaces the declared risk.
+    /// Names in a namespace someone else owns ([`names::reserved_owner`]) are refused with
+    /// [`RegistryError::Reserved`] naming the owner.
     pub fn register_builtin(&mut self, mut spec: ToolSpec) -> Result<(), RegistryError> {
         if let Some(reason) = names::tool_name_problem(&spec.name) {
             return Err(RegistryError::InvalidName {
                 name: spec.name,
                 reason,
+            });
+        }
+        if let Some(owner) = names::reserved_owner(&spec.name) {
+            return Err(RegistryError::Reserved {
+                name: spec.name,
+                owner,
             });
         }
         spec.source = ToolSource::Builtin;
@@ -356,6 +433,80 @@ impl Registry {
             .count();
         self.tools.insert(at, spec);
         Ok(())
+    }
+
+    /// Registers tool `spec.name` of JS plugin `plugin` as `plugin__<plugin>__<tool>`. The
+    /// declared risk is a claim: unless the host trusts the plugin (`trusted`), the tool gets at
+    /// least the risk its name and description suggest, and the gate never lets it run
+    /// unasked on a `read` claim alone. Returns the model-facing name.
+    pub fn register_plugin_tool(
+        &mut self,
+        plugin: &str,
+        mut spec: ToolSpec,
+        trusted: bool,
+    ) -> Result<String, RegistryError> {
+        let name = names::plugin_tool_name(plugin, &spec.name);
+        if let Some(reason) = names::tool_name_problem(&name) {
+            return Err(RegistryError::InvalidName { name, reason });
+        }
+        if !trusted {
+            if let Some(inferred) = risk_from_name(&spec.name, &spec.description) {
+                spec.risk = spec.risk.max(inferred);
+            }
+        }
+        spec.concurrency_safe = spec.concurrency_safe && spec.risk.is_read_only();
+        // An untrusted plugin's `read` is only a claim: the gate weighs it as at least `write`.
+        spec.risk_trusted = trusted;
+        spec.source = ToolSource::Plugin {
+            plugin: names::plugin_part(plugin),
+            original_name: std::mem::replace(&mut spec.name, name.clone()),
+        };
+        if let Some(existing) = self.get(&name) {
+            return Err(RegistryError::Clash {
+                name,
+                existing: existing.describe_owner(),
+                rejected: spec.describe_owner(),
+            });
+        }
+        self.tools.push(spec);
+        Ok(name)
+    }
+
+    /// Removes exactly the tools of JS plugin `plugin` and of its MCP servers
+    /// (`plugin_<plugin>_<server>`); returns how many tools.
+    pub fn remove_plugin(&mut self, plugin: &str) -> usize {
+        let part = names::plugin_part(plugin);
+        let server_prefix = format!("plugin_{part}_");
+        let servers: Vec<String> = self
+            .loaded_servers
+            .iter()
+            .chain(self.server_errors.iter().map(|(s, _)| s))
+            .filter(|s| s.starts_with(&server_prefix))
+            .cloned()
+            .collect();
+        let mut removed = 0;
+        for server in servers {
+            removed += self.remove_server(&server);
+        }
+        let before = self.tools.len();
+        self.tools
+            .retain(|t| !matches!(&t.source, ToolSource::Plugin { plugin, .. } if *plugin == part));
+        removed + before - self.tools.len()
+    }
+
+    /// Replaces the core's skill tools with `specs` (built by [`crate::ext::tools`]); they go
+    /// after the built-in tools, in the given order, so definitions stay byte-stable.
+    pub fn set_skill_tools(&mut self, specs: Vec<ToolSpec>) {
+        self.tools.retain(|t| t.source != ToolSource::Skill);
+        let at = self
+            .tools
+            .iter()
+            .take_while(|t| t.source == ToolSource::Builtin)
+            .count();
+        for (n, mut spec) in specs.into_iter().enumerate() {
+            spec.source = ToolSource::Skill;
+            self.tools.insert(at + n, spec);
+        }
     }
 
     /// Removes built-in tool `name`; MCP tools leave with their server.

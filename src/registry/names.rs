@@ -140,6 +140,74 @@ pub fn mcp_tool_name(server: &str, tool: &str) -> String {
     }
 }
 
+/// Prefix of JS plugin tools: `plugin__<plugin>__<tool>`.
+pub const PLUGIN_PREFIX: &str = "plugin__";
+
+/// Names the core itself owns: the skill tools and the deferred-loading bridge.
+pub const CORE_TOOL_NAMES: [&str; 4] = [
+    "activate_skill",
+    "read_skill_file",
+    "tool_search",
+    "call_tool",
+];
+
+/// A plugin's name as it enters tool and server names: lowercase `[a-z0-9-]`, no edge `-`, at
+/// most 32 characters, `plugin` when nothing is left. With no `_` in it, `plugin__<p>__` and
+/// `plugin_<p>_<server>` always split where they should.
+pub fn plugin_part(plugin: &str) -> String {
+    let mut out = String::new();
+    for c in plugin.chars() {
+        let c = c.to_ascii_lowercase();
+        let c = if c.is_ascii_alphanumeric() { c } else { '-' };
+        if !(c == '-' && (out.is_empty() || out.ends_with('-')))
+            && out.len() < MAX_SERVER_PART_CHARS
+        {
+            out.push(c);
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("plugin");
+    }
+    out
+}
+
+/// `plugin__<plugin>__<tool>`, the name of a JS plugin's tool (see [`plugin_part`]).
+pub fn plugin_tool_name(plugin: &str, tool: &str) -> String {
+    format!("{PLUGIN_PREFIX}{}__{}", plugin_part(plugin), sanitize(tool))
+}
+
+/// `plugin_<plugin>_<server>`, the agentwire name of a plugin's MCP server (Claude Code's).
+pub fn plugin_server_name(plugin: &str, server: &str) -> String {
+    format!("plugin_{}_{}", plugin_part(plugin), sanitize(server))
+}
+
+/// Who owns the namespace `name` falls in, when that is not the host: MCP servers own
+/// `mcp__…`, plugin `p` owns `plugin__p__…`, the core owns its own tool names. A host's
+/// built-in tool may not take such a name.
+pub fn reserved_owner(name: &str) -> Option<String> {
+    if let Some(rest) = name.strip_prefix("mcp__") {
+        let server = rest.split("__").next().unwrap_or(rest);
+        return Some(format!(
+            "MCP server {} (the mcp__ namespace)",
+            quoted(server)
+        ));
+    }
+    if let Some(rest) = name.strip_prefix(PLUGIN_PREFIX) {
+        let plugin = rest.split("__").next().unwrap_or(rest);
+        return Some(format!(
+            "plugin {} (the plugin__ namespace)",
+            quoted(plugin)
+        ));
+    }
+    if CORE_TOOL_NAMES.contains(&name) {
+        return Some("the agentwire core".into());
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +287,24 @@ mod tests {
         let name = mcp_tool_name(&long_server, tool);
         assert!(name.starts_with(&format!("{}__", mcp_server_prefix(&long_server))));
         assert!(is_valid_tool_name(&name));
+    }
+
+    #[test]
+    fn plugin_parts_are_lowercase_words_with_no_underscore_and_capped() {
+        assert_eq!(plugin_part("Commit Commands"), "commit-commands");
+        assert_eq!(plugin_part("__evil__good__"), "evil-good");
+        assert_eq!(plugin_part("数据"), "plugin");
+        let long = "a".repeat(40);
+        assert_eq!(plugin_part(&long), "a".repeat(MAX_SERVER_PART_CHARS));
+        assert_eq!(
+            plugin_part(&"a".repeat(MAX_SERVER_PART_CHARS)).len(),
+            MAX_SERVER_PART_CHARS
+        );
+        assert_eq!(
+            plugin_tool_name("My Plugin", "do.it"),
+            "plugin__my-plugin__do_it"
+        );
+        assert_eq!(plugin_server_name("p", "s.v"), "plugin_p_s_v");
     }
 
     #[test]

@@ -150,33 +150,106 @@ fn a_duplicate_after_a_sanitised_clash_is_still_skipped_in_list_order() {
 }
 
 #[test]
-fn mcp_tool_clashing_with_builtin_gets_a_suffix_and_the_builtin_stays() {
+fn builtins_cannot_take_names_in_a_namespace_someone_else_owns() {
     let mut reg = Registry::new();
-    reg.register_builtin(ToolSpec::builtin(
-        "mcp__x__t",
-        "mine",
-        json!({}),
-        Risk::Read,
-    ))
-    .unwrap();
-    let report = reg.load_server("x", &[tool("t")]);
-    assert_eq!(
-        report.loaded,
-        [format!("mcp__x__t_{}", names::stable_hash("x", "t"))]
-    );
-    assert_eq!(reg.get("mcp__x__t").unwrap().description, "mine");
-    // And a builtin arriving later cannot take an MCP tool's name.
-    let err = reg
-        .register_builtin(ToolSpec::builtin(
-            &report.loaded[0],
-            "",
-            json!({}),
-            Risk::Read,
-        ))
-        .unwrap_err();
+    reg.load_server("github", &[tool("get_issue")]);
+    let cases = [
+        ("mcp__github__delete_repo", "MCP server \"github\""),
+        ("mcp__x__t", "MCP server \"x\""),
+        ("mcp__", "MCP server \"\""),
+        ("plugin__acme__nuke", "plugin \"acme\""),
+        ("activate_skill", "the agentwire core"),
+        ("read_skill_file", "the agentwire core"),
+        ("tool_search", "the agentwire core"),
+        ("call_tool", "the agentwire core"),
+    ];
+    for (name, owner) in cases {
+        let err = reg
+            .register_builtin(ToolSpec::builtin(name, "mine", json!({}), Risk::Read))
+            .unwrap_err();
+        assert!(
+            matches!(&err, RegistryError::Reserved { name: n, .. } if n == name),
+            "{name}: {err:?}"
+        );
+        assert!(err.to_string().contains(owner), "{name}: {err}");
+        assert!(err.to_string().contains(name), "{name}: {err}");
+    }
+    assert_eq!(names(&reg), ["mcp__github__get_issue"], "nothing was added");
+    // Names that merely resemble a namespace stay free for the host.
+    for name in [
+        "mcp_helper",
+        "my__mcp__x",
+        "plugin_x",
+        "tool_searcher",
+        "Activate_skill",
+    ] {
+        reg.register_builtin(ToolSpec::builtin(name, "", json!({}), Risk::Read))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
+    let mut reg = Registry::new();
+    let read = |name: &str| ToolSpec::builtin(name, "", json!({}), Risk::Read);
+    let name = reg
+        .register_plugin_tool("evil", read("delete_everything"), false)
+        .unwrap();
+    assert_eq!(name, "plugin__evil__delete_everything");
+    let spec = reg.get(&name).unwrap();
     assert!(
-        err.to_string().contains("tool \"t\" of MCP server \"x\""),
-        "{err}"
+        spec.risk > Risk::Read,
+        "declared read, inferred {:?}",
+        spec.risk
+    );
+    assert!(!spec.concurrency_safe);
+    assert!(spec.gate_risk() > Risk::Read);
+    let nuke = reg
+        .register_plugin_tool("evil", read("nuke"), false)
+        .unwrap();
+    assert!(
+        reg.get(&nuke).unwrap().gate_risk() > Risk::Read,
+        "a bare read claim"
+    );
+    let spec = reg.get(&name).unwrap();
+    assert_eq!(spec.plugin(), Some("evil"));
+    assert_eq!(spec.call_name(), "delete_everything");
+    assert_eq!(spec.source_label(), "plugin");
+    // A plugin the host trusts keeps its declared risk.
+    let trusted = reg
+        .register_plugin_tool("good", read("delete_cache"), true)
+        .unwrap();
+    assert_eq!(reg.get(&trusted).unwrap().gate_risk(), Risk::Read);
+    // A plugin name cannot smuggle `__` into another plugin's namespace.
+    let sneaky = reg
+        .register_plugin_tool("evil__good", read("x"), false)
+        .unwrap();
+    assert_eq!(sneaky, "plugin__evil-good__x");
+    // The same tool twice is a clash; the first stays.
+    let err = reg
+        .register_plugin_tool("evil", read("delete_everything"), false)
+        .unwrap_err();
+    assert!(matches!(err, RegistryError::Clash { .. }), "{err:?}");
+    // Removing a plugin removes exactly its tools and its servers' tools.
+    reg.load_server("plugin_evil_srv", &[tool("drop_db")]);
+    reg.load_server("plugin_evilx_srv", &[tool("keep")]);
+    reg.record_server_failure("plugin_evil_broken", "no such command");
+    reg.register_builtin(read("bash")).unwrap();
+    assert_eq!(reg.remove_plugin("evil"), 3);
+    assert_eq!(
+        reg.server_error("plugin_evil_broken"),
+        None,
+        "its failed server went too"
+    );
+    assert_eq!(reg.servers().collect::<Vec<_>>(), ["plugin_evilx_srv"]);
+    assert_eq!(
+        names(&reg),
+        [
+            "bash",
+            "plugin__good__delete_cache",
+            "plugin__evil-good__x",
+            "mcp__plugin_evilx_srv__keep"
+        ]
     );
 }
 

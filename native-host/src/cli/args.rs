@@ -46,11 +46,51 @@ pub enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// List or show the skills and commands found (`~/.claude`, the project, plugins).
+    Skills {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: SkillsCommand,
+    },
+    /// List the plugins found, or check a plugin folder.
+    Plugins {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: PluginsCommand,
+    },
     /// List every tool the agent can use (with how each is loaded and what it costs).
     Tools {
         /// Search the tools instead of listing them.
         #[command(subcommand)]
         command: Option<ToolsCommand>,
+    },
+}
+
+/// `agentwire skills …`.
+#[derive(Debug, Subcommand)]
+pub enum SkillsCommand {
+    /// Every skill and command: name, source, description, warnings, collisions.
+    List,
+    /// One skill or command: its fields, body size, bundled files.
+    Show {
+        /// Its name (`plugin:name` for a plugin's).
+        name: String,
+    },
+}
+
+/// `agentwire plugins …`.
+#[derive(Debug, Subcommand)]
+pub enum PluginsCommand {
+    /// Every plugin found: what it contributes, whether it loaded and why not.
+    List,
+    /// Check the plugin in DIR (default: the current directory); exit 1 on an error.
+    Validate {
+        /// The plugin's folder.
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// Treat warnings (unknown fields, ignored features) as errors.
+        #[arg(long)]
+        strict: bool,
     },
 }
 
@@ -173,6 +213,14 @@ pub struct CommonOptions {
         value_name = "NAME"
     )]
     pub bash_env: Vec<String>,
+    /// Load the plugin in DIR (a folder with `.claude-plugin/plugin.json`, `skills/`,
+    /// `commands/`, `.mcp.json`); repeatable; loads under `--bare` too.
+    #[arg(long = "plugin-dir", global = true, value_name = "DIR")]
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Discover no skills, commands or plugins (`~/.claude`, the project's `.claude`); only
+    /// `--plugin-dir` ones load.
+    #[arg(long, global = true)]
+    pub bare: bool,
     /// Base URL of an OpenAI-compatible API.
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,

@@ -22,6 +22,10 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
         return crate::trust_command::run(dir.as_deref(), *revoke, *list, options.json);
     }
+    // Needs discovery only: no server is started.
+    if let Some(code) = crate::extensions::cli::run(&cli) {
+        return code;
+    }
     // Needs the config only: no server is started.
     if let Some(Command::Mcp {
         command: McpCommand::Logout { server },
@@ -171,7 +175,9 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             Command::Mcp {
                 command: McpCommand::Logout { .. } | McpCommand::Login { .. },
             }
-            | Command::Trust { .. },
+            | Command::Trust { .. }
+            | Command::Skills { .. }
+            | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),
         None if std::io::stdin().is_terminal() => match crate::repl::run(app).await {
             Ok(()) => 0,

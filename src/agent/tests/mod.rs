@@ -4,6 +4,7 @@
 mod chaos;
 mod direct;
 mod limits;
+mod plugins;
 mod transcripts;
 mod usage;
 mod vetting;
@@ -258,6 +259,7 @@ fn render_event(event: &UiEvent) -> String {
         UiEvent::ApprovalRequest { id, risk, .. } => format!("approve? {id} {risk}"),
         UiEvent::ToolSearch { query, results } => format!("found {query:?}: {results:?}"),
         UiEvent::Error { message } => format!("error: {message}"),
+        UiEvent::CommandExpanded { qualified, .. } => format!("expanded /{qualified}"),
         UiEvent::StepEnd { step, usage } => format!("step {step} {}", usage.summary()),
         UiEvent::Done {
             answer,

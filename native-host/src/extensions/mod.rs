@@ -1,0 +1,13 @@
+//! Skills, commands and plugins on disk: where they are found and how they are read. Parsing,
+//! precedence and the gate belong to the core (`agentwire::ext`); this module brings it text.
+
+pub mod cli;
+pub mod discover;
+pub mod listing;
+pub mod plugin_dir;
+pub mod read;
+pub mod session;
+pub mod skillset;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,357 @@
+//! Reading one file plugin's folder: its manifest, skills, commands and MCP servers, and what
+//! it ships that agentwire does not run yet (hooks, agents). Servers are named
+//! `plugin_<p>_<s>` (tools `mcp__plugin_<p>_<s>__<tool>`, as in Claude Code) and can never
+//! turn on sampling or lower a tool's risk: those are the user's to give.
+
+use super::discover::{commands_in, read_skill, ItemFile, Scope};
+use super::read::read_text;
+use agentwire::config::{McpConfig, ServerConfig};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The `plugin.json` fields Claude Code defines; any other is reported as unknown (a plugin
+/// cannot smuggle in permission rules: `allow` is just an unknown field).
+const MANIFEST_FIELDS: &[&str] = &[
+    "$schema",
+    "name",
+    "version",
+    "description",
+    "displayName",
+    "author",
+    "homepage",
+    "repository",
+    "license",
+    "keywords",
+    "metadata",
+    "skills",
+    "commands",
+    "mcpServers",
+    "hooks",
+    "agents",
+    "lspServers",
+    "outputStyles",
+    "experimental",
+    "userConfig",
+    "channels",
+    "dependencies",
+    "workflows",
+    "defaultEnabled",
+    "monitors",
+];
+
+/// A plugin folder, read.
+#[derive(Debug)]
+pub struct PluginFolder {
+    /// The plugin's name: the manifest's `name`, else the folder's, as `[a-z0-9-]`.
+    pub name: String,
+    /// Its root.
+    pub root: PathBuf,
+    /// Scope it inherits.
+    pub scope: Scope,
+    /// The manifest's `version`, if any.
+    pub version: Option<String>,
+    /// Its skills (`skills/<d>/SKILL.md`).
+    pub skills: Vec<ItemFile>,
+    /// Its commands (`commands/**/*.md`).
+    pub commands: Vec<ItemFile>,
+    /// Its MCP servers, already named `plugin_<p>_<s>`.
+    pub servers: Vec<ServerConfig>,
+    /// What it ships that is not supported yet ("hooks: not supported yet").
+    pub ignored: Vec<String>,
+    /// Warnings naming the file.
+    pub warnings: Vec<String>,
+}
+
+/// `text` as a plugin or server name part: lowercase ASCII letters, digits and `-`; anything
+/// else becomes `-`, runs squeezed, ends trimmed. Empty when nothing is left.
+pub fn sanitize_name(text: &str) -> String {
+    let mut name = String::new();
+    for c in text.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            name.push(c);
+        } else if !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    name.trim_matches('-').chars().take(64).collect()
+}
+
+/// Reads the plugin at `root`. `lookup` resolves `${VAR}` in its `.mcp.json` (the plugin's own
+/// variables, `${CLAUDE_PLUGIN_ROOT}` and friends, come first). Errors name the file.
+pub fn read_plugin(
+    root: &Path,
+    scope: Scope,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Result<PluginFolder, String> {
+    if !root.is_dir() {
+        return Err(format!("plugin {}: not a directory", root.display()));
+    }
+    let mut warnings = Vec::new();
+    let manifest_path = root.join(".claude-plugin/plugin.json");
+    let manifest = if manifest_path.is_file() {
+        let read = read_text(&manifest_path)?;
+        warnings.extend(read.warnings);
+        let value: Value = serde_json::from_str(&read.text)
+            .map_err(|e| format!("{}: invalid manifest: {e}", manifest_path.display()))?;
+        if !value.is_object() {
+            return Err(format!(
+                "{}: invalid manifest: the top level must be a JSON object",
+                manifest_path.display()
+            ));
+        }
+        for key in value.as_object().into_iter().flat_map(|m| m.keys()) {
+            if !MANIFEST_FIELDS.contains(&key.as_str()) {
+                warnings.push(format!(
+                    "{}: unknown field {key:?} ignored",
+                    manifest_path.display()
+                ));
+            }
+        }
+        value
+    } else {
+        Value::Null
+    };
+    let folder_name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let declared = match &manifest["name"] {
+        Value::String(name) => name.clone(),
+        Value::Null => folder_name,
+        _ => {
+            return Err(format!(
+                "{}: invalid manifest: name: expected string",
+                manifest_path.display()
+            ))
+        }
+    };
+    let name = sanitize_name(&declared);
+    if name.is_empty() {
+        return Err(format!(
+            "plugin {}: name {declared:?} has no letters or digits",
+            root.display()
+        ));
+    }
+    let mut skills = Vec::new();
+    let mut errors = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(root.join("skills")) {
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        dirs.sort();
+        for dir in dirs.iter().filter(|d| d.join("SKILL.md").is_file()) {
+            match read_skill(&dir.join("SKILL.md"), scope) {
+                Ok(skill) => skills.push(skill),
+                Err(error) => errors.push(error),
+            }
+        }
+    }
+    let mut commands = Vec::new();
+    commands_in(&root.join("commands"), scope, &mut commands, &mut errors);
+    warnings.extend(errors);
+    let servers = read_servers(root, &name, lookup, &mut warnings)?;
+    Ok(PluginFolder {
+        version: manifest["version"].as_str().map(str::to_owned),
+        ignored: unsupported(root, &manifest),
+        name,
+        root: root.to_path_buf(),
+        scope,
+        skills,
+        commands,
+        servers,
+        warnings,
+    })
+}
+
+/// The plugin's `.mcp.json`, in either shape: wrapped (`{"mcpServers": {…}}`) or the flat map
+/// official plugins use. Risk settings and sampling are dropped with a warning.
+fn read_servers(
+    root: &Path,
+    plugin: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<ServerConfig>, String> {
+    let path = root.join(".mcp.json");
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    let shown = path.display().to_string();
+    let read = read_text(&path)?;
+    warnings.extend(read.warnings);
+    let value: Value =
+        serde_json::from_str(&read.text).map_err(|e| format!("{shown}: not JSON: {e}"))?;
+    let servers = match value.get("mcpServers") {
+        Some(servers) => servers.clone(),
+        None => value,
+    };
+    let wrapped = serde_json::json!({ "mcpServers": servers }).to_string();
+    let config = McpConfig::parse(&shown, &wrapped, lookup).map_err(|e| e.to_string())?;
+    warnings.extend(config.warnings);
+    let mut renamed = Vec::new();
+    for mut server in config.servers {
+        let original = server.name.clone();
+        server.name = format!("plugin_{}_{}", plugin.replace('-', "_"), original);
+        if server.sampling || server.risk.is_some() || !server.tool_risk.is_empty() {
+            warnings.push(format!(
+                "{shown}: server {original:?}: \"sampling\", \"risk\" and \"toolRisk\" are the \
+                 user's to set; ignored in a plugin"
+            ));
+        }
+        server.sampling = false;
+        server.risk = None;
+        server.tool_risk.clear();
+        renamed.push(server);
+    }
+    Ok(renamed)
+}
+
+/// What the plugin ships that is parsed but not run yet.
+fn unsupported(root: &Path, manifest: &Value) -> Vec<String> {
+    let mut ignored = Vec::new();
+    let hooks_file = root.join("hooks/hooks.json");
+    if hooks_file.is_file() || !manifest["hooks"].is_null() {
+        let events = read_text(&hooks_file)
+            .ok()
+            .and_then(|read| serde_json::from_str::<Value>(&read.text).ok())
+            .and_then(|v| v.get("hooks").and_then(Value::as_object).cloned())
+            .map(|hooks| hooks.keys().cloned().collect::<Vec<_>>().join(", "))
+            .unwrap_or_default();
+        ignored.push(format!("hooks ({events}): not supported yet"));
+    }
+    let agents = std::fs::read_dir(root.join("agents"))
+        .map(|entries| entries.filter_map(|e| e.ok()).count())
+        .unwrap_or(0);
+    if agents > 0 || !manifest["agents"].is_null() {
+        ignored.push(format!("agents ({agents}): not supported yet"));
+    }
+    for key in ["lspServers", "outputStyles", "userConfig", "monitors"] {
+        if !manifest[key].is_null() {
+            ignored.push(format!("{key}: not supported yet"));
+        }
+    }
+    ignored
+}
+
+/// The variables a plugin's `.mcp.json` may use besides the environment:
+/// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (a per-plugin state directory) and
+/// `${CLAUDE_PROJECT_DIR}`.
+pub fn plugin_lookup(root: &Path, project: &Path) -> impl Fn(&str) -> Option<String> {
+    let root = root.display().to_string();
+    let project = project.display().to_string();
+    let name = sanitize_name(root.rsplit('/').next().unwrap_or_default());
+    let data = crate::private_file::state_dir()
+        .map(|dir| dir.join("plugins").join(name).display().to_string());
+    move |var: &str| match var {
+        "CLAUDE_PLUGIN_ROOT" => Some(root.clone()),
+        "CLAUDE_PLUGIN_DATA" => data.clone(),
+        "CLAUDE_PROJECT_DIR" => Some(project.clone()),
+        _ => std::env::var(var).ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn env(_: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn unsupported_parts_are_listed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        write(&root.join(".claude-plugin/plugin.json"), r#"{"name": "p"}"#);
+        write(
+            &root.join("skills/s/SKILL.md"),
+            "---\ndescription: d\n---\nx\n",
+        );
+        let plain = read_plugin(&root, Scope::User, &env).unwrap();
+        assert!(plain.ignored.is_empty(), "{:?}", plain.ignored);
+        assert!(plain.warnings.is_empty(), "{:?}", plain.warnings);
+        write(
+            &root.join("hooks/hooks.json"),
+            r#"{"hooks": {"SessionStart": [], "PreToolUse": []}}"#,
+        );
+        write(&root.join("agents/reviewer.md"), "x");
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "p", "lspServers": {}, "userConfig": {}}"#,
+        );
+        let full = read_plugin(&root, Scope::User, &env).unwrap();
+        assert_eq!(
+            full.ignored,
+            [
+                "hooks (SessionStart, PreToolUse): not supported yet",
+                "agents (1): not supported yet",
+                "lspServers: not supported yet",
+                "userConfig: not supported yet",
+            ]
+        );
+        // Declared in the manifest only: still listed.
+        std::fs::remove_dir_all(root.join("hooks")).unwrap();
+        std::fs::remove_dir_all(root.join("agents")).unwrap();
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            r#"{"name": "p", "hooks": "./h.json", "agents": ["./a.md"]}"#,
+        );
+        let declared = read_plugin(&root, Scope::User, &env).unwrap();
+        assert_eq!(
+            declared.ignored,
+            [
+                "hooks (): not supported yet",
+                "agents (0): not supported yet"
+            ]
+        );
+    }
+
+    #[test]
+    fn only_a_plugin_asking_for_sampling_or_risk_is_warned() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        let server = |extra: &str| format!(r#"{{"s": {{"command": "true"{extra}}}}}"#);
+        for (extra, warned) in [
+            ("", false),
+            (r#", "sampling": true"#, true),
+            (r#", "risk": "read""#, true),
+            (r#", "toolRisk": {"x": "read"}"#, true),
+        ] {
+            write(&root.join(".mcp.json"), &server(extra));
+            let plugin = read_plugin(&root, Scope::User, &env).unwrap();
+            assert_eq!(
+                plugin.warnings.len(),
+                usize::from(warned),
+                "{extra}: {:?}",
+                plugin.warnings
+            );
+            let s = &plugin.servers[0];
+            assert_eq!(s.name, "plugin_p_s");
+            assert!(
+                !s.sampling && s.risk.is_none() && s.tool_risk.is_empty(),
+                "{extra}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_manifest_means_the_folder_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("My Plugin");
+        std::fs::create_dir_all(&root).unwrap();
+        assert_eq!(
+            read_plugin(&root, Scope::User, &env).unwrap().name,
+            "my-plugin"
+        );
+    }
+
+    #[test]
+    fn names_are_sanitised_to_ascii_identifiers() {
+        assert_eq!(sanitize_name("Commit Commands"), "commit-commands");
+        assert_eq!(sanitize_name("--évil__"), "vil");
+        assert_eq!(sanitize_name("日本"), "");
+    }
+}
