@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordingServer, freePort, eventually } from '../test/http-helpers.mjs';
+import { freePort, recordingServer } from '../test/http-helpers.mjs';
 
 const tools = process.env.AW_TOOLS_DIR;
 if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; run pkg-tests/run');
@@ -96,7 +96,6 @@ const suite :Workerd.Worker = (
   child.stderr.setEncoding('utf8').on('data', (c) => (log += c));
   try {
     const base = `http://127.0.0.1:${port}`;
-    await eventually(async () => true, 1);
     const post = async (path, body) => {
       for (let i = 0; ; i++) {
         try {
