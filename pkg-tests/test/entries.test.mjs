@@ -3,7 +3,7 @@
 // constraint; the Node entry is the one that reads the wasm from disk.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -49,4 +49,28 @@ test('the node entry (what Node resolves) reads the wasm from disk and cannot bu
   const out = bundle('node');
   assert.notEqual(out.status, 0, 'the node entry bundled for a non-Node platform');
   assert.match(out.stderr, /node:fs\/promises/);
+});
+
+/** Every file of the installed package (the tarball as npm unpacked it), relative paths. */
+function shipped(dir = join(process.cwd(), 'node_modules/agentwire'), prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? shipped(dir, `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
+}
+
+test('the tarball ships exactly the entries, their types, lib/, the wasm modules and README', () => {
+  const files = shipped().sort();
+  const allowed = /^(index|server|workerd|node|loader)\.(js|d\.ts)$|^lib\/[\w-]+\.js$|^agentwire(_mocks)?(\.js|_bg\.wasm)$|^(README\.md|package\.json)$/;
+  assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
+  const pkg = JSON.parse(readFileSync('node_modules/agentwire/package.json', 'utf8'));
+  // Every file an export names ships, and every entry has its types first.
+  const targets = JSON.stringify(pkg.exports).match(/\.\/[\w./-]+/g);
+  assert.deepEqual(targets.filter((t) => !files.includes(t.slice(2))), []);
+  for (const [condition, entry] of Object.entries(pkg.exports['.'])) {
+    if (typeof entry === 'object') assert.equal(Object.keys(entry)[0], 'types', `${condition} lists types first`);
+  }
+  for (const key of ['license', 'repository', 'keywords', 'engines', 'sideEffects', 'types']) {
+    assert.ok(pkg[key], `package.json has no ${key}`);
+  }
+  assert.ok(files.includes('README.md') && files.includes('lib/agent.js') && files.includes('workerd.js'));
 });
