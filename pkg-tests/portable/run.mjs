@@ -3,7 +3,9 @@
 // servers the suite talks to, passes their addresses as the suite's environment, and reports
 // per runtime. Run from the temporary project pkg-tests/run installs the tarball into.
 //
-//   node portable/run.mjs [runtime...]     (default: all of them)
+//   node portable/run.mjs [--bench] [runtime...]   (default: all of them)
+//
+// --bench: instead of the tests, the p50 of a mock agent run in each runtime (./bench.mjs).
 //
 // Binaries: AW_NODE22 (set by ../run), the rest from pkg-tests/node_modules (AW_TOOLS_DIR).
 import { spawn } from 'node:child_process';
@@ -45,7 +47,7 @@ function exec(command, args, options = {}) {
 /** A runtime with a command line: runs cli.mjs and parses its last line. */
 async function viaCli(command, args, env) {
   const out = await exec(command, [...args, join(here, 'cli.mjs')], {
-    env: { ...process.env, AW_SUITE_ENV: JSON.stringify(env) },
+    env: { ...process.env, AW_SUITE_ENV: JSON.stringify(env), AW_SUITE_BENCH: BENCH ? String(BENCH) : '' },
   });
   const last = out.stdout.trim().split('\n').at(-1);
   try {
@@ -106,6 +108,7 @@ const suite :Workerd.Worker = (
         }
       }
     };
+    if (BENCH) return (await post('/bench', { rounds: BENCH })).json();
     const suiteAnswer = await post('/suite', env);
     if (!suiteAnswer.ok) throw new Error(`/suite answered ${suiteAnswer.status}: ${await suiteAnswer.text()}\n${log}`);
     const result = await suiteAnswer.json();
@@ -139,7 +142,10 @@ const RUNTIMES = {
   workerd: viaWorkerd,
 };
 
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(RUNTIMES);
+const args = process.argv.slice(2);
+const BENCH = args.includes('--bench') ? 30 : 0;
+const named = args.filter((a) => a !== '--bench');
+const wanted = named.length ? named : Object.keys(RUNTIMES);
 const mcp = await recordingServer();
 const replay = await replayServer();
 let failures = 0;
@@ -149,6 +155,11 @@ try {
     const started = performance.now();
     const result = await RUNTIMES[runtime]({ runtime, mcpUrl: mcp.url, openaiBaseURL: replay.baseURL });
     const ms = Math.round(performance.now() - started);
+    if (result.bench) {
+      const b = result.bench;
+      console.log(`${runtime}: mock run p50 ${b.p50} ms, p90 ${b.p90} ms, min ${b.min} ms (${b.rounds} runs)`);
+      continue;
+    }
     console.log(`${runtime}: ${result.passed.length} passed, ${result.failed.length} failed (${ms} ms)`);
     for (const name of result.passed) console.log(`  ok   ${name}`);
     for (const { name, error } of result.failed) console.log(`  FAIL ${name}\n${error.replace(/^/gm, '       ')}`);

@@ -1,13 +1,15 @@
 // The suite's entry for workerd (Cloudflare Workers): bundled by run.mjs with the `workerd`
 // export condition. POST /suite runs every test with the JSON body as environment; POST /agent
-// runs one agent per request (the Workers pattern) with `{ prompt, mcpUrl, openaiBaseURL }`.
+// runs one agent per request (the Workers pattern); POST /bench the mock run benchmark, with `{ prompt, mcpUrl, openaiBaseURL }`.
 import { createAgent, httpTransport, openaiCompatible } from 'agentwire';
+import { benchMockRun } from './bench.mjs';
 import { runTests } from './suite/index.mjs';
 
 export default {
   async fetch(request) {
     const url = new URL(request.url);
     const body = await request.json();
+    if (url.pathname === '/bench') return Response.json({ bench: await benchMockRun(body.rounds), passed: [], failed: [] });
     if (url.pathname === '/suite') return Response.json(await runTests(body, { filter: body.filter }));
     if (url.pathname === '/agent') {
       const model = openaiCompatible({ baseURL: body.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
