@@ -18,7 +18,7 @@ if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; 
 const here = new URL('.', import.meta.url).pathname;
 const project = join(here, '..');
 
-/** Starts the replay server; resolves to `{ baseURL, stop() }`. */
+/** Starts the replay server; resolves to `{ baseURL, reset (its /__reset URL), stop() }`. */
 async function replayServer() {
   const dir = process.env.AW_OPENAI_FIXTURES;
   const child = spawn(process.execPath, [join(dir, 'replay-server.mjs'), join(dir, 'scenarios.json')], {
@@ -28,7 +28,7 @@ async function replayServer() {
     child.stdout.setEncoding('utf8').once('data', (line) => resolve(JSON.parse(line).port));
     child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
   });
-  return { baseURL: `http://127.0.0.1:${port}/v1`, stop: () => child.stdin.end() };
+  return { baseURL: `http://127.0.0.1:${port}/v1`, reset: `http://127.0.0.1:${port}/__reset`, stop: () => child.stdin.end() };
 }
 
 /** Runs `command` to completion; resolves to `{ code, stdout, stderr }`. */
@@ -153,7 +153,7 @@ try {
   for (const runtime of wanted) {
     if (!RUNTIMES[runtime]) throw new Error(`unknown runtime ${runtime}; known: ${Object.keys(RUNTIMES)}`);
     const started = performance.now();
-    const result = await RUNTIMES[runtime]({ runtime, mcpUrl: mcp.url, openaiBaseURL: replay.baseURL });
+    const result = await RUNTIMES[runtime]({ runtime, mcpUrl: mcp.url, openaiBaseURL: replay.baseURL, openaiReset: replay.reset });
     const ms = Math.round(performance.now() - started);
     if (result.bench) {
       const b = result.bench;

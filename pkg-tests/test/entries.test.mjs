@@ -64,7 +64,8 @@ test('the tarball ships exactly the entries, their types, lib/, the wasm modules
   assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
   const pkg = JSON.parse(readFileSync('node_modules/agentwire/package.json', 'utf8'));
   // Every file an export names ships, and every entry has its types first.
-  const targets = JSON.stringify(pkg.exports).match(/\.\/[\w./-]+/g);
+  const values = (v) => (typeof v === 'string' ? [v] : Object.values(v).flatMap(values));
+  const targets = values(pkg.exports);
   assert.deepEqual(targets.filter((t) => !files.includes(t.slice(2))), []);
   for (const [condition, entry] of Object.entries(pkg.exports['.'])) {
     if (typeof entry === 'object') assert.equal(Object.keys(entry)[0], 'types', `${condition} lists types first`);

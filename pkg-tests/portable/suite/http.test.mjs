@@ -16,6 +16,7 @@ test('httpTransport: connect, list and call echo on a Streamable HTTP MCP server
 });
 
 test('openaiCompatible over the replay server: tool call, result, streamed answer', async (env) => {
+  await fetch(env.openaiReset, { method: 'POST' }); // each scenario starts at its first answer
   const model = openaiCompatible({ baseURL: env.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
   const agent = await createAgent({ model });
   try {
