@@ -50,3 +50,12 @@ export async function mocks(source) {
 export function mocksIfLoaded() {
   return mocksGlue;
 }
+
+/**
+ * What the runtime module holds open right now, across agents: `{ timers, modelCalls,
+ * toolCalls }` (all zero when nothing runs; before the module is loaded, zero too).
+ */
+export function diagnostics() {
+  if (!loaded) return { timers: 0, modelCalls: 0, toolCalls: 0 };
+  return JSON.parse(glue.runtimeDiagnostics());
+}

@@ -3,6 +3,7 @@
 // the declarations cannot quietly loosen to `any`.
 import {
   createAgent,
+  diagnostics,
   httpTransport,
   init,
   initMocks,
@@ -15,6 +16,8 @@ import {
   type ApprovalAnswer,
   type Model,
   type ModelResponse,
+  type RuntimeDiagnostics,
+  type SavedHistory,
   type ServerInfo,
   type ToolInfo,
   type Transport,
@@ -145,4 +148,25 @@ export async function mistakes(agent: Agent): Promise<void> {
       if (event.type === 'done') console.log(event.text);
     },
   });
+}
+
+export async function cancelStreamRestore(): Promise<number> {
+  const agent = await createAgent();
+  const controller = new AbortController();
+  const answer: Promise<string> = agent.run('hi', { signal: controller.signal });
+  controller.abort();
+  await answer.catch(() => {});
+  let steps = 0;
+  for await (const event of agent.stream('again', { signal: controller.signal })) {
+    if (event.type === 'done') steps++;
+  }
+  // @ts-expect-error stream takes no onEvent: the loop gets the events
+  agent.stream('x', { onEvent: () => {} });
+  const saved: SavedHistory = agent.history();
+  const restored = await createAgent({ history: saved });
+  restored.setHistory({ version: 1, messages: saved.messages });
+  // @ts-expect-error the version is part of the shape
+  restored.setHistory({ messages: [] });
+  const held: RuntimeDiagnostics = diagnostics();
+  return steps + held.timers;
 }

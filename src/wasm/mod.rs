@@ -26,6 +26,8 @@ mod clock;
 #[cfg(feature = "wasm-runtime")]
 mod codec;
 #[cfg(feature = "wasm-runtime")]
+mod diagnostics;
+#[cfg(feature = "wasm-runtime")]
 mod http;
 #[cfg(feature = "wasm-runtime")]
 mod js;
@@ -42,6 +44,8 @@ mod transport;
 pub use agent::WasmAgent;
 #[cfg(feature = "wasm-runtime")]
 pub use codec::{decode_openai_response, encode_openai_request, OpenAiStream};
+#[cfg(feature = "wasm-runtime")]
+pub use diagnostics::runtime_diagnostics;
 #[cfg(feature = "wasm-runtime")]
 pub use http::HttpMachine;
 #[cfg(feature = "wasm-mocks")]
