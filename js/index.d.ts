@@ -69,6 +69,8 @@ export interface CompleteContext {
    * the answer or the history.
    */
   onReasoning?: (text: string) => void;
+  /** Aborted when the run stops waiting for this call (the run was aborted): stop the request. */
+  signal?: AbortSignal;
 }
 
 /** Any model: an object whose `complete` answers one request. */
@@ -365,6 +367,31 @@ export interface RunOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Without it, every call that needs approval is declined. */
   onApproval?: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
+  /**
+   * Aborts the run: the model request is aborted, MCP calls in flight get
+   * `notifications/cancelled`, JS tools see their context's `signal` aborted with this signal's
+   * reason; the run ends with one `error` event and rejects with an `AbortError`.
+   */
+  signal?: AbortSignal;
+}
+
+/** Options of `agent.stream()`: leaving the loop early aborts the run like `signal`. */
+export type StreamOptions = Omit<RunOptions, 'onEvent'>;
+
+/** A saved conversation: plain JSON, stable and versioned, from `agent.history()`. */
+export interface SavedHistory {
+  version: 1;
+  messages: ChatMessage[];
+}
+
+/** What the runtime module holds open right now, across agents (all zero when idle). */
+export interface RuntimeDiagnostics {
+  /** `setTimeout`s not yet fired or cleared. */
+  timers: number;
+  /** Model calls the runtime is awaiting. */
+  modelCalls: number;
+  /** JS tool calls the runtime is awaiting. */
+  toolCalls: number;
 }
 
 /** One audit record per tool call (`args` is a redacted summary). */
@@ -492,6 +519,8 @@ export interface AgentOptions {
   toolSearch?: 'auto' | 'on' | 'off' | ToolSearchOptions;
   /** The model's context window in tokens, when known: `auto` defers above 10% of it. */
   contextWindow?: number;
+  /** A conversation to continue, as `agent.history()` gave it (a TypeError names a bad field). */
+  history?: SavedHistory;
 }
 
 /** An MCP root: a directory a server may work in. */
@@ -507,6 +536,11 @@ export class Agent {
   private constructor();
   /** Runs one user turn; resolves to the final answer, rejects when the run ends without one. */
   run(prompt: string, options?: RunOptions): Promise<string>;
+  /**
+   * Runs one user turn as the events `onEvent` would get, ending after `done` or `error`;
+   * leaving the loop early aborts the run and waits for it to end.
+   */
+  stream(prompt: string, options?: StreamOptions): AsyncIterableIterator<AgentEvent>;
   /** Connects an MCP server; a failure is reported in the result, never thrown. */
   connect(name: string, transport: Transport, options?: ConnectOptions): Promise<ServerInfo>;
   /** Disconnects a server and removes its tools. */
@@ -535,7 +569,10 @@ export class Agent {
   ): Promise<string[]>;
   /** Calls one tool as the user: deny rules apply, it is audited, it never asks. */
   callTool(name: string, args?: Record<string, unknown>): Promise<DirectCallResult>;
-  history(): ChatMessage[];
+  /** The conversation so far, as plain JSON to save and restore. */
+  history(): SavedHistory;
+  /** Replaces the conversation with a saved one; a TypeError names a malformed field. */
+  setHistory(history: SavedHistory): void;
   clearHistory(): void;
   setModel(model?: Model): void;
   readonly closed: boolean;
@@ -555,6 +592,9 @@ export type WasmSource =
   | ArrayBuffer
   | ArrayBufferView
   | WebAssembly.Module;
+
+/** What the runtime module holds open right now: for leak checks after aborted runs. */
+export function diagnostics(): RuntimeDiagnostics;
 
 /** Loads the wasm module ahead of time, or from another place; `createAgent` calls it. */
 export function init(source?: WasmSource): Promise<void>;

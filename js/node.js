@@ -1,4 +1,4 @@
-// agentwire for Node: everything from the main entry, plus transports that need Node's APIs.
+// agentwire for Node: everything from the server entry, plus transports that need Node's APIs.
 import { spawn } from 'node:child_process';
 import {
   describe,
@@ -9,7 +9,7 @@ import {
   options as checkOptions,
 } from './lib/check.js';
 
-export * from './index.js';
+export * from './server.js';
 
 const STDIO_OPTIONS = ['env', 'cwd', 'stderr', 'onStderr'];
 /** Lines of stderr kept to explain why a server exited. */

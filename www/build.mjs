@@ -35,7 +35,7 @@ function walk(dir) {
 const globs = (manifest.files ?? ['*']).map(
   (g) => new RegExp(`^${g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
 );
-const serverOnly = new Set(['node.js', 'README.md', 'package.json']);
+const serverOnly = new Set(['node.js', 'server.js', 'workerd.js', 'README.md', 'package.json']);
 const wanted = walk(pkgDir).filter(
   (f) => globs.some((g) => g.test(f)) && !serverOnly.has(f) && !f.endsWith('.d.ts') && /\.(m?js|wasm)$/.test(f),
 );

@@ -14,6 +14,7 @@ import {
 import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
 import { checkDefer, checkToolSearch, searcherFunction } from './tool-search.js';
+import { eventStream } from './stream.js';
 import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
@@ -36,10 +37,15 @@ const AGENT_OPTIONS = [
   'sampling',
   'toolSearch',
   'contextWindow',
+  'history',
 ];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
-const RUN_OPTIONS = ['onEvent', 'onApproval'];
+const RUN_OPTIONS = ['onEvent', 'onApproval', 'signal'];
+const STREAM_OPTIONS = ['onApproval', 'signal'];
+/** The shape `history()` gives and `setHistory()` takes. */
+const HISTORY_VERSION = 1;
+const ROLES = ['user', 'assistant', 'tool'];
 const RISKS = ['read', 'network', 'write', 'execute'];
 
 /** Only `createAgent` may construct an Agent. */
@@ -129,7 +135,7 @@ function toCallToolResult(result) {
   return out;
 }
 
-function toolFunction(name, execute) {
+function toolFunction(name, execute, runSignal) {
   return (argsJson) => {
     const controller = new AbortController();
     const settled = (async () => {
@@ -141,10 +147,61 @@ function toolFunction(name, execute) {
         return JSON.stringify({ content: [{ type: 'text', text: `Error: ${messageOf(error)}` }], isError: true });
       }
     })();
-    // Called by the runtime when it stops waiting (the tool's timeout).
-    settled.abort = () => controller.abort(new Error(`tool ${name} timed out`));
+    // Called by the runtime when it stops waiting: the run was aborted, or the tool timed out.
+    settled.abort = () => {
+      const run = runSignal();
+      controller.abort(run?.aborted ? run.reason : new Error(`tool ${name} timed out`));
+    };
     return settled;
   };
+}
+
+/** Checks a `signal` option: an `AbortSignal` (or anything shaped like one). */
+function checkSignal(where, signal) {
+  if (signal === undefined) return;
+  if (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function') {
+    fail(where, `"signal" must be an AbortSignal, got ${describe(signal)}`);
+  }
+}
+
+/** The error a run aborted by `signal` rejects with: an `AbortError` naming why. */
+function abortError(signal, message) {
+  const reason = signal.reason;
+  const why = message ?? `the run was aborted${reason === undefined ? '' : `: ${messageOf(reason)}`}`;
+  const error = new Error(why, { cause: reason });
+  error.name = 'AbortError';
+  return error;
+}
+
+/** Text naming why `signal` aborted, for the run's `error` event. */
+function abortReason(signal) {
+  const reason = signal.reason;
+  if (reason === undefined || reason?.name === 'AbortError') return 'the AbortSignal';
+  return `the AbortSignal (${messageOf(reason)})`;
+}
+
+/**
+ * Checks a saved conversation (`agent.history()`'s shape) and returns its messages; a
+ * TypeError names the bad field.
+ */
+function checkHistory(where, history) {
+  if (!isPlainObject(history)) {
+    fail(where, `the history must be { version: ${HISTORY_VERSION}, messages: [...] } as agent.history() gives it, got ${describe(history)}`);
+  }
+  if (history.version !== HISTORY_VERSION) {
+    fail(where, `history.version must be ${HISTORY_VERSION}, got ${describe(history.version)}`);
+  }
+  if (!Array.isArray(history.messages)) {
+    fail(where, `history.messages must be an array, got ${describe(history.messages)}`);
+  }
+  history.messages.forEach((m, i) => {
+    if (!isPlainObject(m)) fail(where, `history.messages[${i}] must be an object, got ${describe(m)}`);
+    if (!ROLES.includes(m.role)) {
+      fail(where, `history.messages[${i}].role must be one of ${ROLES.join(', ')}, got ${describe(m.role)}`);
+    }
+  });
+  return history.messages;
 }
 
 function approvalWord(answer) {
@@ -172,6 +229,8 @@ export class Agent {
   #roots;
   /** Where streamed model text goes during a run. */
   #textSink = null;
+  /** The active run's `signal`, which JS tools and the model see aborted with it. */
+  #runSignal = null;
 
   constructor(options, key) {
     if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
@@ -204,6 +263,7 @@ export class Agent {
 
   #modelFunction(model) {
     return modelFunction(
+      () => this.#runSignal,
       model,
       (text) => {
         if (typeof text === 'string') this.#textSink?.({ type: 'text_delta', text });
@@ -245,7 +305,8 @@ export class Agent {
 
   /**
    * Runs one user turn to its final answer. The conversation keeps its history across runs;
-   * one run at a time.
+   * one run at a time. `signal` aborts it: calls in flight are cancelled, the run ends with one
+   * `error` event and rejects with an `AbortError`; the agent stays usable.
    */
   async run(prompt, options) {
     const where = 'agent.run';
@@ -253,7 +314,10 @@ export class Agent {
     const o = checkOptions(where, options, RUN_OPTIONS);
     optionalFunction(where, 'onEvent', o.onEvent);
     optionalFunction(where, 'onApproval', o.onApproval);
+    checkSignal(where, o.signal);
     const core = this.#live(where);
+    const signal = o.signal;
+    if (signal?.aborted) throw abortError(signal);
     const onApproval = o.onApproval;
     const approve = onApproval
       ? async (json) => {
@@ -264,11 +328,33 @@ export class Agent {
     const emit = this.#emitter(o.onEvent);
     const sink = (event) => callSafely(o.onEvent, event);
     this.#textSink = sink;
+    this.#runSignal = signal ?? null;
+    const onAbort = () => core.interrupt(abortReason(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await core.run(prompt, emit, approve);
+    } catch (error) {
+      throw signal?.aborted ? abortError(signal, messageOf(error)) : error;
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       if (this.#textSink === sink) this.#textSink = null;
+      if (this.#runSignal === (signal ?? null)) this.#runSignal = null;
     }
+  }
+
+  /**
+   * Runs one user turn as an async iterable of the events `onEvent` would get, ending after
+   * `done` or `error`. Leaving the loop early (`break`, `return`, a throw) aborts the run and
+   * waits for it to end, so the agent is ready for the next one.
+   */
+  stream(prompt, options) {
+    const where = 'agent.stream';
+    if (typeof prompt !== 'string') fail(where, `the prompt must be a string, got ${describe(prompt)}`);
+    const o = checkOptions(where, options, STREAM_OPTIONS);
+    optionalFunction(where, 'onApproval', o.onApproval);
+    checkSignal(where, o.signal);
+    this.#live(where);
+    return eventStream((onEvent, signal) => this.run(prompt, { onApproval: o.onApproval, onEvent, signal }), o.signal);
   }
 
   /**
@@ -320,7 +406,7 @@ export class Agent {
       maxOutputChars: tool.maxOutputChars,
     };
     try {
-      core.registerTool(JSON.stringify(spec), toolFunction(tool.name, tool.execute));
+      core.registerTool(JSON.stringify(spec), toolFunction(tool.name, tool.execute, () => this.#runSignal));
     } catch (error) {
       throw new Error(`${where}: ${messageOf(error)}`);
     }
@@ -347,9 +433,27 @@ export class Agent {
     return JSON.parse(this.#live('agent.servers').servers());
   }
 
-  /** The conversation so far. */
+  /**
+   * The conversation so far as plain JSON, `{ version: 1, messages }`: save it anywhere and
+   * restore it with `setHistory()` or `createAgent({ history })`, in this runtime or another.
+   */
   history() {
-    return JSON.parse(this.#live('agent.history').history());
+    return { version: HISTORY_VERSION, messages: JSON.parse(this.#live('agent.history').history()) };
+  }
+
+  /** Replaces the conversation with a saved one; a TypeError names a malformed field. */
+  setHistory(history) {
+    const where = 'agent.setHistory';
+    const messages = checkHistory(where, history);
+    const core = this.#live(where);
+    try {
+      core.setHistory(JSON.stringify(messages));
+    } catch (error) {
+      const message = messageOf(error);
+      // The core names the message and field (`messages[2]: ...`); a run in progress is no type error.
+      if (message.startsWith('messages')) throw new TypeError(`${where}: history.${message}`);
+      throw new Error(`${where}: ${message}`);
+    }
   }
 
   /** Starts a new conversation. */
@@ -446,11 +550,21 @@ export class Agent {
  */
 export async function createAgent(options) {
   const o = checkAgentOptions('createAgent', options);
+  if (o.history !== undefined) checkHistory('createAgent', o.history);
   const servers = o.servers ?? { github: mockGithub() };
   // The mocks module (mock model, mock GitHub server) loads alongside the runtime when needed.
   const needsMocks = isMockModel(o.model) || Object.values(servers).some(isMockGithub);
   await Promise.all([init(), needsMocks ? mocks().catch(() => {}) : null]);
   const agent = new Agent(o, token);
+  if (o.history !== undefined) {
+    try {
+      agent.setHistory(o.history);
+    } catch (error) {
+      agent.close();
+      const Kind = error instanceof TypeError ? TypeError : Error;
+      throw new Kind(messageOf(error).replace(/^agent\.setHistory/, 'createAgent'));
+    }
+  }
   try {
     for (const tool of o.tools ?? []) agent.registerTool(tool);
   } catch (error) {

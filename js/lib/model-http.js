@@ -53,17 +53,34 @@ async function errorText(glue, response, secret) {
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
+/** Waits `ms`, or less when `signal` aborts (then throws its reason); no timer outlives it. */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /**
  * POSTs `body` to `url` and resolves to the successful `Response`; retries 408/429/5xx up to
  * `retries` times (honouring `Retry-After`), and otherwise throws an Error naming the status
  * and the server's message.
  */
-export async function postModel({ fetchImpl, url, baseURL, headers, body, retries, secret, glue }) {
+export async function postModel({ fetchImpl, url, baseURL, headers, body, retries, secret, glue, signal }) {
   for (let attempt = 1; ; attempt++) {
     let response;
     try {
-      response = await fetchImpl(url, { method: 'POST', headers, body });
+      response = await fetchImpl(url, signal ? { method: 'POST', headers, body, signal } : { method: 'POST', headers, body });
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       const cause = error?.cause ? `: ${error.cause.message || error.cause.code || ''}` : '';
       throw new Error(`could not talk to the model server at ${baseURL}: ${messageOf(error)}${cause}`);
     }
@@ -84,6 +101,6 @@ export async function postModel({ fetchImpl, url, baseURL, headers, body, retrie
       );
     }
     const delay = wait ?? Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (attempt - 1));
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    await sleep(delay, signal);
   }
 }

@@ -59,21 +59,32 @@ export function checkModel(where, model) {
  * straight to the mocks module (JSON text both ways, the user's object is not involved);
  * `onText` receives streamed text, `onReasoning` streamed reasoning.
  */
-export function modelFunction(model, onText, onReasoning) {
+export function modelFunction(runSignal, model, onText, onReasoning) {
   if (isMockModel(model)) return mockComplete;
-  return async (requestJson) => {
-    await null; // out of the wasm call: the model may call the agent back
-    const request = JSON.parse(requestJson);
-    let response;
-    try {
-      response = await model.complete(request, { onText, onReasoning });
-    } catch (error) {
-      throw new Error(`the model failed: ${messageOf(error)}`);
-    }
-    if (!isPlainObject(response)) {
-      throw new Error(`the model's complete() must resolve to { text?, toolCalls? }, got ${describe(response)}`);
-    }
-    return JSON.stringify(response);
+  return (requestJson) => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const settled = (async () => {
+      await null; // out of the wasm call: the model may call the agent back
+      const request = JSON.parse(requestJson);
+      let response;
+      try {
+        response = await model.complete(request, { onText, onReasoning, signal });
+      } catch (error) {
+        throw new Error(`the model failed: ${messageOf(error)}`);
+      }
+      if (!isPlainObject(response)) {
+        throw new Error(`the model's complete() must resolve to { text?, toolCalls? }, got ${describe(response)}`);
+      }
+      return JSON.stringify(response);
+    })();
+    // Called by the runtime when it stops waiting (the run was aborted): the request stops.
+    settled.abort = () => {
+      settled.catch(() => {}); // nobody awaits it any more
+      const run = runSignal();
+      controller.abort(run?.aborted ? run.reason : new Error('the run was interrupted'));
+    };
+    return settled;
   };
 }
 
@@ -135,11 +146,11 @@ export function openaiCompatible(options) {
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
 
   return {
-    async complete(request, { onText, onReasoning } = {}) {
+    async complete(request, { onText, onReasoning, signal } = {}) {
       const glue = wasm('openaiCompatible().complete');
       const body = glue.encodeOpenAiRequest(JSON.stringify(request), codecOptions);
       // Resolves to a 2xx response (after retries) or throws what the server said.
-      const response = await postModel({ fetchImpl, url, baseURL: o.baseURL, headers, body, retries, secret: o.apiKey, glue });
+      const response = await postModel({ fetchImpl, url, baseURL: o.baseURL, headers, body, retries, secret: o.apiKey, glue, signal });
       if (!stream || !response.body) {
         const bytes = new Uint8Array(await response.arrayBuffer());
         return JSON.parse(glue.decodeOpenAiResponse(bytes));

@@ -26,7 +26,7 @@ test('callbacks may call into the agent while a run is going on', async () => {
       name: 'lookup',
       risk: 'write',
       execute: () => {
-        seen.tool.push(agent.history().length);
+        seen.tool.push(agent.history().messages.length);
         return 'found';
       },
     });
@@ -35,7 +35,7 @@ test('callbacks may call into the agent while a run is going on', async () => {
     const answer = await agent.run('go', {
       onEvent: (event) => seen.events.push(`${event.type}:${agent.tools().length}`),
       onApproval: (request) => {
-        seen.approvals.push([request.name, agent.history().length]);
+        seen.approvals.push([request.name, agent.history().messages.length]);
         return 'yes';
       },
     });

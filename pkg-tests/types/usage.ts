@@ -4,6 +4,7 @@
 import {
   anthropic,
   createAgent,
+  diagnostics,
   httpTransport,
   init,
   initMocks,
@@ -16,6 +17,8 @@ import {
   type ApprovalAnswer,
   type Model,
   type ModelResponse,
+  type RuntimeDiagnostics,
+  type SavedHistory,
   type ServerInfo,
   type ToolInfo,
   type Transport,
@@ -177,4 +180,25 @@ export async function mcpFeatures(agent: Agent): Promise<string> {
   // @ts-expect-error: prompt arguments are strings
   await agent.getPrompt('github', 'x', { n: 1 });
   return (contents[0].text ?? '') + got.messages.length + values.join();
+}
+
+export async function cancelStreamRestore(): Promise<number> {
+  const agent = await createAgent();
+  const controller = new AbortController();
+  const answer: Promise<string> = agent.run('hi', { signal: controller.signal });
+  controller.abort();
+  await answer.catch(() => {});
+  let steps = 0;
+  for await (const event of agent.stream('again', { signal: controller.signal })) {
+    if (event.type === 'done') steps++;
+  }
+  // @ts-expect-error stream takes no onEvent: the loop gets the events
+  agent.stream('x', { onEvent: () => {} });
+  const saved: SavedHistory = agent.history();
+  const restored = await createAgent({ history: saved });
+  restored.setHistory({ version: 1, messages: saved.messages });
+  // @ts-expect-error the version is part of the shape
+  restored.setHistory({ messages: [] });
+  const held: RuntimeDiagnostics = diagnostics();
+  return steps + held.timers;
 }

@@ -1,8 +1,8 @@
 // Loads agentwire's wasm modules in Node (ESM, 20+) and in browsers, with no bundler plugin.
 //
 // The glue that wasm-bindgen generates (`--target web`) fetches the .wasm from a URL. Browsers
-// can do that; Node's fetch cannot read `file:` URLs, so there the bytes are read from disk.
-// The choice follows the URL of the .wasm (beside this file), not a guess about the runtime.
+// can do that; Node's fetch cannot read `file:` URLs, so there the bytes are read from disk by
+// the reader the server entry sets (`setFileReader`); this file names no `node:` module.
 //
 // Two modules: the runtime (`agentwire_bg.wasm`, glue `agentwire.js`), and the demo stand-ins
 // (`agentwire_mocks_bg.wasm`, glue `agentwire_mocks.js`: the mock model and the mock GitHub
@@ -52,15 +52,23 @@ export function initMocks(source) {
   return mocks;
 }
 
+/** Reads a `file:` URL to bytes; set by the Node/Deno/Bun entry (`server.js`), else null. */
+let fileReader = null;
+
+/**
+ * Lets `init` read `file:` URLs with `read(url)` (a `node:fs/promises` `readFile`). Only the
+ * server entry calls it, so the browser and workerd entries never name a `node:` module.
+ */
+export function setFileReader(read) {
+  fileReader = read;
+}
+
 async function load(instantiate, source) {
   let where = source;
   if (typeof where === 'string' && /^file:/i.test(where)) where = new URL(where);
-  if (where instanceof URL && where.protocol === 'file:') where = await readFileUrl(where);
+  if (where instanceof URL && where.protocol === 'file:') {
+    // Without a reader the URL goes to the glue's fetch (Deno and Bun fetch file: URLs).
+    if (fileReader) where = await fileReader(where);
+  }
   await instantiate({ module_or_path: where });
-}
-
-async function readFileUrl(url) {
-  // Hidden from bundlers: this branch only ever runs where `file:` URLs exist (Node, Deno).
-  const fs = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises');
-  return fs.readFile(url);
 }

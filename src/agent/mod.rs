@@ -162,6 +162,21 @@ impl Agent {
         Ok(())
     }
 
+    /// Replaces the conversation with `messages` (a saved history, oldest first); refused
+    /// while a run is active. Their tool call ids count as used, so new calls never reuse one.
+    pub fn set_history(&mut self, messages: Vec<ChatMessage>) -> Result<(), AgentError> {
+        self.clear_history()?;
+        for message in &messages {
+            if let ChatMessage::Assistant { tool_calls, .. } = message {
+                for call in tool_calls {
+                    self.used_ids.insert(call.id.clone());
+                }
+            }
+        }
+        self.history = messages;
+        Ok(())
+    }
+
     /// Whether a run is active.
     pub fn is_running(&self) -> bool {
         self.run.is_some()

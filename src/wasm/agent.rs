@@ -12,6 +12,7 @@ use crate::registry::{Registry, Risk, ToolLimits, ToolSource, ToolSpec};
 use js_sys::{Function, Promise};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
+use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -24,6 +25,16 @@ pub(super) type JsRuntime = Runtime<JsClock>;
 pub struct WasmAgent {
     runtime: Rc<JsRuntime>,
     tools: Rc<JsTools>,
+    stop: Rc<RefCell<RunStop>>,
+}
+
+/// A stop asked for between `run()` and the run's first step (the runtime only accepts one
+/// once the run is active), kept for that step; `in_run` says a run's future is alive, so a
+/// stop arriving after it ended is never kept for the next run.
+#[derive(Default)]
+struct RunStop {
+    in_run: bool,
+    pending: Option<String>,
 }
 
 fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
@@ -253,6 +264,7 @@ impl WasmAgent {
         Ok(WasmAgent {
             runtime: Rc::new(runtime),
             tools,
+            stop: Rc::default(),
         })
     }
 
@@ -361,6 +373,29 @@ impl WasmAgent {
         to_text(&Value::Array(messages))
     }
 
+    /// Replaces the conversation with `messages_json` (an array of messages in the core's
+    /// shape, as `history()` gives them); throws naming the first bad message, or while a run
+    /// is active.
+    #[wasm_bindgen(js_name = setHistory)]
+    pub fn set_history(&self, messages_json: &str) -> Result<(), JsError> {
+        let value = crate::json::parse_str(messages_json)
+            .map_err(|e| JsError::new(&format!("the messages are not JSON: {e}")))?;
+        let Value::Array(list) = value else {
+            return Err(JsError::new("\"messages\" must be an array"));
+        };
+        let messages = list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                super::request::message_from_value(m).map_err(|e| format!("messages[{i}]: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| JsError::new(&e))?;
+        self.runtime
+            .with_agent(|agent| agent.set_history(messages))
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// Starts a new conversation; throws while a run is active.
     #[wasm_bindgen(js_name = clearHistory)]
     pub fn clear_history(&self) -> Result<(), JsError> {
@@ -373,18 +408,52 @@ impl WasmAgent {
     /// Resolves to the final answer; rejects with the reason the run ended without one.
     pub fn run(&self, prompt: String, emit: Function, approve: Option<Function>) -> Promise {
         let runtime = Rc::clone(&self.runtime);
+        let stop = Rc::clone(&self.stop);
+        stop.borrow_mut().in_run = true;
         future_to_promise(async move {
             let observer = JsObserver::new(emit, approve);
             // `@server:uri` attaches that resource; one that cannot be read fails the run.
-            let prompt = runtime
-                .attach_mentions(&prompt)
-                .await
-                .map_err(|e| JsError::new(&e))?;
-            match runtime.run(&prompt, &observer).await {
+            let prompt = match runtime.attach_mentions(&prompt).await {
+                Ok(prompt) => prompt,
+                Err(e) => {
+                    *stop.borrow_mut() = RunStop::default();
+                    return Err(JsError::new(&e).into());
+                }
+            };
+            let handle = runtime.interrupt_handle();
+            let run = runtime.run(&prompt, &observer);
+            futures::pin_mut!(run);
+            // After each step, hand a stop that came too early to the now active run.
+            let result = futures::future::poll_fn(|cx| {
+                let step = run.as_mut().poll(cx);
+                if step.is_pending() && handle.is_active() {
+                    if let Some(reason) = stop.borrow_mut().pending.take() {
+                        let _ = handle.interrupt(&reason);
+                    }
+                }
+                step
+            })
+            .await;
+            *stop.borrow_mut() = RunStop::default();
+            match result {
                 Ok(answer) => Ok(JsValue::from_str(&answer)),
                 Err(error) => Err(JsError::new(&error.0).into()),
             }
         })
+    }
+
+    /// Stops the active run (or direct call): calls in flight are cancelled (MCP servers get
+    /// `notifications/cancelled`, model and JS tool promises their `abort()`), and the run ends
+    /// with one `error` event naming `reason`. False when nothing runs.
+    pub fn interrupt(&self, reason: &str) -> bool {
+        if self.runtime.interrupt_handle().interrupt(reason).is_ok() {
+            return true;
+        }
+        let mut stop = self.stop.borrow_mut();
+        if stop.in_run {
+            stop.pending.get_or_insert_with(|| reason.to_owned());
+        }
+        stop.in_run
     }
 
     /// Calls one tool directly, through the permission gate (deny rules apply, nothing asks)

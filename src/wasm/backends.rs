@@ -5,6 +5,7 @@
 //! them into the driver's traits. Anything JS still manages to throw becomes an error result,
 //! never a panic.
 
+use super::diagnostics::{Held, Kind};
 use super::js::{call1, expect_string, settle};
 use crate::agent::{Approval, ApprovalRequest, UiEvent};
 use crate::audit::AuditRecord;
@@ -19,7 +20,8 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// A model behind `complete(requestJson) → Promise<responseJson>`.
+/// A model behind `complete(requestJson) → Promise<responseJson>`; the promise may carry an
+/// `abort()` method, called when the runtime stops waiting (an interrupted run).
 pub(crate) struct JsModel {
     complete: Function,
 }
@@ -40,9 +42,15 @@ impl ModelBackend for JsModel {
         // Streamed text and reasoning go from the JS model straight to the run's event
         // callback, in JS.
         Box::pin(async move {
+            let _held = Held::new(Kind::ModelCall);
             let body = JsValue::from_str(&to_text(&request.to_value()));
             let returned = call1(&self.complete, &body)?;
-            let text = expect_string(settle(returned).await?, "the model")?;
+            // Dropped before it settles (the run was interrupted): the JS side aborts the
+            // request (`fetch` and all).
+            let mut guard = AbortOnDrop(abort_of(&returned));
+            let settled = settle(returned).await;
+            guard.0 = None;
+            let text = expect_string(settled?, "the model")?;
             let value = crate::json::parse_str(&text)
                 .map_err(|e| format!("the model's response is not JSON: {e}"))?;
             ModelResponse::from_value(&value)
@@ -52,7 +60,7 @@ impl ModelBackend for JsModel {
 
 /// Tools implemented by JS functions `execute(argsJson) → Promise<resultJson>`, where the
 /// result is an MCP `CallToolResult`. The promise may carry an `abort()` method, called when
-/// the runtime stops waiting (timeout).
+/// the runtime stops waiting (timeout, interrupted run).
 #[derive(Default)]
 pub(crate) struct JsTools {
     /// By name. A list rather than a map: an agent has a handful of JS tools, and a map keyed
@@ -85,6 +93,13 @@ impl JsTools {
     }
 }
 
+/// The `abort()` method a pending JS call's promise may carry.
+fn abort_of(returned: &JsValue) -> Option<Function> {
+    Reflect::get(returned, &JsValue::from_str("abort"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+}
+
 /// Calls a pending JS call's `abort()` if the call is dropped before it settles.
 struct AbortOnDrop(Option<Function>);
 
@@ -101,6 +116,7 @@ impl LocalTools for JsTools {
         // Cloned out so no borrow is held while JS runs (it may register tools meanwhile).
         let execute = self.get(name);
         Box::pin(async move {
+            let _held = Held::new(Kind::ToolCall);
             let Some(execute) = execute else {
                 return ToolOutput::error(format!("no JS tool named {name}", name = quoted(name)));
             };
@@ -108,10 +124,7 @@ impl LocalTools for JsTools {
                 Ok(value) => value,
                 Err(error) => return ToolOutput::error(format!("tool {name} threw: {error}")),
             };
-            let abort = Reflect::get(&returned, &JsValue::from_str("abort"))
-                .ok()
-                .and_then(|f| f.dyn_into::<Function>().ok());
-            let mut guard = AbortOnDrop(abort);
+            let mut guard = AbortOnDrop(abort_of(&returned));
             let settled = settle(returned).await;
             guard.0 = None;
             let text = match settled.and_then(|v| expect_string(v, "the tool")) {

@@ -1,5 +1,6 @@
 //! Time and tasks on the JS event loop: `performance.now()`, `setTimeout`, `spawn_local`.
 
+use super::diagnostics::{Held, Kind};
 use super::js::{clear_timeout, performance_now, set_timeout};
 use crate::driver::Clock;
 use crate::time::Instant;
@@ -41,6 +42,8 @@ struct Timer {
     handle: JsValue,
     /// Kept alive until the timer is cleared, so JS never calls a dropped closure.
     _callback: Closure<dyn FnMut()>,
+    /// Counted in the runtime's diagnostics while it lives.
+    _held: Held,
 }
 
 impl Timer {
@@ -57,6 +60,7 @@ impl Timer {
             fired,
             handle,
             _callback: callback,
+            _held: Held::new(Kind::Timer),
         }
     }
 }

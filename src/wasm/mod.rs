@@ -28,6 +28,8 @@ mod clock;
 #[cfg(feature = "wasm-runtime")]
 mod codec;
 #[cfg(feature = "wasm-runtime")]
+mod diagnostics;
+#[cfg(feature = "wasm-runtime")]
 mod http;
 #[cfg(feature = "wasm-runtime")]
 mod js;
@@ -48,6 +50,8 @@ pub use agent::WasmAgent;
 pub use anthropic_codec::{decode_anthropic_response, encode_anthropic_request, AnthropicStream};
 #[cfg(feature = "wasm-runtime")]
 pub use codec::{decode_openai_response, encode_openai_request, OpenAiStream};
+#[cfg(feature = "wasm-runtime")]
+pub use diagnostics::runtime_diagnostics;
 #[cfg(feature = "wasm-runtime")]
 pub use http::HttpMachine;
 #[cfg(feature = "wasm-mocks")]

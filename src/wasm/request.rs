@@ -47,7 +47,7 @@ pub(crate) fn text_field(obj: &Map<String, Value>, key: &str) -> Result<String, 
     }
 }
 
-fn message_from_value(value: &Value) -> Result<ChatMessage, String> {
+pub(crate) fn message_from_value(value: &Value) -> Result<ChatMessage, String> {
     let obj = value.as_object().ok_or("a message must be an object")?;
     match obj.get("role").and_then(Value::as_str) {
         Some("user") => Ok(ChatMessage::User {

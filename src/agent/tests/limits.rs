@@ -324,3 +324,44 @@ fn interrupt_run_audits_calls_in_flight_and_awaiting_approval_as_interrupted() {
     assert!(agent.poll_event().is_none() && agent.poll_audit().is_none());
     assert_history_consistent(agent.history());
 }
+
+#[test]
+fn a_restored_history_continues_and_its_call_ids_stay_taken() {
+    let mut agent = Agent::new(registry(), Policy::new(), AgentConfig::default());
+    let t = Instant::from_millis;
+    let saved = vec![
+        ChatMessage::User {
+            content: "make it".into(),
+        },
+        ChatMessage::Assistant {
+            content: None,
+            tool_calls: vec![crate::model::ToolCall {
+                id: "c1".into(),
+                name: CREATE.into(),
+                arguments: json!({}),
+            }],
+        },
+        ChatMessage::Tool {
+            tool_call_id: "c1".into(),
+            name: CREATE.into(),
+            content: "made".into(),
+            is_error: false,
+        },
+    ];
+    agent.set_history(saved.clone()).unwrap();
+    assert_eq!(agent.history(), saved.as_slice());
+    agent.start_run(t(0), "again").unwrap();
+    assert_eq!(
+        agent.set_history(Vec::new()),
+        Err(AgentError::RunActive),
+        "refused while a run is active"
+    );
+    agent
+        .handle_model_response(t(1), reply(None, &[("c1", CREATE, json!({}))]))
+        .unwrap();
+    let ChatMessage::Assistant { tool_calls, .. } = &agent.history()[4] else {
+        panic!("the model's turn follows the restored messages and the new prompt");
+    };
+    assert_ne!(tool_calls[0].id, "c1", "a restored call id is never reused");
+    assert_eq!(&agent.history()[..3], saved.as_slice());
+}

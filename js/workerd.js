@@ -1,0 +1,10 @@
+// agentwire for Cloudflare Workers / workerd (the `workerd` export condition): the wasm modules
+// are imported as compiled `WebAssembly.Module`s (how Workers load wasm: no fetch of a file URL,
+// no I/O at the top level); they are instantiated on first use, inside a request.
+import runtime from './agentwire_bg.wasm';
+import mocks from './agentwire_mocks_bg.wasm';
+import { useModules } from './lib/wasm.js';
+
+useModules(runtime, mocks);
+
+export * from './index.js';

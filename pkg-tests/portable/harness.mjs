@@ -1,0 +1,92 @@
+// A test harness small enough to run unchanged in Node, Deno, Bun, workerd and browsers: no
+// `node:` import, no globals beyond the language, `fetch` and timers. Suite files register
+// tests with `test(name, fn)`; a runtime's entry calls `runTests(env)` and reports the result.
+// `fn` gets `env`: the loopback servers the orchestrator (./run.mjs) started, and the runtime's
+// name (`env.runtime`), so a test can say where it failed but never branch on it.
+
+const registered = [];
+
+/** Registers a test; `fn(env)` may be async and fails by throwing. */
+export function test(name, fn, { timeoutMs = 30_000 } = {}) {
+  registered.push({ name, fn, timeoutMs });
+}
+
+/** Runs every registered test in order; resolves to `{ passed, failed: [{ name, error }], ms }`. */
+export async function runTests(env, { filter } = {}) {
+  const passed = [];
+  const failed = [];
+  const started = performance.now();
+  for (const { name, fn, timeoutMs } of registered) {
+    if (filter && !name.includes(filter)) continue;
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([fn(env), timeout]);
+      passed.push(name);
+    } catch (error) {
+      failed.push({ name, error: String(error?.stack ?? error) });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return { passed, failed, ms: Math.round(performance.now() - started) };
+}
+
+const show = (value) => {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+};
+
+/** Assertions in the spirit of node:assert/strict, for runtimes without it. */
+export const assert = {
+  ok(value, message) {
+    if (!value) throw new Error(message ?? `expected a truthy value, got ${show(value)}`);
+  },
+  equal(actual, expected, message) {
+    if (!Object.is(actual, expected)) {
+      throw new Error(message ?? `expected ${show(expected)}, got ${show(actual)}`);
+    }
+  },
+  deepEqual(actual, expected, message) {
+    if (show(actual) !== show(expected)) {
+      throw new Error(message ?? `expected ${show(expected)}, got ${show(actual)}`);
+    }
+  },
+  match(text, pattern, message) {
+    if (typeof text !== 'string' || !pattern.test(text)) {
+      throw new Error(message ?? `expected ${show(text)} to match ${pattern}`);
+    }
+  },
+  /** `fn` must throw (or reject) an instance of `type` whose message matches `pattern`. */
+  async throws(fn, type, pattern) {
+    let caught = null;
+    try {
+      await fn();
+    } catch (error) {
+      caught = error;
+    }
+    if (!caught) throw new Error(`expected a ${type.name}, nothing was thrown`);
+    if (!(caught instanceof type)) {
+      throw new Error(`expected a ${type.name}, got ${caught?.constructor?.name}: ${caught?.message}`);
+    }
+    if (pattern && !pattern.test(caught.message)) {
+      throw new Error(`expected the message to match ${pattern}, got ${show(caught.message)}`);
+    }
+  },
+};
+
+/** Collects agent events: `onEvent` for run options, `types()` in order, `of(type)`. */
+export function eventLog() {
+  const events = [];
+  return {
+    events,
+    onEvent: (event) => events.push(event),
+    types: () => events.map((e) => e.type),
+    of: (type) => events.filter((e) => e.type === type),
+  };
+}

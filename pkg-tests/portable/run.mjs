@@ -1,0 +1,172 @@
+// Runs the portable suite (./suite) unchanged under every runtime, from the installed package:
+// Node 20 (this process's node), Node 22, Deno, Bun, and workerd. It starts the loopback
+// servers the suite talks to, passes their addresses as the suite's environment, and reports
+// per runtime. Run from the temporary project pkg-tests/run installs the tarball into.
+//
+//   node portable/run.mjs [--bench] [runtime...]   (default: all of them)
+//
+// --bench: instead of the tests, the p50 of a mock agent run in each runtime (./bench.mjs).
+//
+// Binaries: AW_NODE22 (set by ../run), the rest from pkg-tests/node_modules (AW_TOOLS_DIR).
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, recordingServer } from '../test/http-helpers.mjs';
+
+const tools = process.env.AW_TOOLS_DIR;
+if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; run pkg-tests/run');
+const here = new URL('.', import.meta.url).pathname;
+const project = join(here, '..');
+
+/** Starts the replay server; resolves to `{ baseURL, reset (its /__reset URL), stop() }`. */
+async function replayServer() {
+  const dir = process.env.AW_OPENAI_FIXTURES;
+  const child = spawn(process.execPath, [join(dir, 'replay-server.mjs'), join(dir, 'scenarios.json')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8').once('data', (line) => resolve(JSON.parse(line).port));
+    child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
+  });
+  return { baseURL: `http://127.0.0.1:${port}/v1`, reset: `http://127.0.0.1:${port}/__reset`, stop: () => child.stdin.end() };
+}
+
+/** Runs `command` to completion; resolves to `{ code, stdout, stderr }`. */
+function exec(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: project, ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A runtime with a command line: runs cli.mjs and parses its last line. */
+async function viaCli(command, args, env) {
+  const out = await exec(command, [...args, join(here, 'cli.mjs')], {
+    env: { ...process.env, AW_SUITE_ENV: JSON.stringify(env), AW_SUITE_BENCH: BENCH ? String(BENCH) : '' },
+  });
+  const last = out.stdout.trim().split('\n').at(-1);
+  try {
+    return JSON.parse(last);
+  } catch {
+    return { passed: [], failed: [{ name: '(start)', error: `exit ${out.code}: ${out.stdout}${out.stderr}` }] };
+  }
+}
+
+/** workerd: bundles worker.mjs with the `workerd` condition, serves it, POSTs /suite and /agent. */
+async function viaWorkerd(env) {
+  const dir = join(project, 'workerd-out');
+  mkdirSync(dir, { recursive: true });
+  const esbuild = join(tools, 'esbuild/bin/esbuild');
+  const bundle = await exec(esbuild, [
+    join(here, 'worker.mjs'), '--bundle', '--format=esm', '--platform=neutral',
+    '--conditions=workerd,worker', '--main-fields=module,main', '--external:*.wasm',
+    `--outfile=${join(dir, 'worker.js')}`, '--log-level=warning',
+  ]);
+  if (bundle.code !== 0) return { passed: [], failed: [{ name: '(bundle)', error: bundle.stderr }] };
+  // The wasm modules, beside the bundle as its imports name them (as wrangler ships them).
+  const pkg = join(project, 'node_modules/agentwire');
+  for (const f of ['agentwire_bg.wasm', 'agentwire_mocks_bg.wasm']) copyFileSync(join(pkg, f), join(dir, f));
+  const port = await freePort();
+  writeFileSync(join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .suite),
+    (name = "loopback", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const suite :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "agentwire_bg.wasm", wasm = embed "agentwire_bg.wasm"),
+    (name = "agentwire_mocks_bg.wasm", wasm = embed "agentwire_mocks_bg.wasm"),
+  ],
+  compatibilityDate = "2025-09-01",
+  globalOutbound = "loopback",
+);
+`);
+  const child = spawn(join(tools, '@cloudflare/workerd-linux-64/bin/workerd'), ['serve', join(dir, 'config.capnp')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.setEncoding('utf8').on('data', (c) => (log += c));
+  child.stderr.setEncoding('utf8').on('data', (c) => (log += c));
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const post = async (path, body) => {
+      for (let i = 0; ; i++) {
+        try {
+          return await fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body) });
+        } catch (error) {
+          if (i > 100 || child.exitCode !== null) throw new Error(`workerd did not answer: ${error.message}\n${log}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    };
+    if (BENCH) return (await post('/bench', { rounds: BENCH })).json();
+    const suiteAnswer = await post('/suite', env);
+    if (!suiteAnswer.ok) throw new Error(`/suite answered ${suiteAnswer.status}: ${await suiteAnswer.text()}\n${log}`);
+    const result = await suiteAnswer.json();
+    // One agent per request, twice: each request builds, runs and closes its own agent.
+    for (const n of [1, 2]) {
+      const name = `workerd: agent per request #${n} (replay model + HTTP MCP server)`;
+      const answer = await post('/agent', { ...env, prompt: 'What is the capital of France?' });
+      const body = await answer.text();
+      let ok = answer.ok;
+      try {
+        const json = JSON.parse(body);
+        ok &&= json.servers[0] === 'connected' && /Paris/.test(json.answer) && json.events.at(-1) === 'done';
+      } catch {
+        ok = false;
+      }
+      (ok ? result.passed : result.failed).push(ok ? name : { name, error: `${answer.status} ${body}\n${log}` });
+    }
+    return result;
+  } catch (error) {
+    return { passed: [], failed: [{ name: '(workerd)', error: String(error.stack ?? error) }] };
+  } finally {
+    child.kill();
+  }
+}
+
+const RUNTIMES = {
+  node20: (env) => viaCli(process.execPath, [], env),
+  node22: (env) => viaCli(process.env.AW_NODE22, [], env),
+  deno: (env) => viaCli(join(tools, '@deno/linux-x64-glibc/deno'), ['run', '-A'], env),
+  bun: (env) => viaCli(join(tools, '@oven/bun-linux-x64/bin/bun'), [], env),
+  workerd: viaWorkerd,
+};
+
+const args = process.argv.slice(2);
+const BENCH = args.includes('--bench') ? 30 : 0;
+const named = args.filter((a) => a !== '--bench');
+const wanted = named.length ? named : Object.keys(RUNTIMES);
+const mcp = await recordingServer();
+const replay = await replayServer();
+let failures = 0;
+try {
+  for (const runtime of wanted) {
+    if (!RUNTIMES[runtime]) throw new Error(`unknown runtime ${runtime}; known: ${Object.keys(RUNTIMES)}`);
+    const started = performance.now();
+    const result = await RUNTIMES[runtime]({ runtime, mcpUrl: mcp.url, openaiBaseURL: replay.baseURL, openaiReset: replay.reset });
+    const ms = Math.round(performance.now() - started);
+    if (result.bench) {
+      const b = result.bench;
+      console.log(`${runtime}: mock run p50 ${b.p50} ms, p90 ${b.p90} ms, min ${b.min} ms (${b.rounds} runs)`);
+      continue;
+    }
+    console.log(`${runtime}: ${result.passed.length} passed, ${result.failed.length} failed (${ms} ms)`);
+    for (const name of result.passed) console.log(`  ok   ${name}`);
+    for (const { name, error } of result.failed) console.log(`  FAIL ${name}\n${error.replace(/^/gm, '       ')}`);
+    failures += result.failed.length + (result.passed.length ? 0 : 1);
+  }
+} finally {
+  await mcp.stop();
+  replay.stop();
+}
+process.exit(failures ? 1 : 0);

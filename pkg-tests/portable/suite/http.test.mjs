@@ -1,0 +1,31 @@
+// Over the network, from inside the runtime: httpTransport against a Streamable HTTP MCP server
+// and openaiCompatible against the OpenAI-compatible replay server, both on loopback.
+import { createAgent, httpTransport, openaiCompatible } from 'agentwire';
+import { assert, eventLog, test } from '../harness.mjs';
+
+test('httpTransport: connect, list and call echo on a Streamable HTTP MCP server', async (env) => {
+  const agent = await createAgent({ servers: { rec: httpTransport(env.mcpUrl) } });
+  try {
+    const [server] = agent.servers();
+    assert.equal(server.status, 'connected', JSON.stringify(server));
+    const result = await agent.callTool('mcp__rec__echo', { message: `hi from ${env.runtime}` });
+    assert.equal(result.content[0].text, `echo: hi from ${env.runtime}`);
+  } finally {
+    agent.close();
+  }
+});
+
+test('openaiCompatible over the replay server: tool call, result, streamed answer', async (env) => {
+  await fetch(env.openaiReset, { method: 'POST' }); // each scenario starts at its first answer
+  const model = openaiCompatible({ baseURL: env.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
+  const agent = await createAgent({ model });
+  try {
+    const log = eventLog();
+    const answer = await agent.run('List the open issues in vercel/ai.', { onEvent: log.onEvent });
+    assert.equal(log.of('tool_start')[0]?.name, 'mcp__github__list_issues', JSON.stringify(log.events));
+    assert.ok(answer.length > 0, 'empty answer');
+    assert.equal(log.types().at(-1), 'done');
+  } finally {
+    agent.close();
+  }
+});

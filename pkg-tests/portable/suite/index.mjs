@@ -1,0 +1,7 @@
+// Every suite file, imported statically so one bundle carries them all (workerd, browsers).
+// Add a new file here; its tests run under every runtime pkg-tests/portable/run.mjs drives.
+import './agent.test.mjs';
+import './http.test.mjs';
+import './control.test.mjs';
+
+export { runTests } from '../harness.mjs';
