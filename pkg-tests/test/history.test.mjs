@@ -48,7 +48,7 @@ test('malformed histories are refused with a TypeError naming the field, and cha
     const cases = [
       [[], /agent\.setHistory: the history must be \{ version: 1, messages/],
       [{ messages: [] }, /history\.version must be 1, got undefined/],
-      [{ version: 2, messages: [] }, /history\.version must be 1, got 2/],
+      [{ version: 2, messages: [] }, /history\.version must be 1, got the number 2/],
       [{ version: 1, messages: 'no' }, /history\.messages must be an array/],
       [{ version: 1, messages: [null] }, /history\.messages\[0\] must be an object/],
       [{ version: 1, messages: [{ role: 'system', content: 'x' }] }, /history\.messages\[0\]\.role must be one of user, assistant, tool/],
