@@ -269,6 +269,12 @@ pub fn parse_plugin_servers(
             Ok(parsed) => {
                 warnings.extend(parsed.warnings);
                 for mut server in parsed.servers {
+                    if server.sampling {
+                        warnings.push(format!(
+                            "{file}: server {}: \"sampling\" is the user's to turn on; ignored in a plugin",
+                            quoted(&server.name)
+                        ));
+                    }
                     server.sampling = false;
                     servers.push(server);
                 }

@@ -5,39 +5,10 @@
 
 use super::discover::{commands_in, read_skill, ItemFile, Scope};
 use super::read::read_text;
-use agentwire::config::{McpConfig, ServerConfig};
+use agentwire::config::ServerConfig;
+use agentwire::ext::{parse_plugin_servers, PluginManifest};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-/// The `plugin.json` fields Claude Code defines; any other is reported as unknown (a plugin
-/// cannot smuggle in permission rules: `allow` is just an unknown field).
-const MANIFEST_FIELDS: &[&str] = &[
-    "$schema",
-    "name",
-    "version",
-    "description",
-    "displayName",
-    "author",
-    "homepage",
-    "repository",
-    "license",
-    "keywords",
-    "metadata",
-    "skills",
-    "commands",
-    "mcpServers",
-    "hooks",
-    "agents",
-    "lspServers",
-    "outputStyles",
-    "experimental",
-    "userConfig",
-    "channels",
-    "dependencies",
-    "workflows",
-    "defaultEnabled",
-    "monitors",
-];
 
 /// A plugin folder, read.
 #[derive(Debug)]
@@ -88,51 +59,32 @@ pub fn read_plugin(
         return Err(format!("plugin {}: not a directory", root.display()));
     }
     let mut warnings = Vec::new();
-    let manifest_path = root.join(".claude-plugin/plugin.json");
-    let manifest = if manifest_path.is_file() {
-        let read = read_text(&manifest_path)?;
-        warnings.extend(read.warnings);
-        let value: Value = serde_json::from_str(&read.text)
-            .map_err(|e| format!("{}: invalid manifest: {e}", manifest_path.display()))?;
-        if !value.is_object() {
-            return Err(format!(
-                "{}: invalid manifest: the top level must be a JSON object",
-                manifest_path.display()
-            ));
-        }
-        for key in value.as_object().into_iter().flat_map(|m| m.keys()) {
-            if !MANIFEST_FIELDS.contains(&key.as_str()) {
-                warnings.push(format!(
-                    "{}: unknown field {key:?} ignored",
-                    manifest_path.display()
-                ));
-            }
-        }
-        value
-    } else {
-        Value::Null
-    };
     let folder_name = root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let declared = match &manifest["name"] {
-        Value::String(name) => name.clone(),
-        Value::Null => folder_name,
-        _ => {
-            return Err(format!(
-                "{}: invalid manifest: name: expected string",
-                manifest_path.display()
-            ))
-        }
+    // The core validates the manifest (types, paths that leave the root, the name); the raw
+    // value is kept only to list what is not run yet.
+    let manifest_path = root.join(".claude-plugin/plugin.json");
+    let (parsed, manifest) = if manifest_path.is_file() {
+        let read = read_text(&manifest_path)?;
+        warnings.extend(read.warnings);
+        let shown = manifest_path.display().to_string();
+        let parsed = PluginManifest::parse(&shown, &folder_name, &read.text)
+            .map_err(|e| format!("invalid manifest: {e}"))?;
+        let value = serde_json::from_str(&read.text).unwrap_or(Value::Null);
+        (parsed, value)
+    } else {
+        let parsed = PluginManifest::from_dir_name(&folder_name).ok_or_else(|| {
+            format!(
+                "plugin {}: name {folder_name:?} has no letters or digits",
+                root.display()
+            )
+        })?;
+        (parsed, Value::Null)
     };
-    let name = sanitize_name(&declared);
-    if name.is_empty() {
-        return Err(format!(
-            "plugin {}: name {declared:?} has no letters or digits",
-            root.display()
-        ));
-    }
+    warnings.extend(parsed.warnings.iter().cloned());
+    let name = parsed.name.clone();
     let mut skills = Vec::new();
     let mut errors = Vec::new();
     if let Ok(entries) = std::fs::read_dir(root.join("skills")) {
@@ -150,7 +102,7 @@ pub fn read_plugin(
     warnings.extend(errors);
     let servers = read_servers(root, &name, lookup, &mut warnings)?;
     Ok(PluginFolder {
-        version: manifest["version"].as_str().map(str::to_owned),
+        version: parsed.version,
         ignored: unsupported(root, &manifest),
         name,
         root: root.to_path_buf(),
@@ -177,23 +129,19 @@ fn read_servers(
     let shown = path.display().to_string();
     let read = read_text(&path)?;
     warnings.extend(read.warnings);
-    let value: Value =
-        serde_json::from_str(&read.text).map_err(|e| format!("{shown}: not JSON: {e}"))?;
-    let servers = match value.get("mcpServers") {
-        Some(servers) => servers.clone(),
-        None => value,
-    };
-    let wrapped = serde_json::json!({ "mcpServers": servers }).to_string();
-    let config = McpConfig::parse(&shown, &wrapped, lookup).map_err(|e| e.to_string())?;
-    warnings.extend(config.warnings);
+    // Each server is parsed on its own: a broken one is named and the others still start.
+    let (servers, errors, parsed_warnings) =
+        parse_plugin_servers(&shown, &read.text, plugin, lookup);
+    warnings.extend(parsed_warnings);
+    warnings.extend(errors.iter().map(|e| e.to_string()));
     let mut renamed = Vec::new();
-    for mut server in config.servers {
+    for mut server in servers {
         let original = server.name.clone();
-        server.name = format!("plugin_{}_{}", plugin.replace('-', "_"), original);
-        if server.sampling || server.risk.is_some() || !server.tool_risk.is_empty() {
+        // The core already turned `sampling` off (and warned); risk settings are dropped here.
+        if server.risk.is_some() || !server.tool_risk.is_empty() {
             warnings.push(format!(
-                "{shown}: server {original:?}: \"sampling\", \"risk\" and \"toolRisk\" are the \
-                 user's to set; ignored in a plugin"
+                "{shown}: server {original:?}: \"risk\" and \"toolRisk\" are the user's to \
+                 set; ignored in a plugin"
             ));
         }
         server.sampling = false;
@@ -335,6 +283,28 @@ mod tests {
                 "{extra}"
             );
         }
+    }
+
+    #[test]
+    fn a_broken_server_is_named_and_the_others_still_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("my-tools");
+        write(
+            &root.join(".mcp.json"),
+            r#"{"mcpServers": {"good": {"command": "true"}, "bad": {"command": 5}}}"#,
+        );
+        let plugin = read_plugin(&root, Scope::User, &env).unwrap();
+        let names: Vec<&str> = plugin.servers.iter().map(|s| s.name.as_str()).collect();
+        // The plugin part keeps its `-`, so the core attributes the server to `my-tools`.
+        assert_eq!(names, ["plugin_my-tools_good"]);
+        assert!(
+            plugin
+                .warnings
+                .iter()
+                .any(|w| w.contains("plugin_my-tools_bad")),
+            "{:?}",
+            plugin.warnings
+        );
     }
 
     #[test]
