@@ -32,7 +32,10 @@ test('server-everything over Streamable HTTP: tools, calls, a full run, DELETE o
       const [status] = agent.servers();
       assert.equal(status.status, 'connected', status.error);
       assert.match(status.serverInfo.name, /everything/i);
-      const names = agent.tools().map((t) => t.name);
+      // Besides the server's tools: the two resource tools, since server-everything offers resources.
+      const all = agent.tools().map((t) => t.name);
+      assert.ok(all.includes('list_mcp_resources') && all.includes('read_mcp_resource'), all.join(', '));
+      const names = all.filter((n) => n.startsWith('mcp__'));
       assert.equal(names.length, status.tools);
       assert.ok(names.every((n) => n.startsWith('mcp__everything__')), names.join(', '));
       for (const tool of ['echo', 'get-sum', 'get-structured-content', 'get-tiny-image']) {

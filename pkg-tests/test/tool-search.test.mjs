@@ -55,7 +55,9 @@ test('requestTokens() counts what a request carries: less when deferred', async 
   const off = await createAgent({ toolSearch: 'off' });
   const on = await createAgent({ toolSearch: 'on' });
   try {
-    const direct = github(off).reduce((sum, t) => sum + t.estimatedTokens, 0);
+    // Every direct definition: the mock server's tools and the two resource tools it brings.
+    const direct = off.tools().filter((t) => t.loading === 'direct').reduce((sum, t) => sum + t.estimatedTokens, 0);
+    assert.ok(direct > github(off).reduce((sum, t) => sum + t.estimatedTokens, 0));
     assert.equal(off.requestTokens(), direct, 'off: exactly the direct definitions');
     assert.ok(on.requestTokens() > 0 && on.requestTokens() < direct, `${on.requestTokens()} < ${direct}`);
   } finally {
