@@ -110,7 +110,8 @@ export function toolCalls(page, name) {
 /** The npm package itself, imported in Node (for expected data, independent of the page). */
 export async function importPackage() {
   const pkg = process.env.AW_PKG_DIR ?? join(WWW, '..', 'pkg');
-  return import(pathToFileURL(join(pkg, 'index.js')).href);
+  // The server entry (Node, Deno, Bun) reads the wasm from disk; index.js fetches it, as pages do.
+  return import(pathToFileURL(join(pkg, 'server.js')).href);
 }
 
 /** A port that was free a moment ago. */

@@ -84,6 +84,9 @@ describe('the page', () => {
       assert.deepEqual(await builtin.evaluateAll((els) => els.map((e) => [e.dataset.tool, e.dataset.risk])), [
         ['calculator', 'read'],
         ['get_weather', 'network'],
+        // The mock GitHub server offers resources, so the two resource tools are registered.
+        ['list_mcp_resources', 'read'],
+        ['read_mcp_resource', 'read'],
       ]);
       // The GitHub group lists exactly the mock server's tools, with the package's risks.
       const { createAgent } = await importPackage();
@@ -94,7 +97,7 @@ describe('the page', () => {
       assert.deepEqual(await github.evaluateAll((els) => els.map((e) => [e.dataset.tool, e.dataset.risk])), expected);
       assert.ok(expected.some(([, risk]) => risk === 'write'), 'the mock server has write tools (create_issue)');
       assert.match(await page.locator('.tool-group[data-group="mcp:github"] h3').innerText(), /MCP · github/);
-      assert.match(await page.locator('#tools-count').innerText(), new RegExp(`^${expected.length + 2} tools$`));
+      assert.match(await page.locator('#tools-count').innerText(), new RegExp(`^${expected.length + 4} tools$`));
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
