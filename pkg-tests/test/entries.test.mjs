@@ -70,8 +70,10 @@ test('the tarball ships exactly the entries, their types, lib/, the wasm modules
   for (const [condition, entry] of Object.entries(pkg.exports['.'])) {
     if (typeof entry === 'object') assert.equal(Object.keys(entry)[0], 'types', `${condition} lists types first`);
   }
-  for (const key of ['license', 'repository', 'keywords', 'engines', 'sideEffects', 'types']) {
+  for (const key of ['license', 'keywords', 'engines', 'sideEffects', 'types']) {
     assert.ok(pkg[key], `package.json has no ${key}`);
   }
+  // No public repository exists yet: a made-up URL on the registry page would send users nowhere.
+  assert.equal(pkg.repository, undefined, 'package.json names a repository that does not exist');
   assert.ok(files.includes('README.md') && files.includes('lib/agent.js') && files.includes('workerd.js'));
 });
