@@ -62,6 +62,19 @@ export const assert = {
       throw new Error(message ?? `expected ${show(text)} to match ${pattern}`);
     }
   },
+  /** `promise` must reject with an error for which `check(error)` is true. */
+  async rejects(promise, check, message) {
+    let caught = null;
+    let rejected = false;
+    try {
+      await promise;
+    } catch (error) {
+      caught = error;
+      rejected = true;
+    }
+    if (!rejected) throw new Error(message ?? 'expected a rejection, the promise resolved');
+    if (!check(caught)) throw new Error(message ?? `unexpected rejection: ${caught?.name}: ${caught?.message}`);
+  },
   /** `fn` must throw (or reject) an instance of `type` whose message matches `pattern`. */
   async throws(fn, type, pattern) {
     let caught = null;
@@ -79,6 +92,51 @@ export const assert = {
     }
   },
 };
+
+/**
+ * A seeded pseudo-random generator (mulberry32): `next()` in [0, 1). Tests that pick random
+ * moments take their seed from `env.seed` (run.mjs prints it), so a failing schedule can be
+ * replayed with the same choices (the timers themselves still jitter).
+ */
+export function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Records unhandled promise rejections until `stop()`, through whichever hooks the runtime has:
+ * `process.on('unhandledRejection')` (Node, Bun) and the global `unhandledrejection` event
+ * (browsers, Deno, workerd; default prevented so the runtime does not report or exit).
+ * `reasons` lists each rejection once.
+ */
+export function watchUnhandledRejections() {
+  const reasons = [];
+  const record = (reason) => {
+    if (!reasons.includes(reason)) reasons.push(reason);
+  };
+  const onEvent = (event) => {
+    event.preventDefault();
+    record(event.reason);
+  };
+  const proc = globalThis.process;
+  const viaProcess = typeof proc?.on === 'function' && typeof proc?.off === 'function';
+  const viaEvent = typeof globalThis.addEventListener === 'function';
+  if (viaProcess) proc.on('unhandledRejection', record);
+  if (viaEvent) globalThis.addEventListener('unhandledrejection', onEvent);
+  return {
+    reasons,
+    stop() {
+      if (viaProcess) proc.off('unhandledRejection', record);
+      if (viaEvent) globalThis.removeEventListener('unhandledrejection', onEvent);
+    },
+  };
+}
 
 /** Collects agent events: `onEvent` for run options, `types()` in order, `of(type)`. */
 export function eventLog() {

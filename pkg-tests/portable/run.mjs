@@ -1,34 +1,40 @@
 // Runs the portable suite (./suite) unchanged under every runtime, from the installed package:
-// Node 20 (this process's node), Node 22, Deno, Bun, and workerd. It starts the loopback
-// servers the suite talks to, passes their addresses as the suite's environment, and reports
+// Node 20 (this process's node), Node 22, Deno, Bun, workerd, and headless Chromium through the
+// `browser` entry (./browser.mjs). It starts the loopback servers the suite talks to (behind a
+// CORS front, for the page), saves a conversation in Node for the others to continue, picks the
+// seed of the suite's random schedules, passes all that as the suite's environment, and reports
 // per runtime. Run from the temporary project pkg-tests/run installs the tarball into.
 //
 //   node portable/run.mjs [--bench] [runtime...]   (default: all of them)
 //
 // --bench: instead of the tests, the p50 of a mock agent run in each runtime (./bench.mjs).
+// AW_SUITE_SEED=N repeats a run's random choices (the seed is printed first);
+// AW_SUITE_FILTER=text runs only the tests whose name contains it.
 //
-// Binaries: AW_NODE22 (set by ../run), the rest from pkg-tests/node_modules (AW_TOOLS_DIR).
+// Binaries: AW_NODE22 (set by ../run), the rest from pkg-tests/node_modules (AW_TOOLS_DIR);
+// Chromium from CHROMIUM_PATH, driven by playwright-core (AW_PLAYWRIGHT).
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createAgent } from 'agentwire';
 import { freePort, recordingServer } from '../test/http-helpers.mjs';
+import { viaChromium } from './browser.mjs';
+import { corsFront, replayServer } from './servers.mjs';
 
 const tools = process.env.AW_TOOLS_DIR;
 if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; run pkg-tests/run');
 const here = new URL('.', import.meta.url).pathname;
 const project = join(here, '..');
 
-/** Starts the replay server; resolves to `{ baseURL, reset (its /__reset URL), stop() }`. */
-async function replayServer() {
-  const dir = process.env.AW_OPENAI_FIXTURES;
-  const child = spawn(process.execPath, [join(dir, 'replay-server.mjs'), join(dir, 'scenarios.json')], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8').once('data', (line) => resolve(JSON.parse(line).port));
-    child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
-  });
-  return { baseURL: `http://127.0.0.1:${port}/v1`, reset: `http://127.0.0.1:${port}/__reset`, stop: () => child.stdin.end() };
+/** A conversation saved after a tool call in this process (Node 20), as JSON text. */
+async function savedInNode() {
+  const agent = await createAgent();
+  try {
+    await agent.run('查看 vercel/ai 的 issues');
+    return JSON.stringify(agent.history());
+  } finally {
+    agent.close();
+  }
 }
 
 /** Runs `command` to completion; resolves to `{ code, stdout, stderr }`. */
@@ -140,20 +146,34 @@ const RUNTIMES = {
   deno: (env) => viaCli(join(tools, '@deno/linux-x64-glibc/deno'), ['run', '-A'], env),
   bun: (env) => viaCli(join(tools, '@oven/bun-linux-x64/bin/bun'), [], env),
   workerd: viaWorkerd,
+  chromium: (env) => viaChromium(env, { project, portableDir: here, bench: BENCH }),
 };
 
 const args = process.argv.slice(2);
 const BENCH = args.includes('--bench') ? 30 : 0;
 const named = args.filter((a) => a !== '--bench');
 const wanted = named.length ? named : Object.keys(RUNTIMES);
+const seed = process.env.AW_SUITE_SEED ? Number(process.env.AW_SUITE_SEED) : Math.floor(Math.random() * 2 ** 32);
+if (!Number.isInteger(seed)) throw new Error(`AW_SUITE_SEED must be an integer, got ${process.env.AW_SUITE_SEED}`);
+if (!BENCH) console.log(`portable suite: seed ${seed} (AW_SUITE_SEED=${seed} repeats its random choices)`);
 const mcp = await recordingServer();
 const replay = await replayServer();
+const mcpFront = await corsFront(new URL(mcp.url).origin);
+const replayFront = await corsFront(replay.url);
+const shared = {
+  mcpUrl: `${mcpFront.url}${new URL(mcp.url).pathname}`,
+  openaiBaseURL: `${replayFront.url}/v1`,
+  openaiReset: `${replayFront.url}/__reset`,
+  savedHistory: BENCH ? undefined : await savedInNode(),
+  seed,
+  filter: process.env.AW_SUITE_FILTER || undefined,
+};
 let failures = 0;
 try {
   for (const runtime of wanted) {
     if (!RUNTIMES[runtime]) throw new Error(`unknown runtime ${runtime}; known: ${Object.keys(RUNTIMES)}`);
     const started = performance.now();
-    const result = await RUNTIMES[runtime]({ runtime, mcpUrl: mcp.url, openaiBaseURL: replay.baseURL, openaiReset: replay.reset });
+    const result = await RUNTIMES[runtime]({ runtime, ...shared });
     const ms = Math.round(performance.now() - started);
     if (result.bench) {
       const b = result.bench;
@@ -166,6 +186,8 @@ try {
     failures += result.failed.length + (result.passed.length ? 0 : 1);
   }
 } finally {
+  await mcpFront.stop();
+  await replayFront.stop();
   await mcp.stop();
   replay.stop();
 }

@@ -51,60 +51,8 @@ export function bridgeToProcess(command, args) {
   };
 }
 
-/**
- * A transport whose "server" is a function: it gets each parsed message the client sent and
- * returns what to answer (a string, an object, an array of them, or nothing).
- */
-export function scriptedTransport(reply) {
-  let onMessage = () => {};
-  let onClose = () => {};
-  const transport = {
-    closed: false,
-    received: [],
-    send(line) {
-      const message = JSON.parse(line);
-      transport.received.push(message);
-      const out = reply(message);
-      const list = out === undefined ? [] : Array.isArray(out) ? out : [out];
-      setTimeout(() => list.forEach((m) => onMessage(m)), 1);
-    },
-    onMessage(callback) {
-      onMessage = callback;
-    },
-    onClose(callback) {
-      onClose = callback;
-    },
-    close() {
-      transport.closed = true;
-    },
-    /** Ends the connection from the server's side. */
-    hangUp(reason) {
-      onClose(reason);
-    },
-  };
-  return transport;
-}
-
-/** Answers the MCP handshake and tools/list with one tool; `onCall` answers tools/call. */
-export function minimalServer(tools, onCall) {
-  return (message) => {
-    if (message.id === undefined) return undefined;
-    if (message.method === 'initialize') {
-      return {
-        jsonrpc: '2.0',
-        id: message.id,
-        result: {
-          protocolVersion: message.params.protocolVersion,
-          capabilities: { tools: {} },
-          serverInfo: { name: 'scripted', version: '1.0.0' },
-        },
-      };
-    }
-    if (message.method === 'tools/list') return { jsonrpc: '2.0', id: message.id, result: { tools } };
-    if (message.method === 'tools/call') return onCall(message);
-    return { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } };
-  };
-}
+// Scripted peers shared with the portable suite (which cannot import node: modules).
+export { minimalServer, scriptedTransport } from '../portable/suite/scripted.mjs';
 
 /** Collects events; `types()` lists their `type`s in order. */
 export function eventLog() {

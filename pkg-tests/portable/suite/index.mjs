@@ -3,5 +3,7 @@
 import './agent.test.mjs';
 import './http.test.mjs';
 import './control.test.mjs';
+import './abort.test.mjs';
+import './history.test.mjs';
 
 export { runTests } from '../harness.mjs';
