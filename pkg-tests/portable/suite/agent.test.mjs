@@ -1,5 +1,5 @@
 // The agent itself, identical in every runtime: the mock run, a JS transport, JS tools, bad input.
-import { createAgent, httpTransport, mockGithub } from 'agentwire';
+import { createAgent, httpTransport, mockGithub, openaiCodec } from 'agentwire';
 import { assert, eventLog, test } from '../harness.mjs';
 
 test('mock model + mock GitHub: 查看 vercel/ai 的 issues runs list_issues and answers', async () => {
@@ -9,7 +9,7 @@ test('mock model + mock GitHub: 查看 vercel/ai 的 issues runs list_issues and
     const answer = await agent.run('查看 vercel/ai 的 issues', { onEvent: log.onEvent });
     assert.deepEqual(log.types(), ['step_start', 'tool_start', 'tool_end', 'step_start', 'model_text', 'done']);
     assert.equal(log.of('tool_start')[0].name, 'mcp__github__list_issues');
-    assert.ok(typeof answer === 'string' && answer.length > 0, `empty answer: ${answer}`);
+    assert.match(answer, /^vercel\/ai 的 issue（共 \d+ 个）/);
   } finally {
     agent.close();
   }
@@ -42,8 +42,9 @@ test('a JS tool asks for approval and its result reaches the model', async () =>
     agent.registerTool({ name: 'get_weather', risk: 'network', execute: ({ city }) => `rain in ${city}` });
     const asked = [];
     const log = eventLog();
-    await agent.run('weather in Paris', { onEvent: log.onEvent, onApproval: (r) => asked.push(r.name) > 0 });
+    const answer = await agent.run('weather in Paris', { onEvent: log.onEvent, onApproval: (r) => asked.push(r.name) > 0 });
     assert.deepEqual(asked, ['get_weather']);
+    assert.match(answer, /rain in Paris/);
     assert.equal(log.of('tool_end')[0].ok, true);
   } finally {
     agent.close();
@@ -59,4 +60,10 @@ test('bad input is a TypeError naming the culprit', async () => {
   } finally {
     agent.close();
   }
+});
+
+test('openaiCodec encodes a request body without a model or network', async () => {
+  const body = openaiCodec.encodeRequest({ system: '', messages: [{ role: 'user', content: 'hi' }], tools: [] }, { model: 'm' });
+  assert.equal(body.model, 'm');
+  assert.deepEqual(body.messages.at(-1), { role: 'user', content: 'hi' });
 });

@@ -5,5 +5,7 @@ import './http.test.mjs';
 import './control.test.mjs';
 import './abort.test.mjs';
 import './history.test.mjs';
+import './errors.test.mjs';
+import './transports.test.mjs';
 
 export { runTests } from '../harness.mjs';
