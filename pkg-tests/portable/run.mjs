@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAgent } from 'agentwire';
-import { freePort, recordingServer } from '../test/http-helpers.mjs';
+import { freePort, recordingServer, startEverythingHttp } from '../test/http-helpers.mjs';
 import { viaChromium } from './browser.mjs';
 import { corsFront, replayServer } from './servers.mjs';
 
@@ -157,11 +157,13 @@ const seed = process.env.AW_SUITE_SEED ? Number(process.env.AW_SUITE_SEED) : Mat
 if (!Number.isInteger(seed)) throw new Error(`AW_SUITE_SEED must be an integer, got ${process.env.AW_SUITE_SEED}`);
 if (!BENCH) console.log(`portable suite: seed ${seed} (AW_SUITE_SEED=${seed} repeats its random choices)`);
 const mcp = await recordingServer();
+const everything = await startEverythingHttp(); // answers CORS itself
 const replay = await replayServer();
 const mcpFront = await corsFront(new URL(mcp.url).origin);
 const replayFront = await corsFront(replay.url);
 const shared = {
   mcpUrl: `${mcpFront.url}${new URL(mcp.url).pathname}`,
+  everythingUrl: everything.url,
   openaiBaseURL: `${replayFront.url}/v1`,
   openaiReset: `${replayFront.url}/__reset`,
   savedHistory: BENCH ? undefined : await savedInNode(),
@@ -189,6 +191,7 @@ try {
   await mcpFront.stop();
   await replayFront.stop();
   await mcp.stop();
+  await everything.stop();
   replay.stop();
 }
 process.exit(failures ? 1 : 0);

@@ -1,5 +1,6 @@
-// Over the network, from inside the runtime: httpTransport against a Streamable HTTP MCP server
-// and openaiCompatible against the OpenAI-compatible replay server, both on loopback.
+// Over the network, from inside the runtime: httpTransport against Streamable HTTP MCP servers
+// (a recording one written here, and server-everything) and openaiCompatible against the
+// OpenAI-compatible replay server, all on loopback.
 import { createAgent, httpTransport, openaiCompatible } from 'agentwire';
 import { assert, eventLog, test } from '../harness.mjs';
 
@@ -10,6 +11,22 @@ test('httpTransport: connect, list and call echo on a Streamable HTTP MCP server
     assert.equal(server.status, 'connected', JSON.stringify(server));
     const result = await agent.callTool('mcp__rec__echo', { message: `hi from ${env.runtime}` });
     assert.equal(result.content[0].text, `echo: hi from ${env.runtime}`);
+  } finally {
+    agent.close();
+  }
+});
+
+test('httpTransport against server-everything (Streamable HTTP): echo, get-sum, then close', async (env) => {
+  if (!env.everythingUrl) throw new Error('env.everythingUrl is missing (run.mjs starts server-everything)');
+  const agent = await createAgent({ servers: { everything: httpTransport(env.everythingUrl) } });
+  try {
+    const [server] = agent.servers();
+    assert.equal(server.status, 'connected', server.error);
+    assert.ok(agent.tools().filter((t) => t.server === 'everything').length > 5, 'server-everything lists its tools');
+    const echo = await agent.callTool('mcp__everything__echo', { message: `from ${env.runtime}` });
+    assert.equal(echo.text, `Echo: from ${env.runtime}`);
+    const sum = await agent.callTool('mcp__everything__get-sum', { a: 20, b: 22 });
+    assert.match(sum.text, /\b42\b/);
   } finally {
     agent.close();
   }
