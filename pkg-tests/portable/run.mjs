@@ -166,6 +166,8 @@ const shared = {
   everythingUrl: everything.url,
   openaiBaseURL: `${replayFront.url}/v1`,
   openaiReset: `${replayFront.url}/__reset`,
+  openaiRequests: `${replayFront.url}/__requests`,
+  openaiOpen: `${replayFront.url}/__front/open`,
   savedHistory: BENCH ? undefined : await savedInNode(),
   seed,
   filter: process.env.AW_SUITE_FILTER || undefined,

@@ -23,12 +23,19 @@ export async function replayServer() {
  * A reverse proxy on a free loopback port in front of `target` (an origin) that answers CORS:
  * preflights get the method and headers they ask for, and every answer allows any origin and
  * exposes its own headers (Mcp-Session-Id, WWW-Authenticate...). Bodies stream through as they
- * come (SSE stays incremental). Resolves to `{ url (its origin), stop() }`.
+ * come (SSE stays incremental). `GET /__front/open` answers `{ open }`, the requests whose
+ * client has neither read the whole answer nor gone away: what a cancelled `fetch` must not
+ * leave behind. Resolves to `{ url (its origin), stop() }`.
  */
 export async function corsFront(target) {
   const { hostname, port } = new URL(target);
+  let open = 0;
   const server = createServer((req, res) => {
     const allow = { 'access-control-allow-origin': '*' };
+    if (req.method === 'GET' && req.url === '/__front/open') {
+      res.writeHead(200, { ...allow, 'content-type': 'application/json', 'cache-control': 'no-store' });
+      return res.end(JSON.stringify({ open }));
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         ...allow,
@@ -38,6 +45,8 @@ export async function corsFront(target) {
       });
       return res.end();
     }
+    open++;
+    res.once('close', () => open--);
     const headers = { ...req.headers, host: `${hostname}:${port}` };
     delete headers.origin;
     const upstream = httpRequest({ hostname, port, path: req.url, method: req.method, headers }, (answer) => {

@@ -1,8 +1,9 @@
 // Over the network, from inside the runtime: httpTransport against Streamable HTTP MCP servers
 // (a recording one written here, and server-everything) and openaiCompatible against the
 // OpenAI-compatible replay server, all on loopback.
-import { createAgent, httpTransport, openaiCompatible } from 'agentwire';
+import { createAgent, diagnostics, httpTransport, openaiCompatible } from 'agentwire';
 import { assert, eventLog, test } from '../harness.mjs';
+import { sleep, terminalEvents } from './scripted.mjs';
 
 test('httpTransport: connect, list and call echo on a Streamable HTTP MCP server', async (env) => {
   const agent = await createAgent({ servers: { rec: httpTransport(env.mcpUrl) } });
@@ -42,6 +43,46 @@ test('openaiCompatible over the replay server: tool call, result, streamed answe
     assert.equal(log.of('tool_start')[0]?.name, 'mcp__github__list_issues', JSON.stringify(log.events));
     assert.ok(answer.length > 0, 'empty answer');
     assert.equal(log.types().at(-1), 'done');
+  } finally {
+    agent.close();
+  }
+});
+
+/** How many chat completion requests the replay server has received since its last reset. */
+async function modelRequests(env) {
+  const log = await (await fetch(env.openaiRequests)).json();
+  return log.filter((r) => r.path.endsWith('/chat/completions')).length;
+}
+
+test('abort during a model request over HTTP (no answer; a stalled stream): one error event, the request closed', async (env) => {
+  await fetch(env.openaiReset, { method: 'POST' });
+  const model = openaiCompatible({ baseURL: env.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
+  const agent = await createAgent({ model, servers: {} });
+  try {
+    for (const prompt of ['Never answer.', 'Stall mid-answer.']) {
+      const controller = new AbortController();
+      const log = eventLog();
+      const before = await modelRequests(env);
+      const run = agent.run(prompt, { signal: controller.signal, onEvent: log.onEvent });
+      for (let i = 0; (await modelRequests(env)) === before; i++) {
+        if (i > 500) throw new Error(`${prompt}: the model request never reached the replay server`);
+        await sleep(10);
+      }
+      await sleep(30); // the stalled stream has sent its first events
+      controller.abort(new Error('user pressed stop'));
+      await assert.rejects(run, (e) => e.name === 'AbortError', `${prompt}: the run did not end with an AbortError`);
+      await sleep(5);
+      assert.deepEqual(terminalEvents(log).map((e) => e.type), ['error'], `${prompt}: ${log.types().join()}`);
+      assert.deepEqual(diagnostics(), { timers: 0, modelCalls: 0, toolCalls: 0 }, `${prompt}: diagnostics() after the abort`);
+      // The request itself was cancelled: the server's side of it closes.
+      for (let i = 0; ; i++) {
+        const { open } = await (await fetch(env.openaiOpen)).json();
+        if (open === 0) break;
+        if (i > 200) throw new Error(`${prompt}: ${open} request(s) to the model server still open 2 s after the abort`);
+        await sleep(10);
+      }
+    }
+    assert.match(await agent.run('Say hello, slowly.'), /\S/);
   } finally {
     agent.close();
   }
