@@ -1,8 +1,9 @@
 // A test harness small enough to run unchanged in Node, Deno, Bun, workerd and browsers: no
 // `node:` import, no globals beyond the language, `fetch` and timers. Suite files register
 // tests with `test(name, fn)`; a runtime's entry calls `runTests(env)` and reports the result.
-// `fn` gets `env`: the loopback servers the orchestrator (./run.mjs) started, and the runtime's
-// name (`env.runtime`), so a test can say where it failed but never branch on it.
+// `fn` gets `env`: the loopback servers the orchestrator (./run.mjs) started, the runtime's
+// name (`env.runtime`), so a test can say where it failed but never branch on it, and
+// `env.share(key, value)`, which hands JSON back to the orchestrator (in the result's `shared`).
 
 const registered = [];
 
@@ -11,10 +12,15 @@ export function test(name, fn, { timeoutMs = 30_000 } = {}) {
   registered.push({ name, fn, timeoutMs });
 }
 
-/** Runs every registered test in order; resolves to `{ passed, failed: [{ name, error }], ms }`. */
+/**
+ * Runs every registered test in order; resolves to `{ passed, failed: [{ name, error }], ms,
+ * shared }` (`shared`: what tests passed to `env.share`).
+ */
 export async function runTests(env, { filter } = {}) {
   const passed = [];
   const failed = [];
+  const shared = {};
+  env = { ...env, share: (key, value) => (shared[key] = value) };
   const started = performance.now();
   for (const { name, fn, timeoutMs } of registered) {
     if (filter && !name.includes(filter)) continue;
@@ -31,7 +37,7 @@ export async function runTests(env, { filter } = {}) {
       clearTimeout(timer);
     }
   }
-  return { passed, failed, ms: Math.round(performance.now() - started) };
+  return { passed, failed, ms: Math.round(performance.now() - started), shared };
 }
 
 const show = (value) => {

@@ -1,9 +1,9 @@
 // Runs the portable suite (./suite) unchanged under every runtime, from the installed package:
 // Node 20 (this process's node), Node 22, Deno, Bun, workerd, and headless Chromium through the
 // `browser` entry (./browser.mjs). It starts the loopback servers the suite talks to (behind a
-// CORS front, for the page), saves a conversation in Node for the others to continue, picks the
-// seed of the suite's random schedules, passes all that as the suite's environment, and reports
-// per runtime. Run from the temporary project pkg-tests/run installs the tarball into.
+// CORS front, for the page), saves a conversation in Node for the others to continue (and
+// continues in Node the one each runtime saves), picks the seed of the suite's random
+// schedules, passes all that as the suite's environment, and reports per runtime. Run from the temporary project pkg-tests/run installs the tarball into.
 //
 //   node portable/run.mjs [--bench] [runtime...]   (default: all of them)
 //
@@ -25,6 +25,28 @@ const tools = process.env.AW_TOOLS_DIR;
 if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; run pkg-tests/run');
 const here = new URL('.', import.meta.url).pathname;
 const project = join(here, '..');
+
+/**
+ * Continues, in this process (Node 20), a conversation another runtime saved after a tool call;
+ * resolves to null when it continues as it should, else to what went wrong.
+ */
+async function continueInNode(savedJson) {
+  if (typeof savedJson !== 'string') return `no saved history came back (got ${typeof savedJson})`;
+  const saved = JSON.parse(savedJson);
+  const agent = await createAgent({ history: saved });
+  try {
+    const events = [];
+    await agent.run('list pull requests in vercel/ai', { onEvent: (e) => events.push(e.type) });
+    const messages = agent.history().messages;
+    if (events.at(-1) !== 'done') return `the run ended with ${events.join()}`;
+    if (messages.length !== 8 || JSON.stringify(messages.slice(0, 4)) !== JSON.stringify(saved.messages)) {
+      return `the continued conversation is not the saved one plus a turn: ${JSON.stringify(messages)}`;
+    }
+    return null;
+  } finally {
+    agent.close();
+  }
+}
 
 /** A conversation saved after a tool call in this process (Node 20), as JSON text. */
 async function savedInNode() {
@@ -183,6 +205,12 @@ try {
       const b = result.bench;
       console.log(`${runtime}: mock run p50 ${b.p50} ms, p90 ${b.p90} ms, min ${b.min} ms (${b.rounds} runs)`);
       continue;
+    }
+    if (!shared.filter) {
+      const name = `the conversation ${runtime} saved continues in Node 20`;
+      const problem = await continueInNode(result.shared?.savedHistory).catch((e) => String(e.stack ?? e));
+      if (problem) result.failed.push({ name, error: problem });
+      else result.passed.push(name);
     }
     console.log(`${runtime}: ${result.passed.length} passed, ${result.failed.length} failed (${ms} ms)`);
     for (const name of result.passed) console.log(`  ok   ${name}`);

@@ -1,6 +1,7 @@
 // Conversations that survive restarts, in every runtime: history() as versioned plain JSON,
 // restored into a new agent here, or saved by another runtime (env.savedHistory: Node 20 saved
-// it in run.mjs) and continued here; malformed histories are TypeErrors naming the field.
+// it in run.mjs) and continued here; what this runtime saves goes back to run.mjs, which
+// continues it in Node. Malformed histories are TypeErrors naming the field.
 import { createAgent } from 'agentwire';
 import { assert, eventLog, test } from '../harness.mjs';
 
@@ -29,7 +30,7 @@ async function continueFrom(saved) {
   }
 }
 
-test('history saved after a tool call restores into a new agent, which continues', async () => {
+test('history saved after a tool call restores into a new agent, which continues', async (env) => {
   const first = await createAgent();
   let saved;
   try {
@@ -41,6 +42,7 @@ test('history saved after a tool call restores into a new agent, which continues
   assert.equal(saved.version, 1);
   assert.deepEqual(saved.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
   assert.equal(saved.messages[1].toolCalls[0].name, 'mcp__github__list_issues');
+  env.share('savedHistory', JSON.stringify(saved)); // run.mjs continues it in Node
   await continueFrom(saved);
 });
 
