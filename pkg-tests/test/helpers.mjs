@@ -1,4 +1,5 @@
-// Shared test plumbing: the real MCP server to talk to, hand-written transports, event logs.
+// Shared test plumbing: the real MCP server to talk to, a hand-written process bridge, event logs
+// (scripted peers live in ../portable/suite/scripted.mjs, for every runtime).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -50,9 +51,6 @@ export function bridgeToProcess(command, args) {
     },
   };
 }
-
-// Scripted peers shared with the portable suite (which cannot import node: modules).
-export { minimalServer, scriptedTransport } from '../portable/suite/scripted.mjs';
 
 /** Collects events; `types()` lists their `type`s in order. */
 export function eventLog() {

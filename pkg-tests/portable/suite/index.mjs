@@ -7,5 +7,7 @@ import './abort.test.mjs';
 import './history.test.mjs';
 import './errors.test.mjs';
 import './transports.test.mjs';
+import './tools.test.mjs';
+import './callbacks.test.mjs';
 
 export { runTests } from '../harness.mjs';

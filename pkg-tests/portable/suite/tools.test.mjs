@@ -1,8 +1,6 @@
-// JS tools: registration, the permission gate with approvals, failures, timeouts, direct calls.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
+// JS tools in every runtime: registration, the permission gate with approvals, failures, timeouts, direct calls.
 import { createAgent } from 'agentwire';
-import { eventLog } from './helpers.mjs';
+import { assert, eventLog, test } from '../harness.mjs';
 
 /** A weather tool the mock model calls for "weather in <city>"; records its calls. */
 function weatherTool(overrides = {}) {
@@ -129,8 +127,8 @@ test('allow and deny patterns decide without asking; options left out keep their
     assert.match(log.of('tool_end')[0].output, /deny get_weather/);
     // deny given, allow left out: reads of other tools still run by default.
     assert.equal((await denied.callTool('mcp__github__get_issue', { owner: 'vercel', repo: 'ai', issue_number: 6241 })).isError, false);
-    await assert.rejects(denied.callTool('mcp__github__list_issues', { owner: 'vercel', repo: 'ai' }), /denied by permission rule `deny mcp__github__list_issues`/);
-    await assert.rejects(denied.callTool('get_weather', { city: 'Oslo' }), /denied/);
+    await assert.throws(() => denied.callTool('mcp__github__list_issues', { owner: 'vercel', repo: 'ai' }), Error, /denied by permission rule `deny mcp__github__list_issues`/);
+    await assert.throws(() => denied.callTool('get_weather', { city: 'Oslo' }), Error, /denied/);
   } finally {
     allowed.close();
     denied.close();
@@ -199,7 +197,7 @@ test('callTool calls one tool directly: no approval asked, audited, results shap
 
     assert.deepEqual(audit.map((r) => [r.tool, r.outcome]).slice(0, 2), [['get_weather', 'ok'], ['stats', 'ok']]);
     assert.equal(audit.length, 4);
-    await assert.rejects(agent.callTool('no_such_tool'), /unknown tool "no_such_tool"/);
+    await assert.throws(() => agent.callTool('no_such_tool'), Error, /unknown tool "no_such_tool"/);
   } finally {
     agent.close();
   }

@@ -1,8 +1,7 @@
-// Every callback may call the agent back: they run outside the wasm module's call stack.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
+// Every callback may call the agent back, in every runtime: they run outside the wasm module's call stack.
 import { createAgent } from 'agentwire';
-import { minimalServer, scriptedTransport } from './helpers.mjs';
+import { assert, test } from '../harness.mjs';
+import { minimalServer, scriptedTransport } from './scripted.mjs';
 
 test('callbacks may call into the agent while a run is going on', async () => {
   const seen = { notices: [], events: [], approvals: [], tool: [], model: [] };
