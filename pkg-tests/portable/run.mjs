@@ -3,7 +3,8 @@
 // `browser` entry (./browser.mjs). It starts the loopback servers the suite talks to (behind a
 // CORS front, for the page), saves a conversation in Node for the others to continue (and
 // continues in Node the one each runtime saves), picks the seed of the suite's random
-// schedules, passes all that as the suite's environment, and reports per runtime. Run from the temporary project pkg-tests/run installs the tarball into.
+// schedules, passes all that as the suite's environment, and reports per runtime. Run from the
+// temporary project pkg-tests/run installs the tarball into.
 //
 //   node portable/run.mjs [--bench] [runtime...]   (default: all of them)
 //
