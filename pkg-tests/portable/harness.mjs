@@ -116,30 +116,51 @@ export function seededRandom(seed) {
 }
 
 /**
- * Records unhandled promise rejections until `stop()`, through whichever hooks the runtime has:
- * `process.on('unhandledRejection')` (Node, Bun) and the global `unhandledrejection` event
- * (browsers, Deno, workerd; default prevented so the runtime does not report or exit).
- * `reasons` lists each rejection once.
+ * Records promise rejections left unhandled until `stop()`, through whichever hooks the runtime
+ * has: `process.on('unhandledRejection' / 'rejectionHandled')` (Node, Bun) and the global
+ * `unhandledrejection` / `rejectionhandled` events (browsers, Deno, workerd; default prevented
+ * so the runtime does not report or exit). A rejection handled after it was reported (workerd
+ * reports a cancelled fetch body's read that way) is taken back. `reasons` lists what is left.
  */
 export function watchUnhandledRejections() {
+  const open = new Map(); // promise -> reason
   const reasons = [];
-  const record = (reason) => {
-    if (!reasons.includes(reason)) reasons.push(reason);
+  const sync = () => reasons.splice(0, reasons.length, ...open.values());
+  const onUnhandled = (reason, promise) => {
+    open.set(promise ?? reason, reason);
+    sync();
+  };
+  const onHandled = (promise) => {
+    open.delete(promise);
+    sync();
   };
   const onEvent = (event) => {
     event.preventDefault();
-    record(event.reason);
+    onUnhandled(event.reason, event.promise);
   };
+  const onHandledEvent = (event) => onHandled(event.promise);
   const proc = globalThis.process;
   const viaProcess = typeof proc?.on === 'function' && typeof proc?.off === 'function';
   const viaEvent = typeof globalThis.addEventListener === 'function';
-  if (viaProcess) proc.on('unhandledRejection', record);
-  if (viaEvent) globalThis.addEventListener('unhandledrejection', onEvent);
+  if (viaProcess) {
+    proc.on('unhandledRejection', onUnhandled);
+    proc.on('rejectionHandled', onHandled);
+  }
+  if (viaEvent) {
+    globalThis.addEventListener('unhandledrejection', onEvent);
+    globalThis.addEventListener('rejectionhandled', onHandledEvent);
+  }
   return {
     reasons,
     stop() {
-      if (viaProcess) proc.off('unhandledRejection', record);
-      if (viaEvent) globalThis.removeEventListener('unhandledrejection', onEvent);
+      if (viaProcess) {
+        proc.off('unhandledRejection', onUnhandled);
+        proc.off('rejectionHandled', onHandled);
+      }
+      if (viaEvent) {
+        globalThis.removeEventListener('unhandledrejection', onEvent);
+        globalThis.removeEventListener('rejectionhandled', onHandledEvent);
+      }
     },
   };
 }

@@ -122,12 +122,18 @@ test('break out of stream() during the model call cancels it; the agent streams 
   }
 });
 
-test('the unhandled-rejection watcher sees a rejection nobody handles (so the load test can trust it)', async () => {
+test('the unhandled-rejection watcher sees a rejection nobody handles, and takes back one handled late', async () => {
   const watch = watchUnhandledRejections();
   try {
     const probe = new Error('probe: deliberately unhandled');
     Promise.reject(probe);
     await until(() => watch.reasons.includes(probe), 5_000, 'the unhandled rejection report');
+    const late = new Error('probe: handled late');
+    const promise = Promise.reject(late);
+    await until(() => watch.reasons.includes(late), 5_000, 'the second report');
+    promise.catch(() => {});
+    await until(() => !watch.reasons.includes(late), 5_000, 'the rejectionhandled report');
+    assert.deepEqual(watch.reasons, [probe]);
   } finally {
     watch.stop();
   }

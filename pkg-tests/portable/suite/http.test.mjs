@@ -2,7 +2,7 @@
 // (a recording one written here, and server-everything) and openaiCompatible against the
 // OpenAI-compatible replay server, all on loopback.
 import { createAgent, diagnostics, httpTransport, openaiCompatible } from 'agentwire';
-import { assert, eventLog, test } from '../harness.mjs';
+import { assert, eventLog, seededRandom, test, watchUnhandledRejections } from '../harness.mjs';
 import { sleep, terminalEvents } from './scripted.mjs';
 
 test('httpTransport: connect, list and call echo on a Streamable HTTP MCP server', async (env) => {
@@ -54,6 +54,16 @@ async function modelRequests(env) {
   return log.filter((r) => r.path.endsWith('/chat/completions')).length;
 }
 
+/** Resolves once no request to the model server is open (the CORS front counts them). */
+async function modelRequestsClosed(env, what) {
+  for (let i = 0; ; i++) {
+    const { open } = await (await fetch(env.openaiOpen)).json();
+    if (open === 0) return;
+    if (i > 200) throw new Error(`${what}: ${open} request(s) to the model server still open 2 s after the run ended`);
+    await sleep(10);
+  }
+}
+
 test('abort during a model request over HTTP (no answer; a stalled stream): one error event, the request closed', async (env) => {
   await fetch(env.openaiReset, { method: 'POST' });
   const model = openaiCompatible({ baseURL: env.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
@@ -74,16 +84,47 @@ test('abort during a model request over HTTP (no answer; a stalled stream): one 
       await sleep(5);
       assert.deepEqual(terminalEvents(log).map((e) => e.type), ['error'], `${prompt}: ${log.types().join()}`);
       assert.deepEqual(diagnostics(), { timers: 0, modelCalls: 0, toolCalls: 0 }, `${prompt}: diagnostics() after the abort`);
-      // The request itself was cancelled: the server's side of it closes.
-      for (let i = 0; ; i++) {
-        const { open } = await (await fetch(env.openaiOpen)).json();
-        if (open === 0) break;
-        if (i > 200) throw new Error(`${prompt}: ${open} request(s) to the model server still open 2 s after the abort`);
-        await sleep(10);
-      }
+      await modelRequestsClosed(env, prompt); // the request itself was cancelled
     }
     assert.match(await agent.run('Say hello, slowly.'), /\S/);
   } finally {
+    agent.close();
+  }
+});
+
+test('30 streamed model answers over HTTP aborted at random moments: one terminal event each, no request left open', async (env) => {
+  if (!Number.isInteger(env.seed)) throw new Error('env.seed must be an integer (run.mjs sets it)');
+  const random = seededRandom(env.seed ^ 0x5eed);
+  const where = `seed ${env.seed}`;
+  await fetch(env.openaiReset, { method: 'POST' });
+  const watch = watchUnhandledRejections();
+  const model = openaiCompatible({ baseURL: env.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
+  const agent = await createAgent({ model, servers: {} });
+  try {
+    const outcomes = { done: 0, AbortError: 0 };
+    for (let i = 0; i < 30; i++) {
+      const controller = new AbortController();
+      const log = eventLog();
+      const run = agent.run('Say hello, slowly.', { signal: controller.signal, onEvent: log.onEvent });
+      const timer = setTimeout(() => controller.abort(), random() * 60); // the answer streams for ~40 ms
+      const outcome = await run.then(
+        () => 'done',
+        (e) => e.name,
+      );
+      clearTimeout(timer);
+      assert.ok(outcome in outcomes, `${where}, run ${i}: ended with ${outcome}`);
+      outcomes[outcome]++;
+      await sleep(2);
+      assert.equal(terminalEvents(log).length, 1, `${where}, run ${i}: ${log.types().join()}`);
+      assert.deepEqual(diagnostics(), { timers: 0, modelCalls: 0, toolCalls: 0 }, `${where}, after run ${i}`);
+      await modelRequestsClosed(env, `${where}, run ${i} (${outcome})`);
+    }
+    assert.ok(outcomes.AbortError >= 5, `${where}: only ${outcomes.AbortError} of 30 runs were aborted mid-way`);
+    await sleep(10);
+    const unhandled = watch.reasons.map(String);
+    assert.deepEqual(unhandled, [], `${where}: unhandled rejections: ${unhandled.join('; ')}`);
+  } finally {
+    watch.stop();
     agent.close();
   }
 });
