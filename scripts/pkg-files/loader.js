@@ -25,6 +25,10 @@ const MODULES = {
     glue: () => import('./agentwire_anthropic.js'),
     url: () => new URL('agentwire_anthropic_bg.wasm', import.meta.url),
   },
+  search: {
+    glue: () => import('./agentwire_search.js'),
+    url: () => new URL('agentwire_search_bg.wasm', import.meta.url),
+  },
 };
 
 let ready = null;

@@ -9,7 +9,7 @@
 //! cost no download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`],
 //! the OpenAI codec and [`HttpMachine`], the Streamable HTTP machine that JS drives with
 //! `fetch`), and on-demand modules that JS loads on first use: the Anthropic codec (feature
-//! `wasm-anthropic`) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
+//! `wasm-anthropic`), the tool_search lexical index (feature `wasm-search`) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
 //! server, plugged in as an ordinary model and transport).
 //!
 //! What the JS host provides to the runtime, as implementations of the driver's traits:
@@ -45,6 +45,8 @@ mod mocks;
     feature = "wasm-anthropic"
 ))]
 mod request;
+#[cfg(feature = "wasm-search")]
+mod search;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
 mod stream_codec;
 #[cfg(feature = "wasm-runtime")]
@@ -64,3 +66,5 @@ pub use diagnostics::runtime_diagnostics;
 pub use http::HttpMachine;
 #[cfg(feature = "wasm-mocks")]
 pub use mocks::{mock_model_complete, MockGithubBridge};
+#[cfg(feature = "wasm-search")]
+pub use search::{rank_tools_json, search_tools_json};

@@ -3,5 +3,6 @@
 import './agent.test.mjs';
 import './http.test.mjs';
 import './control.test.mjs';
+import './modules.test.mjs';
 
 export { runTests } from '../harness.mjs';
