@@ -441,6 +441,10 @@ export interface SearchCatalogEntry {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The MCP server the tool comes from (absent for tools of no server). */
+  server?: string;
+  /** The tool's own name on its server (e.g. `list_issues` for `mcp__github__list_issues`). */
+  tool?: string;
 }
 
 /** Deferred tool loading (see `AgentOptions.toolSearch`). */
@@ -604,6 +608,19 @@ export function init(source?: WasmSource): Promise<void>;
  * ahead of time, or from another place; by default it loads on first use of either.
  */
 export function initMocks(source?: WasmSource): Promise<void>;
+
+/**
+ * The package's on-demand wasm modules, each loaded on first use of what it implements:
+ * `mocks` (mock model, mock GitHub server), `anthropic` (the Claude codec of `anthropic()`),
+ * `search` (the lexical index `tool_search` ranks with).
+ */
+export type WasmModuleName = 'mocks' | 'anthropic' | 'search';
+
+/**
+ * Loads on-demand module `name` (`agentwire_<name>_bg.wasm`) ahead of time, or from another
+ * place (a `WebAssembly.Module` on Workers); by default it loads on first use.
+ */
+export function initModule(name: WasmModuleName, source?: WasmSource): Promise<void>;
 
 // ----- Streamable HTTP -------------------------------------------------------------------------
 

@@ -604,14 +604,14 @@ fn a_host_searcher_ranks_the_catalog_and_its_answer_is_fused_with_the_index() {
         answer("done"),
     ]);
     let (mut host, _) = host(Policy::new(), model.clone());
-    // What the searcher was asked: (query, catalog names).
-    type Asked = Vec<(String, Vec<String>)>;
+    // What the searcher was asked: (query, catalog names, limit).
+    type Asked = Vec<(String, Vec<String>, usize)>;
     let asked: Rc<RefCell<Asked>> = Rc::default();
     let seen = Rc::clone(&asked);
     host.runtime
-        .set_tool_searcher(Some(Rc::new(move |query, catalog| {
+        .set_tool_searcher(Some(Rc::new(move |query, catalog, limit| {
             let names = catalog.iter().map(|t| t.name.clone()).collect();
-            seen.borrow_mut().push((query, names));
+            seen.borrow_mut().push((query, names, limit));
             Box::pin(async { Ok(vec!["mcp__gh__delete_repo".to_owned(), "nope".to_owned()]) })
         })));
     let observer = Observer::default();
@@ -620,6 +620,7 @@ fn a_host_searcher_ranks_the_catalog_and_its_answer_is_fused_with_the_index() {
     assert_eq!(asked.len(), 1);
     assert_eq!(asked[0].0, "delete things");
     assert_eq!(asked[0].1.len(), 5, "the whole deferred catalog");
+    assert_eq!(asked[0].2, 2, "the limit the model asked for");
     let found = observer.events.borrow().iter().find_map(|e| match e {
         UiEvent::ToolSearch { results, .. } => Some(results.clone()),
         _ => None,

@@ -7,7 +7,7 @@
 //! (a held-out set, say), without targets.
 
 use agentwire::registry::names::mcp_tool_name;
-use agentwire::tool_search::{ToolDoc, ToolIndex};
+use agentwire::tool_search::{rank_tools, ToolDoc, ToolIndex};
 use serde_json::Value;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tool_search");
@@ -175,4 +175,62 @@ fn recall_of_another_query_set_when_given() {
             r[2]
         );
     }
+}
+
+/// The rankings the npm package must reproduce, in `rankings.json` beside the query set:
+/// pkg-tests/test/tool-search-parity.test.mjs ranks the same queries over the same catalog
+/// through the package (its search module, and an agent's `tool_search`) and compares. For
+/// every query of the set and every tool's bare and full name: the index's top 5 with scores,
+/// and the fusion (`rank_tools`) with a fixed host ranking (the catalog backwards).
+/// `AW_UPDATE_RANKINGS=1` rewrites the file after a deliberate change to the index.
+#[test]
+fn the_committed_rankings_are_what_the_index_gives() {
+    const LIMIT: usize = 5;
+    let docs = catalog();
+    let index = ToolIndex::new(docs.clone());
+    let host: Vec<String> = docs.iter().rev().map(|d| d.name.clone()).collect();
+    let mut texts: Vec<String> = queries(&format!("{FIXTURES}/queries.jsonl"))
+        .into_iter()
+        .map(|q| q.query)
+        .collect();
+    for doc in &docs {
+        texts.push(doc.tool.clone());
+        texts.push(doc.name.clone());
+    }
+    texts.push("select:nope,also_nope".to_owned());
+    let cases: Vec<Value> = texts
+        .iter()
+        .map(|query| {
+            let hits: Vec<Value> = index
+                .search(query, LIMIT)
+                .into_iter()
+                .map(|h| serde_json::json!({"name": h.name, "score": h.score}))
+                .collect();
+            let fused = rank_tools(docs.clone(), query, LIMIT, Some(&host));
+            serde_json::json!({"query": query, "hits": hits, "fused": fused})
+        })
+        .collect();
+    let catalog: Vec<Value> = docs
+        .iter()
+        .map(|d| serde_json::json!({"name": d.name, "server": d.server, "tool": d.tool}))
+        .collect();
+    let mut text = format!(
+        "{{\n\"limit\": {LIMIT},\n\"host\": \"the catalog's names, last first\",\n\"catalog\": {},\n\"cases\": [\n",
+        serde_json::to_string(&catalog).unwrap()
+    );
+    for (i, case) in cases.iter().enumerate() {
+        let sep = if i + 1 == cases.len() { "" } else { "," };
+        text.push_str(&format!("{}{sep}\n", serde_json::to_string(case).unwrap()));
+    }
+    text.push_str("]\n}\n");
+    let path = format!("{FIXTURES}/rankings.json");
+    if std::env::var_os("AW_UPDATE_RANKINGS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == text,
+        "{path} is not what the index gives now; after a deliberate change to the index, \
+         rewrite it with AW_UPDATE_RANKINGS=1 cargo test -p agentwire --test tool_search_recall"
+    );
 }

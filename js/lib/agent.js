@@ -13,7 +13,7 @@ import {
 } from './check.js';
 import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
-import { checkDefer, checkToolSearch, searcherFunction } from './tool-search.js';
+import { checkDefer, checkToolSearch, indexSearcher } from './tool-search.js';
 import { eventStream } from './stream.js';
 import { init, mocks, wasm } from './wasm.js';
 
@@ -254,8 +254,9 @@ export class Agent {
     const glue = wasm('createAgent');
     try {
       this.#wasm = new glue.WasmAgent(JSON.stringify(config), this.#modelFunction(options.model));
+      // Always: the runtime module ranks tool_search through the JS layer's search module.
       const search = options.toolSearch?.search;
-      if (search) this.#wasm.setToolSearcher(searcherFunction(search, (m) => this.#onNotice?.(m)));
+      this.#wasm.setToolSearcher(indexSearcher(search, (m) => this.#onNotice?.(m)));
     } catch (error) {
       throw new TypeError(`createAgent: ${messageOf(error)}`);
     }

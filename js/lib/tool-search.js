@@ -1,6 +1,7 @@
 // Deferred tool loading: the `toolSearch` option of `createAgent`, the `defer` option of
 // `connect`, and the JS searcher the core calls for `tool_search`.
 import { describe, fail, isPlainObject, messageOf, optionalCount, optionalFunction, optionalStrings, options } from './check.js';
+import { loadModule } from './wasm.js';
 
 const MODES = ['auto', 'on', 'off'];
 const REVEALS = ['bridge', 'append'];
@@ -40,26 +41,43 @@ export function checkDefer(where, value) {
 }
 
 /**
- * The core's side of a `search(query, catalog)` callback: JSON in, a promise of a JSON array of
- * names out. Whatever it throws or returns that is not an array of names makes the core fall
- * back to its own index for that search, and is reported once per search through `onNotice`.
+ * The searcher the runtime ranks `tool_search` with: `(query, catalogJson, limit)` → a promise
+ * of a JSON array of names. The runtime module has no lexical index; this ranks with the core's
+ * index in the on-demand `search` module (loaded on the first search), fused with the user's
+ * `search(query, catalog)` ranking when there is one, exactly as the native core does. A user
+ * callback that throws or returns anything but an array of names is reported once per search
+ * through `onNotice`, and the index answers alone. If the module cannot be loaded, the search
+ * fails (reported too) and the runtime answers with the tools the query names exactly.
  */
-export function searcherFunction(search, onNotice) {
-  return (query, catalogJson) =>
+export function indexSearcher(search, onNotice) {
+  const notice = (message) => {
+    try {
+      onNotice?.(message);
+    } catch {}
+  };
+  return (query, catalogJson, limit) =>
     (async () => {
       await null; // out of the wasm call: the callback may call the agent back
-      try {
-        const names = await search(query, JSON.parse(catalogJson));
-        if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
-          throw new TypeError(`it must resolve to an array of tool names, got ${describe(names)}`);
-        }
-        return JSON.stringify(names);
-      } catch (error) {
-        const message = `toolSearch.search failed (${messageOf(error)}); the built-in index answered instead`;
+      let host;
+      if (search) {
         try {
-          onNotice?.(message);
-        } catch {}
+          const names = await search(query, JSON.parse(catalogJson));
+          if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
+            throw new TypeError(`it must resolve to an array of tool names, got ${describe(names)}`);
+          }
+          host = JSON.stringify(names);
+        } catch (error) {
+          notice(`toolSearch.search failed (${messageOf(error)}); the built-in index answered instead`);
+        }
+      }
+      let index;
+      try {
+        index = await loadModule('search');
+      } catch (error) {
+        const message = `tool_search: the search module could not be loaded (${messageOf(error)}); only tools named exactly were found`;
+        notice(message);
         throw new Error(message);
       }
+      return index.rankTools(query, catalogJson, limit, host);
     })();
 }

@@ -8,6 +8,7 @@ import {
   httpTransport,
   init,
   initMocks,
+  initModule,
   mockGithub,
   mockModel,
   openaiCodec,
@@ -28,6 +29,10 @@ import { stdioTransport } from 'agentwire/node';
 export async function demo(): Promise<string> {
   await init();
   await initMocks();
+  await initModule('search');
+  await initModule('anthropic', new URL('https://example.com/agentwire_anthropic_bg.wasm'));
+  // @ts-expect-error: no such module
+  await initModule('nope');
   const agent: Agent = await createAgent();
   const answer: string = await agent.run('查看 vercel/ai 的 issues', {
     onEvent: (event: AgentEvent) => {

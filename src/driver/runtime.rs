@@ -91,10 +91,16 @@ pub struct DirectCallOutput {
     pub failure: Option<String>,
 }
 
-/// A host searcher for `tool_search` (for example embeddings): `(query, deferred catalog)` →
-/// tool names, best first. Its ranking is fused with the core index's.
-pub type ToolSearcher =
-    Rc<dyn Fn(String, Vec<ToolDefinition>) -> LocalBoxFuture<'static, Result<Vec<String>, String>>>;
+/// A host searcher for `tool_search` (for example embeddings): `(query, deferred catalog,
+/// limit)` → tool names, best first. Its ranking is fused with the core index's (a build
+/// without the feature `lexical-index` takes it as the ranking; see `tool_search::rank`).
+pub type ToolSearcher = Rc<
+    dyn Fn(
+        String,
+        Vec<ToolDefinition>,
+        usize,
+    ) -> LocalBoxFuture<'static, Result<Vec<String>, String>>,
+>;
 
 /// The agent loop plus everything it needs to act. Single-threaded (`!Send`) by design: hosts run
 /// it on a local executor.
@@ -467,7 +473,9 @@ impl<C: Clock> Runtime<C> {
                     let call_id = request.call_id;
                     let work = async move {
                         match searcher {
-                            Some(search) => search(request.query, request.catalog).await,
+                            Some(search) => {
+                                search(request.query, request.catalog, request.limit).await
+                            }
                             None => Err("no searcher".to_owned()),
                         }
                     };

@@ -12,6 +12,10 @@
 //!
 //! The [`index`] ranks tools for a query from their names, descriptions and parameters,
 //! sans-IO and deterministic, so the same catalog and query give the same results on every host.
+//! Its scoring is the feature `lexical-index` (on by default); a build without it (the npm
+//! runtime module) keeps the bridge, the partition and the pinning of named tools, and takes
+//! its ranking from the host searcher (the JS layer's, which runs the same index in a wasm
+//! module loaded on the first search; see [`rank`]).
 //!
 //! Every definition sent is also slimmed losslessly: MCP descriptions carry no `[MCP:<server>]`
 //! prefix (the name says it) and input schemas no top-level `"$schema"`.
@@ -27,8 +31,12 @@ pub use config::{
     Defer, Reveal, ServerDefer, ToolSearchConfig, ToolSearchMode, DEFAULT_SEARCH_LIMIT,
     DEFAULT_THRESHOLD_TOKENS,
 };
-pub use index::{SearchHit, ToolDoc, ToolIndex};
+pub use index::ToolDoc;
+#[cfg(feature = "lexical-index")]
+pub use index::{SearchHit, ToolIndex};
 pub use partition::{definition_text, estimate_tokens, partition, Loading, ToolLoading};
+#[cfg(feature = "lexical-index")]
+pub use rank::rank_tools;
 pub use session::{SearchOutcome, Step, ToolSession};
 
 #[cfg(test)]

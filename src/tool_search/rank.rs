@@ -1,35 +1,73 @@
-//! Ranking the deferred catalog for a query: the core's lexical index, optionally fused with a
-//! host searcher's answer.
+//! Ranking the deferred catalog for a query. With the lexical index (feature `lexical-index`,
+//! on by default): the index's ranking, fused with a host searcher's when there is one. Without
+//! it (the npm runtime module, whose JS layer ranks with the same index in a wasm module of its
+//! own, loaded on the first search): the host's ranking as given, or, when the host gave none,
+//! only the tools the query names (`select:` and exact names, see [`super::index`]).
 
+#[cfg(not(feature = "lexical-index"))]
+use super::index::pins;
+#[cfg(feature = "lexical-index")]
 use super::index::{ToolDoc, ToolIndex};
 use crate::registry::ToolSpec;
 
 /// Names of the best matches for `query` among `catalog`, best first, at most `limit`; empty
-/// when nothing matches (exact names and `select:` pinned first, see [`ToolIndex::search`]).
-pub(super) fn rank(catalog: &[&ToolSpec], query: &str, limit: usize) -> Vec<String> {
-    let docs = catalog
-        .iter()
-        .map(|spec| {
-            ToolDoc::from_definition(
-                &spec.name,
-                spec.server().unwrap_or(""),
-                spec.call_name(),
-                &spec.description,
-                &spec.input_schema,
-            )
-        })
-        .collect();
-    ToolIndex::new(docs)
+/// when nothing matches. `host`: a host searcher's ranking (see the module docs).
+pub(super) fn ranking(
+    catalog: &[&ToolSpec],
+    query: &str,
+    limit: usize,
+    host: Option<&[String]>,
+) -> Vec<String> {
+    #[cfg(feature = "lexical-index")]
+    {
+        let docs = catalog
+            .iter()
+            .map(|spec| {
+                ToolDoc::from_definition(
+                    &spec.name,
+                    spec.server().unwrap_or(""),
+                    spec.call_name(),
+                    &spec.description,
+                    &spec.input_schema,
+                )
+            })
+            .collect();
+        rank_tools(docs, query, limit, host)
+    }
+    #[cfg(not(feature = "lexical-index"))]
+    match host {
+        Some(host) => as_given(catalog, host, limit),
+        None => named_only(catalog, query, limit),
+    }
+}
+
+/// The ranking `tool_search` answers with for `docs` (the deferred catalog, in catalog order):
+/// the [`ToolIndex`]'s best `limit` names, fused with `host`'s ranking when given (see
+/// [`fuse`]). The npm package's search module calls this too, so both rank alike.
+#[cfg(feature = "lexical-index")]
+pub fn rank_tools(
+    docs: Vec<ToolDoc>,
+    query: &str,
+    limit: usize,
+    host: Option<&[String]>,
+) -> Vec<String> {
+    let names: Vec<String> = docs.iter().map(|doc| doc.name.clone()).collect();
+    let index = ToolIndex::new(docs)
         .search(query, limit)
         .into_iter()
         .map(|hit| hit.name)
-        .collect()
+        .collect();
+    match host {
+        Some(host) => fuse(&names, query, index, host, limit),
+        None => index,
+    }
 }
 
 /// Reciprocal-rank fusion of the index's and the host's rankings (k = 60), ties in the index's
 /// order; names outside `catalog` are dropped. A `select:` query keeps the index's answer.
-pub(super) fn fuse(
-    catalog: &[&ToolSpec],
+#[cfg(feature = "lexical-index")]
+fn fuse(
+    catalog: &[String],
     query: &str,
     index: Vec<String>,
     host: &[String],
@@ -38,11 +76,8 @@ pub(super) fn fuse(
     if query.trim().starts_with("select:") {
         return index;
     }
-    let host: Vec<&String> = host
-        .iter()
-        .filter(|n| catalog.iter().any(|t| t.name == **n))
-        .collect();
-    // (score, tie order, name); the index's names first, so ties keep its order.
+    let host: Vec<&String> = host.iter().filter(|n| catalog.contains(n)).collect();
+    // (score, name) in tie order: the index's names first, so ties keep its order.
     let mut scored: Vec<(f64, String)> = Vec::new();
     let mut add = |name: &String, rank: usize| {
         let score = 1.0 / (61.0 + rank as f64);
@@ -68,6 +103,39 @@ pub(super) fn fuse(
             }
         }
         out.push(scored.remove(best).1);
+    }
+    out
+}
+
+/// The host's ranking, cut to the names of `catalog` (each once) and to `limit`.
+#[cfg(not(feature = "lexical-index"))]
+fn as_given(catalog: &[&ToolSpec], host: &[String], limit: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in host {
+        if out.len() == limit {
+            break;
+        }
+        if !out.contains(name) && catalog.iter().any(|spec| spec.name == *name) {
+            out.push(name.clone());
+        }
+    }
+    out
+}
+
+/// Only the tools `query` names (`select:` lists and exact names), at most `limit`.
+#[cfg(not(feature = "lexical-index"))]
+fn named_only(catalog: &[&ToolSpec], query: &str, limit: usize) -> Vec<String> {
+    let names: Vec<String> = catalog.iter().map(|spec| spec.name.clone()).collect();
+    let bare: Vec<String> = catalog
+        .iter()
+        .map(|spec| spec.call_name().to_owned())
+        .collect();
+    let mut out = Vec::new();
+    for i in pins(&names, &bare, query).positions {
+        if out.len() == limit {
+            break;
+        }
+        out.push(names[i].clone());
     }
     out
 }

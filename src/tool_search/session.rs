@@ -221,7 +221,8 @@ impl ToolSession {
             .is_some_and(|b| b.loaded.contains(name))
     }
 
-    /// Searches the live catalog: the index's ranking, fused with `host`'s when given. Found
+    /// Searches the live catalog: the index's ranking, fused with `host`'s when given (without
+    /// the feature `lexical-index`: `host`'s ranking, see [`rank`]). Found
     /// definitions come back as the bytes they would have in `tools`.
     pub fn search(
         &mut self,
@@ -231,10 +232,7 @@ impl ToolSession {
         host: Option<&[String]>,
     ) -> SearchOutcome {
         let catalog = self.catalog(registry);
-        let mut results = rank::rank(&catalog, query, limit);
-        if let Some(host) = host {
-            results = rank::fuse(&catalog, query, results, host, limit);
-        }
+        let results = rank::ranking(&catalog, query, limit, host);
         if results.is_empty() {
             // Sorted as they are collected (a plain loop, no sort instance).
             let mut servers: Vec<&str> = Vec::new();

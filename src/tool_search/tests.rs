@@ -247,6 +247,7 @@ fn append_reveal_adds_each_loaded_definition_to_tools_once() {
         .contains("call them by name, or with call_tool"));
 }
 
+#[cfg(feature = "lexical-index")]
 #[test]
 fn host_rankings_are_fused_with_the_index_and_checked_against_the_catalog() {
     let registry = registry();
@@ -264,6 +265,59 @@ fn host_rankings_are_fused_with_the_index_and_checked_against_the_catalog() {
     );
     let found = session.search(&registry, "select:one", 5, Some(&host));
     assert_eq!(found.results, ["mcp__a__one"], "select: is exact");
+}
+
+/// The npm runtime module's build: no lexical index; the host's ranking (the JS layer's, made
+/// by the same index in the search module) is the answer, and named tools still pin.
+#[cfg(not(feature = "lexical-index"))]
+#[test]
+fn without_the_index_the_host_ranking_is_the_answer_and_names_still_pin() {
+    let registry = registry();
+    let mut session = ToolSession::start(&registry, &config(ToolSearchMode::On));
+    let host = [
+        "mcp__a__two",
+        "shell",
+        "bogus",
+        "mcp__a__two",
+        "mcp__b__small",
+    ]
+    .map(String::from);
+    let found = session.search(&registry, "small", 5, Some(&host));
+    assert_eq!(
+        found.results,
+        ["mcp__a__two", "mcp__b__small"],
+        "in the host's order, without direct, unknown or repeated names"
+    );
+    assert_eq!(
+        session.search(&registry, "small", 1, Some(&host)).results,
+        ["mcp__a__two"]
+    );
+    let named =
+        |session: &mut ToolSession, query: &str| session.search(&registry, query, 5, None).results;
+    assert_eq!(
+        named(&mut session, "select:one,mcp__b__small"),
+        ["mcp__a__one", "mcp__b__small"]
+    );
+    assert_eq!(
+        named(&mut session, "use mcp__b__small now"),
+        ["mcp__b__small"]
+    );
+    assert_eq!(
+        named(&mut session, "two"),
+        ["mcp__a__two"],
+        "a bare name as the whole query"
+    );
+    assert_eq!(
+        named(&mut session, "small tools"),
+        Vec::<String>::new(),
+        "nothing is scored"
+    );
+    let none = session.search(&registry, "small tools", 5, None);
+    assert!(
+        none.content.starts_with("no tool matches"),
+        "{}",
+        none.content
+    );
 }
 
 #[test]
@@ -335,12 +389,14 @@ fn bridge_definitions_and_texts_keep_their_exact_bytes() {
          words, or select:NAME with a name from tool_search's description."
     );
     // Reciprocal-rank fusion: summed scores first, ties in the index's order, then the host's.
+    #[cfg(feature = "lexical-index")]
     let host = [
         "mcp__mid__other",
         "mcp__alpha__get_issue",
         "mcp__zeta__list_issue_comments",
     ]
     .map(String::from);
+    #[cfg(feature = "lexical-index")]
     assert_eq!(
         session.search(&registry, "issue", 5, Some(&host)).results,
         [

@@ -1,7 +1,7 @@
 //! Deferred tool loading for JS: the `toolSearch` and `defer` options, the host searcher, and
 //! what `agent.tools()` says about loading.
 
-use super::agent::WasmAgent;
+use super::agent::{JsRuntime, WasmAgent};
 use super::js::{error_text, expect_string, settle};
 use crate::agent::Agent;
 use crate::driver::ToolSearcher;
@@ -13,7 +13,7 @@ use crate::tool_search::{
 };
 use js_sys::Function;
 use serde_json::{Map, Value};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
 fn names(value: Option<&Value>) -> Vec<String> {
@@ -81,35 +81,65 @@ pub(super) fn request_tokens(agent: &Agent) -> u64 {
     tools.iter().map(|t| u64::from(estimate_tokens(t))).sum()
 }
 
-/// A searcher behind `search(query, catalogJson) → Promise<namesJson>`.
-fn js_searcher(search: Function) -> ToolSearcher {
-    Rc::new(move |query: String, catalog: Vec<ToolDefinition>| {
-        let search = search.clone();
-        Box::pin(async move {
-            let catalog: Vec<Value> = catalog.iter().map(ToolDefinition::to_value).collect();
-            let returned = search
-                .call2(
-                    &JsValue::NULL,
-                    &JsValue::from_str(&query),
-                    &JsValue::from_str(&to_text(&Value::Array(catalog))),
-                )
-                .map_err(|e| error_text(&e))?;
-            let text = expect_string(settle(returned).await?, "the tool searcher")?;
-            match crate::json::parse_str(&text) {
-                Ok(value @ Value::Array(_)) => Ok(names(Some(&value))),
-                _ => Err("the tool searcher did not return an array of names".to_owned()),
-            }
-        })
-    })
+/// The deferred catalog as the JS searcher reads it: each definition (`{name, description,
+/// inputSchema}`) with its `server` and server-side `tool` name when the registry knows them
+/// (what the lexical index reads, so the JS layer's index ranks exactly as the core's would).
+fn catalog_json(runtime: &Weak<JsRuntime>, catalog: &[ToolDefinition]) -> String {
+    let runtime = runtime.upgrade();
+    let mut entries = Vec::with_capacity(catalog.len());
+    for definition in catalog {
+        let mut entry = definition.to_value();
+        if let (Some(runtime), Value::Object(fields)) = (&runtime, &mut entry) {
+            runtime.with_agent(|agent| {
+                if let Some(spec) = agent.registry().get(&definition.name) {
+                    if let Some(server) = spec.server() {
+                        fields.insert("server".into(), Value::from(server));
+                    }
+                    fields.insert("tool".into(), Value::from(spec.call_name()));
+                }
+            });
+        }
+        entries.push(entry);
+    }
+    to_text(&Value::Array(entries))
+}
+
+/// A searcher behind `search(query, catalogJson, limit) → Promise<namesJson>`.
+fn js_searcher(search: Function, runtime: Weak<JsRuntime>) -> ToolSearcher {
+    Rc::new(
+        move |query: String, catalog: Vec<ToolDefinition>, limit: usize| {
+            let search = search.clone();
+            // Read when the search starts (the agent is not borrowed then), before any await.
+            let catalog = catalog_json(&runtime, &catalog);
+            Box::pin(async move {
+                let returned = search
+                    .call3(
+                        &JsValue::NULL,
+                        &JsValue::from_str(&query),
+                        &JsValue::from_str(&catalog),
+                        &JsValue::from_f64(limit as f64),
+                    )
+                    .map_err(|e| error_text(&e))?;
+                let text = expect_string(settle(returned).await?, "the tool searcher")?;
+                match crate::json::parse_str(&text) {
+                    Ok(value @ Value::Array(_)) => Ok(names(Some(&value))),
+                    _ => Err("the tool searcher did not return an array of names".to_owned()),
+                }
+            })
+        },
+    )
 }
 
 #[wasm_bindgen]
 impl WasmAgent {
-    /// Sets the host's `tool_search` ranking, fused with the core index's (`search(query,
-    /// catalogJson) → Promise<namesJson>`), or removes it (`undefined`).
+    /// Sets the host's `tool_search` ranking (`search(query, catalogJson, limit) →
+    /// Promise<namesJson>`), or removes it (`undefined`). The runtime module has no lexical
+    /// index: this ranking is the answer (the JS layer ranks with the search module).
     #[wasm_bindgen(js_name = setToolSearcher)]
     pub fn set_tool_searcher(&self, search: Option<Function>) {
-        self.runtime().set_tool_searcher(search.map(js_searcher));
+        let runtime = Rc::downgrade(self.runtime());
+        self.runtime()
+            .set_tool_searcher(search.map(|search| js_searcher(search, runtime)));
     }
 
     /// Estimated tokens of the tool definitions the next model request carries.

@@ -9,5 +9,6 @@ import './errors.test.mjs';
 import './transports.test.mjs';
 import './tools.test.mjs';
 import './callbacks.test.mjs';
+import './modules.test.mjs';
 
 export { runTests } from '../harness.mjs';

@@ -12,14 +12,25 @@
 //!    the [`lexicon`]; ties keep catalog order.
 //!
 //! Nothing matching gives no hits: the caller says so plainly rather than offering arbitrary tools.
+//!
+//! The scoring (BM25F, lexicon, tokenizer: [`ToolIndex`], [`SearchHit`]) is the feature
+//! `lexical-index`, on by default; the npm runtime module leaves it out and loads it as a wasm
+//! module of its own on the first search (see `crate::tool_search`). The pinning of step 1-2
+//! is always built in.
 
+#[cfg(feature = "lexical-index")]
 mod bm25;
+#[cfg(feature = "lexical-index")]
 mod lexicon;
 mod pin;
+#[cfg(feature = "lexical-index")]
 mod tokenize;
 
+#[cfg(feature = "lexical-index")]
 use bm25::{Postings, FIELDS};
+#[cfg(feature = "lexical-index")]
 use lexicon::Lexicon;
+pub(crate) use pin::pins;
 use serde_json::Value;
 
 /// One searchable tool.
@@ -90,6 +101,7 @@ fn collect_params(schema: &Value, depth: usize, out: &mut Vec<(String, String)>)
 }
 
 /// One result of a search: a tool's full name and how well it matched (higher is better).
+#[cfg(feature = "lexical-index")]
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchHit {
     /// The tool's model-facing full name.
@@ -99,6 +111,7 @@ pub struct SearchHit {
 }
 
 /// A searchable catalog of tools; build it once per catalog, search it many times.
+#[cfg(feature = "lexical-index")]
 pub struct ToolIndex {
     names: Vec<String>,
     bare: Vec<String>,
@@ -106,6 +119,7 @@ pub struct ToolIndex {
     lexicon: Lexicon,
 }
 
+#[cfg(feature = "lexical-index")]
 impl ToolIndex {
     /// Indexes `docs`; their order is the catalog order that breaks ties.
     pub fn new(docs: Vec<ToolDoc>) -> ToolIndex {
@@ -140,32 +154,12 @@ impl ToolIndex {
     /// Best matches, at most `limit`, best first (see the module docs for the ranking); empty
     /// when nothing matches.
     pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
-        let mut pinned: Vec<usize> = Vec::new();
-        let mut text = query.to_owned();
-        if let Some(list) = pin::select_list(query) {
-            for name in &list {
-                for i in pin::resolve(&self.names, &self.bare, name, true) {
-                    if !pinned.contains(&i) {
-                        pinned.push(i);
-                    }
-                }
-            }
-            if !pinned.is_empty() {
-                return self.hits(&pinned, &[], 0.0, limit);
-            }
-            text = list.join(" ");
-        } else {
-            let tokens = pin::name_tokens(query);
-            let whole = tokens.len() == 1;
-            for token in tokens {
-                let bare_ok = whole || pin::distinctive(token);
-                for i in pin::resolve(&self.names, &self.bare, token, bare_ok) {
-                    if !pinned.contains(&i) {
-                        pinned.push(i);
-                    }
-                }
-            }
+        let pins = pins(&self.names, &self.bare, query);
+        let pinned = pins.positions;
+        if pins.whole {
+            return self.hits(&pinned, &[], 0.0, limit);
         }
+        let text = pins.text;
         let (query, distinct) = self.lexicon.expand(&tokenize::terms(&text));
         let scores = self.postings.scores(&query, distinct);
         let mut candidates: Vec<usize> = Vec::new();
@@ -226,5 +220,5 @@ impl ToolIndex {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "lexical-index"))]
 mod tests;

@@ -30,6 +30,59 @@ pub(crate) fn name_tokens(query: &str) -> Vec<&str> {
     tokens
 }
 
+/// What a query names outright, and what is left to score.
+// Without the index only `positions` is read: nothing is scored.
+#[cfg_attr(not(feature = "lexical-index"), allow(dead_code))]
+pub(crate) struct Pins {
+    /// Catalog positions of the named tools, in query order, each once.
+    pub positions: Vec<usize>,
+    /// A `select:` that named existing tools: the positions are the whole answer.
+    pub whole: bool,
+    /// The text to score when the answer is not whole: the query, or the names of a `select:`
+    /// that named no existing tool, as words.
+    pub text: String,
+}
+
+/// The tools `query` names among the catalog's full `names` and `bare` (server-side) names: a
+/// `select:` list (full or bare names), else tokens equal to a full name, or to a bare name that
+/// is the whole query or [`distinctive`].
+pub(crate) fn pins(names: &[String], bare: &[String], query: &str) -> Pins {
+    let mut positions: Vec<usize> = Vec::new();
+    let mut add = |found: Vec<usize>| {
+        for i in found {
+            if !positions.contains(&i) {
+                positions.push(i);
+            }
+        }
+    };
+    if let Some(list) = select_list(query) {
+        for name in &list {
+            add(resolve(names, bare, name, true));
+        }
+        let whole = !positions.is_empty();
+        return Pins {
+            positions,
+            whole,
+            text: if whole { String::new() } else { list.join(" ") },
+        };
+    }
+    let tokens = name_tokens(query);
+    let whole_query = tokens.len() == 1;
+    for token in tokens {
+        add(resolve(
+            names,
+            bare,
+            token,
+            whole_query || distinctive(token),
+        ));
+    }
+    Pins {
+        positions,
+        whole: false,
+        text: query.to_owned(),
+    }
+}
+
 /// Pushes `token` unless it is empty.
 fn push_token<'a>(tokens: &mut Vec<&'a str>, token: &'a str) {
     if !token.is_empty() {
