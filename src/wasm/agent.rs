@@ -37,7 +37,7 @@ struct RunStop {
     pending: Option<String>,
 }
 
-fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
+pub(super) fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
     match crate::json::parse_str(text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(JsError::new(&format!("{what} must be a JSON object"))),
@@ -93,7 +93,7 @@ fn policy_from(obj: &Map<String, Value>) -> Result<Policy, JsError> {
 }
 
 /// Limits from `toolTimeoutMs` / `maxOutputChars`, over `base`.
-fn limits_from(obj: &Map<String, Value>, base: ToolLimits) -> ToolLimits {
+pub(super) fn limits_from(obj: &Map<String, Value>, base: ToolLimits) -> ToolLimits {
     ToolLimits {
         timeout: millis(obj, "toolTimeoutMs").unwrap_or(base.timeout),
         max_output_chars: count(obj, "maxOutputChars")
@@ -121,6 +121,17 @@ fn tool_value(spec: &ToolSpec) -> Value {
         v["source"] = "mcp".into();
         v["server"] = server.as_str().into();
         v["originalName"] = original_name.as_str().into();
+    }
+    if let Some(plugin) = spec.plugin() {
+        v["plugin"] = plugin.into();
+    }
+    match &spec.source {
+        ToolSource::Plugin { original_name, .. } => {
+            v["source"] = "plugin".into();
+            v["originalName"] = original_name.as_str().into();
+        }
+        ToolSource::Skill => v["source"] = "skill".into(),
+        _ => {}
     }
     if let Some(annotations) = &spec.annotations {
         v["annotations"] = annotations.clone();
@@ -154,7 +165,7 @@ fn server_status(runtime: &JsRuntime, name: &str) -> Value {
     }
 }
 
-fn direct_output_value(out: DirectCallOutput) -> Value {
+pub(super) fn direct_output_value(out: DirectCallOutput) -> Value {
     let mut v = match &out.output {
         Some(output) => output.to_mcp_value(),
         None => json!({"content": []}),
@@ -170,7 +181,7 @@ fn direct_output_value(out: DirectCallOutput) -> Value {
 
 /// Connects `name` over `transport` and registers its tools; failures are recorded on the
 /// server, never raised. Resolves to the server's status.
-async fn attach(
+pub(super) async fn attach(
     runtime: Rc<JsRuntime>,
     name: String,
     options: Map<String, Value>,
@@ -230,7 +241,7 @@ async fn attach(
     server_status(&runtime, &name)
 }
 
-fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
+pub(super) fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
     Ok(JsValue::from_str(&to_text(&value)))
 }
 
@@ -238,6 +249,11 @@ impl WasmAgent {
     /// The runtime, for the other binding modules.
     pub(super) fn runtime(&self) -> &Rc<JsRuntime> {
         &self.runtime
+    }
+
+    /// The JS functions behind local tools, for the other binding modules.
+    pub(super) fn js_tools(&self) -> &Rc<JsTools> {
+        &self.tools
     }
 }
 
@@ -257,7 +273,10 @@ impl WasmAgent {
         let mut config = config_from(&options);
         config.tool_search =
             super::tool_search::config_from(&options).map_err(|e| JsError::new(&e))?;
-        let agent = Agent::new(registry, policy, config);
+        let mut agent = Agent::new(registry, policy, config);
+        if let Some(n) = count(&options, "skillCatalogChars") {
+            agent.set_skill_catalog_chars(usize::try_from(n).unwrap_or(usize::MAX));
+        }
         let tools = Rc::new(JsTools::default());
         let local: Rc<dyn LocalTools> = tools.clone();
         let runtime = Runtime::new(agent, Rc::new(JsModel::new(model)), local, JsClock);

@@ -30,6 +30,8 @@ mod codec;
 #[cfg(feature = "wasm-runtime")]
 mod diagnostics;
 #[cfg(feature = "wasm-runtime")]
+mod extensions;
+#[cfg(feature = "wasm-runtime")]
 mod http;
 #[cfg(feature = "wasm-runtime")]
 mod js;
@@ -37,6 +39,8 @@ mod js;
 mod mcp;
 #[cfg(feature = "wasm-mocks")]
 mod mocks;
+#[cfg(feature = "wasm-ext")]
+mod parsers;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-mocks"))]
 mod request;
 #[cfg(feature = "wasm-runtime")]
@@ -56,3 +60,7 @@ pub use diagnostics::runtime_diagnostics;
 pub use http::HttpMachine;
 #[cfg(feature = "wasm-mocks")]
 pub use mocks::{mock_model_complete, MockGithubBridge};
+#[cfg(feature = "wasm-ext")]
+pub use parsers::{
+    parse_command_text, parse_plugin_manifest_text, parse_plugin_servers_text, parse_skill_text,
+};
