@@ -15,6 +15,7 @@ import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
 import { checkDefer, checkToolSearch, searcherFunction } from './tool-search.js';
 import { eventStream } from './stream.js';
+import { checkPlugin, toRecords } from './extensions.js';
 import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
@@ -38,6 +39,11 @@ const AGENT_OPTIONS = [
   'toolSearch',
   'contextWindow',
   'history',
+  'plugins',
+  'skills',
+  'commands',
+  'skillCatalogChars',
+  'trustedPlugins',
 ];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
@@ -100,6 +106,12 @@ function checkAgentOptions(where, options) {
     fail(where, `"tools" must be an array of tool definitions, got ${describe(o.tools)}`);
   }
   (o.tools ?? []).forEach((tool, i) => checkTool(`${where}: tools[${i}]`, tool));
+  optionalCount(where, 'skillCatalogChars', o.skillCatalogChars, 0);
+  optionalStrings(where, 'trustedPlugins', o.trustedPlugins);
+  if (o.plugins !== undefined && !Array.isArray(o.plugins)) {
+    fail(where, `"plugins" must be an array of plugin objects, got ${describe(o.plugins)}`);
+  }
+  (o.plugins ?? []).forEach((p, i) => checkPlugin(`${where}: plugins[${i}]`, p, checkTool, checkTransport));
   return o;
 }
 
@@ -135,13 +147,13 @@ function toCallToolResult(result) {
   return out;
 }
 
-function toolFunction(name, execute, runSignal) {
+function toolFunction(name, execute, runSignal, context = {}) {
   return (argsJson) => {
     const controller = new AbortController();
     const settled = (async () => {
       await null; // out of the wasm call: the tool may call the agent back
       try {
-        const result = await execute(JSON.parse(argsJson), { name, signal: controller.signal });
+        const result = await execute(JSON.parse(argsJson), { ...context, name, signal: controller.signal });
         return JSON.stringify(toCallToolResult(result));
       } catch (error) {
         return JSON.stringify({ content: [{ type: 'text', text: `Error: ${messageOf(error)}` }], isError: true });
@@ -231,6 +243,14 @@ export class Agent {
   #textSink = null;
   /** The active run's `signal`, which JS tools and the model see aborted with it. */
   #runSignal = null;
+  /** The active run's approver, which plugin code calling tools asks through. */
+  #runApprove = undefined;
+  /** Plugins in use, by name as given: `{ info, part }`. */
+  #plugins = new Map();
+  /** Bundled files of object skills, by qualified name, for `read_skill_file`. */
+  #skillFiles = new Map();
+  /** Plugins whose declared tool risk and skill grants the host trusts. */
+  #trustedPlugins;
 
   constructor(options, key) {
     if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
@@ -247,7 +267,9 @@ export class Agent {
       maxOutputChars: options.maxOutputChars,
       toolSearch: options.toolSearch?.settings,
       contextWindow: options.contextWindow,
+      skillCatalogChars: options.skillCatalogChars,
     };
+    this.#trustedPlugins = new Set(options.trustedPlugins ?? []);
     this.#onAudit = options.onAudit;
     this.#roots = options.roots ?? [];
     this.#onNotice = options.onNotice;
@@ -256,6 +278,7 @@ export class Agent {
       this.#wasm = new glue.WasmAgent(JSON.stringify(config), this.#modelFunction(options.model));
       const search = options.toolSearch?.search;
       if (search) this.#wasm.setToolSearcher(searcherFunction(search, (m) => this.#onNotice?.(m)));
+      this.#wasm.setSkillFileReader((argsJson) => this.#readSkillFile(argsJson));
     } catch (error) {
       throw new TypeError(`createAgent: ${messageOf(error)}`);
     }
@@ -329,6 +352,7 @@ export class Agent {
     const sink = (event) => callSafely(o.onEvent, event);
     this.#textSink = sink;
     this.#runSignal = signal ?? null;
+    this.#runApprove = approve;
     const onAbort = () => core.interrupt(abortReason(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -339,6 +363,7 @@ export class Agent {
       signal?.removeEventListener('abort', onAbort);
       if (this.#textSink === sink) this.#textSink = null;
       if (this.#runSignal === (signal ?? null)) this.#runSignal = null;
+      if (this.#runApprove === approve) this.#runApprove = undefined;
     }
   }
 
@@ -529,6 +554,190 @@ export class Agent {
     }
   }
 
+  /** Serves `read_skill_file` for object skills (the core has confined `path` already). */
+  async #readSkillFile(argsJson) {
+    const { skill, path } = JSON.parse(argsJson);
+    const files = this.#skillFiles.get(skill);
+    const text = files && Object.hasOwn(files, path) ? files[path] : undefined;
+    if (text === undefined) {
+      return JSON.stringify({ content: [{ type: 'text', text: `Error: skill ${skill} has no file ${path} here` }], isError: true });
+    }
+    return JSON.stringify({ content: [{ type: 'text', text }] });
+  }
+
+  /**
+   * Adds records (from `toRecords`) for the host (`plugin` undefined) or a plugin; returns the
+   * qualified names and the warnings (collisions, what the parser noticed).
+   */
+  #addRecords(where, entries, plugin, part, trusted) {
+    const core = this.#live(where);
+    const records = entries.map((e) => e.record);
+    let collisions;
+    try {
+      collisions = JSON.parse(core.addSkills(JSON.stringify(records), plugin, trusted));
+    } catch (error) {
+      throw new TypeError(`${where}: ${messageOf(error)}`);
+    }
+    const names = entries.map(({ record, files }) => {
+      const leaf = record.name.split(':').pop();
+      const qualified = part === undefined ? (record.qualified ?? record.name) : `${part}:${leaf}`;
+      if (files) this.#skillFiles.set(qualified, files);
+      return { qualified, kind: record.kind ?? 'skill' };
+    });
+    const warnings = [
+      ...collisions.map((c) => c.message),
+      ...records.flatMap((r) => (r.warnings ?? []).map((w) => `${r.location ?? r.name}: ${w}`)),
+    ];
+    return { names, warnings };
+  }
+
+  /**
+   * Adds skills and commands for the host: `SkillDefinition`/`CommandDefinition` objects or
+   * SKILL.md / commands/*.md texts. Host items beat files and plugins for the same name.
+   * Resolves to the warnings (collisions, fields the parser ignored).
+   */
+  async addSkills(skills, commands) {
+    const where = 'agent.addSkills';
+    this.#live(where);
+    const entries = await toRecords(where, skills, commands);
+    return this.#addRecords(where, entries, undefined, undefined, true).warnings;
+  }
+
+  /** Removes the skill or command `name` reaches; false when none. */
+  removeSkill(name) {
+    nonEmptyString('agent.removeSkill', 'name', name);
+    const removed = this.#live('agent.removeSkill').removeSkill(name);
+    if (removed) this.#skillFiles.delete(name);
+    return removed;
+  }
+
+  /** Every skill (kind `skill`), sorted by qualified name, without bodies. */
+  skills() {
+    return JSON.parse(this.#live('agent.skills').skills()).filter((s) => s.kind === 'skill');
+  }
+
+  /** Every prompt command (kind `command`), sorted by qualified name, without bodies. */
+  commands() {
+    return JSON.parse(this.#live('agent.commands').skills()).filter((s) => s.kind === 'command');
+  }
+
+  /**
+   * Adds a plugin: its tools as `plugin__<name>__<tool>` (declared risk counts only when not
+   * lower than the name suggests, unless the host trusts the plugin), its skills and commands
+   * as `<name>:<item>`, its servers as `plugin_<name>_<server>` (never with sampling). All
+   * checks come first; a tool the registry refuses undoes the whole plugin. Resolves to the
+   * plugin's info: tools, skills, commands, server statuses and warnings.
+   */
+  async use(plugin) {
+    const where = 'agent.use';
+    checkPlugin(where, plugin, checkTool, checkTransport);
+    const core = this.#live(where);
+    if (this.#plugins.has(plugin.name)) throw new Error(`${where}: plugin ${plugin.name} is already in use`);
+    const entries = await toRecords(`${where}: plugin ${plugin.name}`, plugin.skills, plugin.commands);
+    const glue = wasm(where);
+    const part = JSON.parse(glue.WasmAgent.pluginNames(plugin.name, '', '')).plugin;
+    for (const [other, { part: taken }] of this.#plugins) {
+      if (taken === part) throw new Error(`${where}: plugin ${plugin.name} would share the namespace "${part}" of plugin ${other}`);
+    }
+    const trusted = this.#trustedPlugins.has(plugin.name);
+    const info = { name: plugin.name, namespace: part, version: plugin.version, description: plugin.description, tools: [], skills: [], commands: [], servers: [], warnings: [] };
+    this.#plugins.set(plugin.name, { info, part });
+    try {
+      for (const tool of plugin.tools ?? []) {
+        const spec = {
+          name: tool.name,
+          description: tool.description ?? '',
+          inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+          risk: String(tool.risk ?? 'write').toLowerCase(),
+          toolTimeoutMs: tool.timeoutMs,
+          maxOutputChars: tool.maxOutputChars,
+        };
+        const full = JSON.parse(glue.WasmAgent.pluginNames(plugin.name, tool.name, '')).tool;
+        const context = this.#pluginContext(part);
+        try {
+          info.tools.push(core.registerPluginTool(plugin.name, JSON.stringify(spec), toolFunction(full, tool.execute, () => this.#runSignal, context), trusted));
+        } catch (error) {
+          throw new Error(`${where}: plugin ${plugin.name}: tool ${tool.name}: ${messageOf(error)}`);
+        }
+      }
+      const added = this.#addRecords(where, entries, plugin.name, part, trusted);
+      for (const { qualified, kind } of added.names) (kind === 'command' ? info.commands : info.skills).push(qualified);
+      info.warnings.push(...added.warnings);
+    } catch (error) {
+      this.removePlugin(plugin.name);
+      throw error;
+    }
+    info.servers = await Promise.all(
+      Object.entries(plugin.servers ?? {}).map(async ([server, transport]) => {
+        if (isMockGithub(transport)) await mocks().catch(() => {});
+        const status = JSON.parse(await core.connectPluginServer(plugin.name, server, adaptTransport(transport), JSON.stringify({ roots: this.#roots })));
+        if (status.status === 'failed') info.warnings.push(`server ${status.name} failed: ${status.error}`);
+        return status;
+      }),
+    );
+    return structuredClone(info);
+  }
+
+  /** What plugin code gets: gated tool calls (attributed `plugin:<name>`) and a log line. */
+  #pluginContext(part) {
+    return {
+      callTool: async (name, args) => {
+        const where = `plugin ${part}: callTool`;
+        nonEmptyString(where, 'name', name);
+        if (args !== undefined && !isPlainObject(args)) fail(where, `the arguments must be an object, got ${describe(args)}`);
+        const core = this.#live(where);
+        try {
+          return JSON.parse(await core.callGated(name, JSON.stringify(args ?? {}), `plugin:${part}`, this.#emitter(undefined), this.#runApprove));
+        } catch (error) {
+          throw new Error(`${where}: ${messageOf(error)}`);
+        }
+      },
+      log: (message) => callSafely(this.#onNotice, `plugin ${part}: ${message}`),
+    };
+  }
+
+  /**
+   * Removes plugin `name`: exactly its tools, servers, skills and commands. False when no
+   * plugin by that name is in use.
+   */
+  removePlugin(name) {
+    nonEmptyString('agent.removePlugin', 'name', name);
+    const entry = this.#plugins.get(name);
+    if (!entry) return false;
+    this.#plugins.delete(name);
+    JSON.parse(this.#live('agent.removePlugin').removePlugin(name));
+    for (const key of [...this.#skillFiles.keys()]) {
+      if (key.startsWith(`${entry.part}:`)) this.#skillFiles.delete(key);
+    }
+    return true;
+  }
+
+  /** The plugins in use, each with its tools, skills, commands, current server statuses and warnings. */
+  plugins() {
+    const servers = this.servers();
+    return [...this.#plugins.values()].map(({ info }) => ({
+      ...structuredClone(info),
+      servers: info.servers.map((s) => servers.find((now) => now.name === s.name) ?? s),
+    }));
+  }
+
+  /**
+   * Runs command or skill `name` (bare or `plugin:name`) with `args` as the user typing
+   * `/name args`: arguments substituted, its shell snippets run first as gated `bash` calls
+   * (only when the host registered a `bash` tool). An unknown name throws.
+   */
+  async runCommand(name, args, options) {
+    const where = 'agent.runCommand';
+    nonEmptyString(where, 'name', name);
+    if (args !== undefined && typeof args !== 'string') fail(where, `the arguments must be a string, got ${describe(args)}`);
+    const bare = name.replace(/^\//, '');
+    const items = JSON.parse(this.#live(where).skills());
+    if (!items.some((s) => s.qualified === bare || s.name === bare)) {
+      throw new Error(`${where}: unknown command /${bare} (agent.commands() and agent.skills() list them)`);
+    }
+    return this.run(`/${bare}${args ? ` ${args}` : ''}`, options);
+  }
+
   /** Whether `close()` was called. */
   get closed() {
     return this.#closed;
@@ -570,6 +779,17 @@ export async function createAgent(options) {
   } catch (error) {
     agent.close();
     throw new Error(messageOf(error).replace(/^agent\.registerTool/, 'createAgent: tools'));
+  }
+  try {
+    if (o.skills !== undefined || o.commands !== undefined) await agent.addSkills(o.skills, o.commands);
+    for (const plugin of o.plugins ?? []) {
+      const info = await agent.use(plugin);
+      for (const warning of info.warnings) callSafely(o.onNotice, `plugin ${info.name}: ${warning}`);
+    }
+  } catch (error) {
+    agent.close();
+    const Kind = error instanceof TypeError ? TypeError : Error;
+    throw new Kind(messageOf(error).replace(/^agent\.(use|addSkills)/, 'createAgent'));
   }
   const sampling = new Set(o.sampling ?? []);
   await Promise.all(

@@ -46,6 +46,17 @@ export async function mocks(source) {
   return mocksGlue;
 }
 
+let extGlue = null;
+
+/**
+ * The extension parsers' module (SKILL.md, commands, plugin.json, a plugin's .mcp.json),
+ * loading it on first use: the runtime takes parsed records and never carries the parsers.
+ */
+export async function ext(source) {
+  extGlue ??= await glue.initExt(source);
+  return extGlue;
+}
+
 /** The mocks module's exports when it is loaded already, else null. */
 export function mocksIfLoaded() {
   return mocksGlue;
