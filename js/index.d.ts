@@ -605,6 +605,18 @@ export function init(source?: WasmSource): Promise<void>;
  */
 export function initMocks(source?: WasmSource): Promise<void>;
 
+/**
+ * The package's on-demand wasm modules, each loaded on first use of what it implements:
+ * `mocks` (mock model, mock GitHub server), `anthropic` (the Claude codec of `anthropic()`).
+ */
+export type WasmModuleName = 'mocks' | 'anthropic';
+
+/**
+ * Loads on-demand module `name` (`agentwire_<name>_bg.wasm`) ahead of time, or from another
+ * place (a `WebAssembly.Module` on Workers); by default it loads on first use.
+ */
+export function initModule(name: WasmModuleName, source?: WasmSource): Promise<void>;
+
 // ----- Streamable HTTP -------------------------------------------------------------------------
 
 /** Something an HTTP transport reports that is not an MCP message and does not end it. */

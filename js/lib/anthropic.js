@@ -1,10 +1,11 @@
 // `anthropic()`: Claude through the Anthropic Messages API over `fetch`, with the core's codec
 // (prompt-caching breakpoints on the last tool and the newest message, streamed text and
-// thinking, usage with cache reads and writes).
+// thinking, usage with cache reads and writes), which is the on-demand wasm module `anthropic`:
+// agents on other models never download it.
 import { describe, fail, isPlainObject, nonEmptyString, optionalCount, optionalFunction, options as checkOptions } from './check.js';
 import { DEFAULT_RETRIES, postModel } from './model-http.js';
 import { readStream } from './models.js';
-import { wasm } from './wasm.js';
+import { loadModule, wasm } from './wasm.js';
 
 /** The Messages API version the codec speaks. */
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -92,13 +93,15 @@ export function anthropic(options) {
   return {
     async complete(request, { onText, onReasoning } = {}) {
       const glue = wasm('anthropic().complete');
-      const body = glue.encodeAnthropicRequest(JSON.stringify(request), codecOptions);
+      // The codec is its own wasm module, loaded on the first request of any Claude model.
+      const codec = await loadModule('anthropic');
+      const body = codec.encodeAnthropicRequest(JSON.stringify(request), codecOptions);
       const response = await postModel({ fetchImpl, url, baseURL, headers, body, retries, secret: o.apiKey, glue });
       if (!stream || !response.body) {
         const bytes = new Uint8Array(await response.arrayBuffer());
-        return JSON.parse(glue.decodeAnthropicResponse(bytes));
+        return JSON.parse(codec.decodeAnthropicResponse(bytes));
       }
-      return readStream(response.body, new glue.AnthropicStream(), onText, onReasoning);
+      return readStream(response.body, new codec.AnthropicStream(), onText, onReasoning);
     },
   };
 }

@@ -1,19 +1,28 @@
 // The wasm modules: the runtime, loaded once on first use (or ahead of time with `init()`), and
-// the mocks (mock model, mock GitHub server), loaded only when one of them is first used.
+// the on-demand modules (the mocks: mock model, mock GitHub server; see `moduleNames` in
+// loader.js), each loaded only when one of its capabilities is first used.
 import * as glue from '../loader.js';
 
 let loaded = false;
-let mocksGlue = null;
-/** What `init()` / `initMocks()` load when not told: set by entries that import the modules. */
-const defaults = { runtime: undefined, mocks: undefined };
+/** name → the instantiated glue of an on-demand module, once loaded. */
+const modules = new Map();
+/** What `init()` and the on-demand loaders load when not told: set by entries that import them. */
+const defaults = { runtime: undefined };
 
 /**
- * Makes `runtime` and `mocks` (compiled `WebAssembly.Module`s, as workerd imports them) what
- * `init()` and the mocks load by default, instead of the `.wasm` files beside the package.
+ * Makes compiled `WebAssembly.Module`s (as workerd imports them) what `init()` and the on-demand
+ * loaders load by default, instead of the `.wasm` files beside the package:
+ * `useModules({ runtime, mocks, ... })`, one entry per module (see `moduleNames`).
+ * `useModules(runtime, mocks)` is the older two-module form.
  */
-export function useModules(runtime, mocks) {
-  defaults.runtime = runtime;
-  defaults.mocks = mocks;
+export function useModules(given, mocks) {
+  const table = given instanceof WebAssembly.Module || mocks !== undefined ? { runtime: given, mocks } : given;
+  for (const [name, module] of Object.entries(table ?? {})) {
+    if (name !== 'runtime' && !glue.moduleNames.includes(name)) {
+      throw new TypeError(`useModules: no wasm module named ${JSON.stringify(name)} (known: runtime, ${glue.moduleNames.join(', ')})`);
+    }
+    defaults[name] = module;
+  }
 }
 
 /** Lets the runtime read `file:` URLs from disk (Node); see loader.js. */
@@ -35,31 +44,47 @@ export function wasm(where) {
   return glue;
 }
 
+/** The exports of on-demand module `name`, loading it on first use (from `source` if given). */
+export async function loadModule(name, source) {
+  let exports = modules.get(name);
+  if (exports === undefined) {
+    exports = await glue.initModule(name, source ?? defaults[name]);
+    modules.set(name, exports);
+  }
+  return exports;
+}
+
+/** The exports of on-demand module `name` when it is loaded already, else null. */
+export function moduleIfLoaded(name) {
+  return modules.get(name) ?? null;
+}
+
+/** Loads on-demand module `name` ahead of time, or from another place (see `loadModule`). */
+export async function initModule(name, source) {
+  await loadModule(name, source);
+}
+
 /** Loads the mocks module ahead of time, or from another place; later calls share the first. */
 export async function initMocks(source) {
-  await mocks(source);
+  await loadModule('mocks', source);
 }
 
 /** The mocks module's exports, loading it on first use. */
-export async function mocks(source) {
-  mocksGlue ??= await glue.initMocks(source ?? defaults.mocks);
-  return mocksGlue;
+export function mocks(source) {
+  return loadModule('mocks', source);
 }
-
-let extGlue = null;
 
 /**
  * The extension parsers' module (SKILL.md, commands, plugin.json, a plugin's .mcp.json),
- * loading it on first use: the runtime takes parsed records and never carries the parsers.
+ * loaded on first use: the runtime takes parsed records and never carries the parsers.
  */
-export async function ext(source) {
-  extGlue ??= await glue.initExt(source);
-  return extGlue;
+export function ext(source) {
+  return loadModule('ext', source);
 }
 
 /** The mocks module's exports when it is loaded already, else null. */
 export function mocksIfLoaded() {
-  return mocksGlue;
+  return moduleIfLoaded('mocks');
 }
 
 /**

@@ -9,7 +9,7 @@
 //
 // Binaries: AW_NODE22 (set by ../run), the rest from pkg-tests/node_modules (AW_TOOLS_DIR).
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, recordingServer } from '../test/http-helpers.mjs';
 
@@ -70,7 +70,9 @@ async function viaWorkerd(env) {
   if (bundle.code !== 0) return { passed: [], failed: [{ name: '(bundle)', error: bundle.stderr }] };
   // The wasm modules, beside the bundle as its imports name them (as wrangler ships them).
   const pkg = join(project, 'node_modules/agentwire');
-  for (const f of ['agentwire_bg.wasm', 'agentwire_mocks_bg.wasm']) copyFileSync(join(pkg, f), join(dir, f));
+  // Every module the package ships (workerd.js imports each of them).
+  const wasmFiles = readdirSync(pkg).filter((f) => f.endsWith('_bg.wasm')).sort();
+  for (const f of wasmFiles) copyFileSync(join(pkg, f), join(dir, f));
   const port = await freePort();
   writeFileSync(join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
@@ -83,9 +85,7 @@ const config :Workerd.Config = (
 const suite :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
-    (name = "agentwire_bg.wasm", wasm = embed "agentwire_bg.wasm"),
-    (name = "agentwire_mocks_bg.wasm", wasm = embed "agentwire_mocks_bg.wasm"),
-  ],
+${wasmFiles.map((f) => `    (name = "${f}", wasm = embed "${f}"),\n`).join('')}  ],
   compatibilityDate = "2025-09-01",
   globalOutbound = "loopback",
 );

@@ -60,13 +60,23 @@ function shipped(dir = join(process.cwd(), 'node_modules/agentwire'), prefix = '
 
 test('the tarball ships exactly the entries, their types, lib/, the wasm modules and README', () => {
   const files = shipped().sort();
-  const allowed = /^(index|server|workerd|node|loader)\.(js|d\.ts)$|^lib\/[\w-]+\.js$|^agentwire(_mocks)?(\.js|_bg\.wasm)$|^(README\.md|package\.json)$/;
+  const allowed = /^(index|server|workerd|node|loader)\.(js|d\.ts)$|^lib\/[\w-]+\.js$|^agentwire(_[a-z]+)?(\.js|_bg\.wasm)$|^(README\.md|package\.json)$/;
   assert.deepEqual(files.filter((f) => !allowed.test(f)), []);
   const pkg = JSON.parse(readFileSync('node_modules/agentwire/package.json', 'utf8'));
   // Every file an export names ships, and every entry has its types first.
   const values = (v) => (typeof v === 'string' ? [v] : Object.values(v).flatMap(values));
   const targets = values(pkg.exports);
-  assert.deepEqual(targets.filter((t) => !files.includes(t.slice(2))), []);
+  // A subpath pattern (`./*.wasm`) must match at least one shipped file.
+  const ships = (t) => {
+    const [head, tail] = t.slice(2).split('*');
+    return tail === undefined ? files.includes(head) : files.some((f) => f.startsWith(head) && f.endsWith(tail));
+  };
+  assert.deepEqual(targets.filter((t) => !ships(t)), []);
+  // Every wasm module has its glue, and the workerd entry imports each of them.
+  const wasm = files.filter((f) => f.endsWith('_bg.wasm'));
+  assert.deepEqual(wasm.filter((f) => !files.includes(f.replace(/_bg\.wasm$/, '.js'))), []);
+  const workerd = readFileSync('node_modules/agentwire/workerd.js', 'utf8');
+  assert.deepEqual(wasm.filter((f) => !workerd.includes(`'./${f}'`)), [], 'workerd.js imports every wasm module');
   for (const [condition, entry] of Object.entries(pkg.exports['.'])) {
     if (typeof entry === 'object') assert.equal(Object.keys(entry)[0], 'types', `${condition} lists types first`);
   }

@@ -21,3 +21,12 @@ export function init(source?: WasmSource): Promise<void>;
  * server) and resolves to its exports; later calls return the same promise.
  */
 export function initMocks(source?: WasmSource): Promise<typeof import('./agentwire_mocks.js')>;
+
+/** The names of the on-demand modules `initModule` knows (e.g. `mocks`). */
+export const moduleNames: readonly string[];
+
+/**
+ * Instantiates the on-demand module `name` (`agentwire_<name>_bg.wasm` unless `source` says
+ * otherwise) and resolves to its exports; later calls return the same promise.
+ */
+export function initModule(name: string, source?: WasmSource): Promise<Record<string, unknown>>;

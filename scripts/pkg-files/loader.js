@@ -4,15 +4,36 @@
 // can do that; Node's fetch cannot read `file:` URLs, so there the bytes are read from disk by
 // the reader the server entry sets (`setFileReader`); this file names no `node:` module.
 //
-// Two modules: the runtime (`agentwire_bg.wasm`, glue `agentwire.js`), and the demo stand-ins
-// (`agentwire_mocks_bg.wasm`, glue `agentwire_mocks.js`: the mock model and the mock GitHub
-// server), kept apart so that an agent with a real model and real servers never downloads them.
+// The runtime (`agentwire_bg.wasm`, glue `agentwire.js`), and on-demand modules (`agentwire_<name>_bg.wasm`,
+// glue `agentwire_<name>.js`: e.g. the mock model and the mock GitHub server), kept apart so that
+// an agent that does not use a capability never downloads it.
 import initWasm from './agentwire.js';
 
 export * from './agentwire.js';
 
+/**
+ * The on-demand modules: how to import each glue and where its `.wasm` is by default. Both are
+ * written literally so that bundlers see the files (a dynamic `import()` of a literal becomes a
+ * chunk, `new URL(literal, import.meta.url)` an asset). A new module adds one line here.
+ */
+const MODULES = {
+  mocks: {
+    glue: () => import('./agentwire_mocks.js'),
+    url: () => new URL('agentwire_mocks_bg.wasm', import.meta.url),
+  },
+  anthropic: {
+    glue: () => import('./agentwire_anthropic.js'),
+    url: () => new URL('agentwire_anthropic_bg.wasm', import.meta.url),
+  },
+  ext: {
+    glue: () => import('./agentwire_ext.js'),
+    url: () => new URL('agentwire_ext_bg.wasm', import.meta.url),
+  },
+};
+
 let ready = null;
-let mocks = null;
+/** name → promise of the instantiated glue. */
+const loaded = new Map();
 
 /**
  * Instantiates the runtime module. Call (and await) it once before using any export; later
@@ -33,23 +54,37 @@ export function init(source) {
   return ready;
 }
 
+/** The names of the on-demand modules `initModule` knows. */
+export const moduleNames = Object.keys(MODULES);
+
 /**
- * Instantiates the mocks module (imported on first call) and resolves to its exports; later
- * calls return the same promise, and a failed attempt may be retried. `source` as for `init`;
- * by default `agentwire_mocks_bg.wasm` beside this file.
+ * Instantiates the on-demand module `name` (its glue imported on first call) and resolves to
+ * its exports; later calls return the same promise, and a failed attempt may be retried.
+ * `source` as for `init`; by default `agentwire_<name>_bg.wasm` beside this file.
  */
-export function initMocks(source) {
-  if (mocks === null) {
-    mocks = (async () => {
-      const glue = await import('./agentwire_mocks.js');
-      await load(glue.default, source ?? new URL('agentwire_mocks_bg.wasm', import.meta.url));
+export function initModule(name, source) {
+  const module = Object.hasOwn(MODULES, name) ? MODULES[name] : undefined;
+  if (!module) {
+    return Promise.reject(new Error(`no wasm module named ${JSON.stringify(name)} (known: ${moduleNames.join(', ')})`));
+  }
+  let promise = loaded.get(name);
+  if (promise === undefined) {
+    promise = (async () => {
+      const glue = await module.glue();
+      await load(glue.default, source ?? module.url());
       return glue;
     })().catch((err) => {
-      mocks = null;
+      loaded.delete(name);
       throw err;
     });
+    loaded.set(name, promise);
   }
-  return mocks;
+  return promise;
+}
+
+/** Instantiates the mocks module and resolves to its exports (`initModule('mocks', source)`). */
+export function initMocks(source) {
+  return initModule('mocks', source);
 }
 
 /** Reads a `file:` URL to bytes; set by the Node/Deno/Bun entry (`server.js`), else null. */

@@ -1,7 +1,9 @@
-//! The Anthropic Messages codec as pure functions for the JS layer (`anthropic()` in js/).
+//! The Anthropic Messages codec as pure functions for the JS layer (`anthropic()` in js/): the
+//! on-demand module `anthropic` (feature `wasm-anthropic`), loaded on a Claude model's first
+//! request, so an agent on another model never downloads it.
 
-use super::codec::delta_value;
 use super::request::{parse_json, request_from_value, text_field};
+use super::stream_codec::wasm_delta_stream;
 use crate::json::to_text;
 use crate::model::anthropic::{decode_response, encode_request, AnthropicOptions, MessagesStream};
 use serde_json::Value;
@@ -43,46 +45,8 @@ pub fn decode_anthropic_response(body: &[u8]) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// A streamed Messages answer being decoded from raw body bytes.
-#[wasm_bindgen]
-pub struct AnthropicStream {
-    inner: Option<MessagesStream>,
-}
-
-#[wasm_bindgen]
-impl AnthropicStream {
-    /// A decoder for one response body.
-    #[wasm_bindgen(constructor)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> AnthropicStream {
-        AnthropicStream {
-            inner: Some(MessagesStream::new()),
-        }
-    }
-
-    /// Feeds a chunk; returns a JSON array of deltas, as `OpenAiStream::push` does.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        let stream = self
-            .inner
-            .as_mut()
-            .ok_or_else(|| JsError::new("the stream was already finished"))?;
-        let deltas = stream
-            .push(bytes)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(to_text(&Value::Array(
-            deltas.into_iter().map(delta_value).collect(),
-        )))
-    }
-
-    /// Ends the body: the response in the core's shape, or why there is none.
-    pub fn finish(&mut self) -> Result<String, JsError> {
-        let stream = self
-            .inner
-            .take()
-            .ok_or_else(|| JsError::new("the stream was already finished"))?;
-        stream
-            .finish()
-            .map(|response| to_text(&response.to_value()))
-            .map_err(|e| JsError::new(&e.to_string()))
-    }
-}
+wasm_delta_stream!(
+    /// A streamed Messages answer being decoded from raw body bytes.
+    AnthropicStream,
+    MessagesStream
+);

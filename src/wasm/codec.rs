@@ -2,10 +2,9 @@
 
 use super::request::{parse_json, request_from_value, text_field};
 use crate::json::to_text;
-use crate::model::{
-    decode_response, encode_request, ChatCompletionStream, OpenAiOptions, StreamDelta,
-};
-use serde_json::{json, Value};
+use super::stream_codec::wasm_delta_stream;
+use crate::model::{decode_response, encode_request, ChatCompletionStream, OpenAiOptions};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 fn options_from_value(value: &Value) -> Result<OpenAiOptions, String> {
@@ -40,58 +39,8 @@ pub fn decode_openai_response(body: &[u8]) -> Result<String, JsError> {
         .map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// A stream delta as the JS layer reads it (`{"type": "text" | "reasoning" | "tool_call", ...}`).
-pub(super) fn delta_value(delta: StreamDelta) -> Value {
-    match delta {
-        StreamDelta::Text(text) => json!({"type": "text", "text": text}),
-        StreamDelta::Reasoning(text) => json!({"type": "reasoning", "text": text}),
-        StreamDelta::ToolCallStarted { index, id, name } => {
-            json!({"type": "tool_call", "index": index, "id": id, "name": name})
-        }
-    }
-}
-
-/// A streamed chat completion being decoded from raw body bytes.
-#[wasm_bindgen]
-pub struct OpenAiStream {
-    inner: Option<ChatCompletionStream>,
-}
-
-#[wasm_bindgen]
-impl OpenAiStream {
-    /// A decoder for one response body.
-    #[wasm_bindgen(constructor)]
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> OpenAiStream {
-        OpenAiStream {
-            inner: Some(ChatCompletionStream::new()),
-        }
-    }
-
-    /// Feeds a chunk; returns a JSON array of what can be shown now: `{"type": "text",
-    /// "text"}`, `{"type": "reasoning", "text"}`, `{"type": "tool_call", "index", "id", "name"}`.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<String, JsError> {
-        let stream = self
-            .inner
-            .as_mut()
-            .ok_or_else(|| JsError::new("the stream was already finished"))?;
-        let deltas = stream
-            .push(bytes)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(to_text(&Value::Array(
-            deltas.into_iter().map(delta_value).collect(),
-        )))
-    }
-
-    /// Ends the body: the response in the core's shape, or why there is none.
-    pub fn finish(&mut self) -> Result<String, JsError> {
-        let stream = self
-            .inner
-            .take()
-            .ok_or_else(|| JsError::new("the stream was already finished"))?;
-        stream
-            .finish()
-            .map(|response| to_text(&response.to_value()))
-            .map_err(|e| JsError::new(&e.to_string()))
-    }
-}
+wasm_delta_stream!(
+    /// A streamed chat completion being decoded from raw body bytes.
+    OpenAiStream,
+    ChatCompletionStream
+);

@@ -5,10 +5,13 @@
 //! boundary speaks JSON strings, JS functions and promises only, so every JS object is read and
 //! checked by the JS layer and every JSON value by the core.
 //!
-//! The package is two wasm modules built from this crate, so that the demo stand-ins cost no
-//! download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`], the
-//! OpenAI codec and [`HttpMachine`], the Streamable HTTP machine that JS drives with `fetch`) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
-//! server, which JS loads on first use and plugs in as an ordinary model and transport).
+//! The package is several wasm modules built from this crate, so that optional capabilities
+//! cost no download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`],
+//! the OpenAI codec and [`HttpMachine`], the Streamable HTTP machine that JS drives with
+//! `fetch`), and on-demand modules that JS loads on first use: the Anthropic codec (feature
+//! `wasm-anthropic`), the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
+//! server, plugged in as an ordinary model and transport) and the extension parsers (feature
+//! `wasm-ext`: SKILL.md, commands, plugin manifests, loaded when the JS layer gets text).
 //!
 //! What the JS host provides to the runtime, as implementations of the driver's traits:
 //! - [`clock::JsClock`]: `performance.now()` and cancellable `setTimeout` sleeps; futures run
@@ -19,7 +22,7 @@
 
 #[cfg(feature = "wasm-runtime")]
 mod agent;
-#[cfg(feature = "wasm-runtime")]
+#[cfg(feature = "wasm-anthropic")]
 mod anthropic_codec;
 #[cfg(feature = "wasm-runtime")]
 mod backends;
@@ -41,8 +44,14 @@ mod mcp;
 mod mocks;
 #[cfg(feature = "wasm-ext")]
 mod parsers;
-#[cfg(any(feature = "wasm-runtime", feature = "wasm-mocks"))]
+#[cfg(any(
+    feature = "wasm-runtime",
+    feature = "wasm-mocks",
+    feature = "wasm-anthropic"
+))]
 mod request;
+#[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
+mod stream_codec;
 #[cfg(feature = "wasm-runtime")]
 mod tool_search;
 #[cfg(feature = "wasm-runtime")]
@@ -50,7 +59,7 @@ mod transport;
 
 #[cfg(feature = "wasm-runtime")]
 pub use agent::WasmAgent;
-#[cfg(feature = "wasm-runtime")]
+#[cfg(feature = "wasm-anthropic")]
 pub use anthropic_codec::{decode_anthropic_response, encode_anthropic_request, AnthropicStream};
 #[cfg(feature = "wasm-runtime")]
 pub use codec::{decode_openai_response, encode_openai_request, OpenAiStream};

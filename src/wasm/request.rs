@@ -1,5 +1,5 @@
-//! The core's model request shape read back from JSON, shared by both wasm modules: the
-//! runtime's codec encodes such requests for OpenAI, the mocks module answers them.
+//! The core's model request shape read back from JSON, shared by the wasm modules: the codecs
+//! (runtime: OpenAI; on-demand: Anthropic) encode such requests, the mocks module answers them.
 
 use crate::json::quoted;
 use crate::model::{ChatMessage, ModelRequest, ToolCall, ToolDefinition};
