@@ -156,7 +156,8 @@ export async function loadPluginDir(dir, opts) {
   for (const extra of manifest.skills) skills.push(...(await loadSkills(join(root, extra), warnings)));
   const commands = [];
   for (const path of manifest.commands ?? ['commands']) commands.push(...(await loadCommands(join(root, path), warnings)));
-  const vars = { CLAUDE_PLUGIN_ROOT: root, ...(opts?.env ?? {}) };
+  // ${VAR}s as the CLI reads them: the environment, the plugin's root, then what the caller gives.
+  const vars = { ...process.env, CLAUDE_PLUGIN_ROOT: root, ...(opts?.env ?? {}) };
   let serversText = null;
   let serversFile = join(root, '.mcp.json');
   const declared = manifest.mcpServers;

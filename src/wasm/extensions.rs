@@ -237,7 +237,7 @@ impl WasmAgent {
     /// like a JS tool); the core has already confined `path` to the skill's listed files.
     #[wasm_bindgen(js_name = setSkillFileReader)]
     pub fn set_skill_file_reader(&self, read: Function) {
-        self.tools()
+        self.js_tools()
             .insert(crate::ext::tools::READ_SKILL_FILE, read);
     }
 }
