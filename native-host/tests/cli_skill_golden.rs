@@ -54,7 +54,9 @@ fn skills_show_json_on_real_files_equals_the_golden_records() {
         // Where the copy lives changes per run; the golden file names it `<dir>`.
         let shown_dir = dir.canonicalize().unwrap();
         for key in ["location", "dir"] {
-            let text = shown[key].as_str().unwrap_or_else(|| panic!("{name}: no {key}"));
+            let text = shown[key]
+                .as_str()
+                .unwrap_or_else(|| panic!("{name}: no {key}"));
             let text = text
                 .replace(shown_dir.to_str().unwrap(), "<dir>")
                 .replace(dir.to_str().unwrap(), "<dir>");
@@ -67,13 +69,16 @@ fn skills_show_json_on_real_files_equals_the_golden_records() {
             std::fs::write(&golden, text + "\n").unwrap();
             continue;
         }
-        let expected: Value = serde_json::from_str(
-            &std::fs::read_to_string(&golden)
-                .unwrap_or_else(|e| panic!("{}: {e} (AW_UPDATE_GOLDEN=1 writes it)", golden.display())),
-        )
-        .unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&golden).unwrap_or_else(|e| {
+                panic!("{}: {e} (AW_UPDATE_GOLDEN=1 writes it)", golden.display())
+            }))
+            .unwrap();
         assert_eq!(shown, expected, "{name}: the CLI's record changed");
         assert_eq!(shown["location"], "<dir>/SKILL.md");
-        assert!(shown["body"].as_str().unwrap().len() > 500, "{name}: whole body");
+        assert!(
+            shown["body"].as_str().unwrap().len() > 500,
+            "{name}: whole body"
+        );
     }
 }

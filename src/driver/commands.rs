@@ -2,9 +2,9 @@
 //! shell snippets run first as gated `bash` calls (origin `command:/name`).
 
 use super::backends::RunObserver;
+use super::gated::NotRun;
 use super::runtime::{RunError, Runtime};
 use super::traits::Clock;
-use super::gated::NotRun;
 use crate::agent::{DirectCallError, UiEvent};
 use serde_json::json;
 

@@ -96,7 +96,11 @@ pub fn skill_from_json(value: &Value, scope: Scope) -> Result<Skill, String> {
     let kind = match text("kind")?.as_deref() {
         None | Some("skill") => SkillKind::Skill,
         Some("command") => SkillKind::Command,
-        Some(other) => return Err(format!("\"kind\" must be \"skill\" or \"command\", got {other}")),
+        Some(other) => {
+            return Err(format!(
+                "\"kind\" must be \"skill\" or \"command\", got {other}"
+            ))
+        }
     };
     let leaf = name.rsplit(':').next().unwrap_or(&name).to_owned();
     // Outside plugins, a nested command keeps its `sub:name`; a plugin's items are always

@@ -1,8 +1,8 @@
 //! The OpenAI-compatible codec as pure functions for the JS layer.
 
 use super::request::{parse_json, request_from_value, text_field};
-use crate::json::to_text;
 use super::stream_codec::wasm_delta_stream;
+use crate::json::to_text;
 use crate::model::{decode_response, encode_request, ChatCompletionStream, OpenAiOptions};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;

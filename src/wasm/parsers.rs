@@ -116,8 +116,10 @@ pub fn parse_plugin_servers_text(text: &str, plugin: &str, file: &str, vars_json
                     v["type"] = "stdio".into();
                     v["command"] = command.as_str().into();
                     v["args"] = json!(args);
-                    let env: Map<String, Value> =
-                        env.iter().map(|(k, v)| (k.clone(), v.as_str().into())).collect();
+                    let env: Map<String, Value> = env
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().into()))
+                        .collect();
                     v["env"] = Value::Object(env);
                     v["cwd"] = json!(cwd);
                 }

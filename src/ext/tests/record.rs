@@ -24,7 +24,10 @@ fn a_parsed_skill_survives_json_in_another_scope() {
         trusted: false,
     };
     let in_plugin = skill_from_json(&value, plugin.clone()).unwrap();
-    assert_eq!((in_plugin.name.as_str(), in_plugin.qualified.as_str()), ("pdf", "docs:pdf"));
+    assert_eq!(
+        (in_plugin.name.as_str(), in_plugin.qualified.as_str()),
+        ("pdf", "docs:pdf")
+    );
     assert_eq!(in_plugin.scope, plugin);
 }
 
@@ -33,25 +36,50 @@ fn a_command_keeps_its_kind_and_nested_name() {
     let skill = parse_command_md("c.md", "frontend:component", "Make $0", Scope::User).unwrap();
     let back = skill_from_json(&skill_json(&skill), Scope::User).unwrap();
     assert_eq!(back, skill);
-    assert_eq!((back.name.as_str(), back.qualified.as_str()), ("component", "frontend:component"));
+    assert_eq!(
+        (back.name.as_str(), back.qualified.as_str()),
+        ("component", "frontend:component")
+    );
 }
 
 #[test]
 fn a_minimal_object_loads_and_bad_fields_are_named() {
     let skill = skill_from_json(&json!({"name": "x", "body": "Do x"}), Scope::Host).unwrap();
     assert_eq!(skill.location, "js:x");
-    assert!(!skill.model_invocable, "no description: not offered to the model");
+    assert!(
+        !skill.model_invocable,
+        "no description: not offered to the model"
+    );
     assert!(skill.user_invocable);
     let with_desc = json!({"name": "x", "description": "X things", "body": "b"});
-    assert!(skill_from_json(&with_desc, Scope::Host).unwrap().model_invocable);
+    assert!(
+        skill_from_json(&with_desc, Scope::Host)
+            .unwrap()
+            .model_invocable
+    );
     for (bad, field) in [
         (json!({"body": "b"}), "\"name\" is required"),
         (json!({"name": "x"}), "\"body\" is required"),
-        (json!({"name": "a b", "body": ""}), "\"name\" must be one word"),
-        (json!({"name": "x", "body": "", "allowedTools": "bash"}), "\"allowedTools\""),
-        (json!({"name": "x", "body": "", "userInvocable": "no"}), "\"userInvocable\""),
-        (json!({"name": "x", "body": "", "kind": "agent"}), "\"kind\""),
-        (json!({"name": "x", "body": "", "metadata": []}), "\"metadata\""),
+        (
+            json!({"name": "a b", "body": ""}),
+            "\"name\" must be one word",
+        ),
+        (
+            json!({"name": "x", "body": "", "allowedTools": "bash"}),
+            "\"allowedTools\"",
+        ),
+        (
+            json!({"name": "x", "body": "", "userInvocable": "no"}),
+            "\"userInvocable\"",
+        ),
+        (
+            json!({"name": "x", "body": "", "kind": "agent"}),
+            "\"kind\"",
+        ),
+        (
+            json!({"name": "x", "body": "", "metadata": []}),
+            "\"metadata\"",
+        ),
         (json!(["x"]), "must be an object"),
     ] {
         let error = skill_from_json(&bad, Scope::Host).unwrap_err();
