@@ -305,5 +305,5 @@ test('parseSkill gives the CLI\'s record for real SKILL.md files (golden JSON)',
   assert.equal(manifest.name, 'acme-tools');
   assert.ok(manifest.ignored.some((i) => i.includes('hooks')), manifest.ignored.join());
   assert.ok(manifest.warnings.some((w) => w.includes('allow')), manifest.warnings.join());
-  await assert.rejects(parsePluginManifest('{"skills": "../x"}'), /skills/);
+  await assert.rejects(parsePluginManifest('{"skills": "../x"}', { dirName: 'p' }), /skills/);
 });
