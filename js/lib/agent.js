@@ -730,12 +730,13 @@ export class Agent {
     const where = 'agent.runCommand';
     nonEmptyString(where, 'name', name);
     if (args !== undefined && typeof args !== 'string') fail(where, `the arguments must be a string, got ${describe(args)}`);
-    const bare = name.replace(/^\//, '');
-    const items = JSON.parse(this.#live(where).skills());
-    if (!items.some((s) => s.qualified === bare || s.name === bare)) {
-      throw new Error(`${where}: unknown command /${bare} (agent.commands() and agent.skills() list them)`);
+    const input = `/${name.replace(/^\//, '')}${args ? ` ${args}` : ''}`;
+    // Resolved as run() will (precedence, plugin items shared by two plugins, built-ins), so
+    // a name that reaches nothing is an error here, never text for the model.
+    if (this.#live(where).resolveCommand(input) === undefined) {
+      throw new Error(`${where}: unknown command ${input.split(' ')[0]} (agent.commands() and agent.skills() list them)`);
     }
-    return this.run(`/${bare}${args ? ` ${args}` : ''}`, options);
+    return this.run(input, options);
   }
 
   /** Whether `close()` was called. */

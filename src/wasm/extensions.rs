@@ -99,6 +99,18 @@ impl WasmAgent {
         to_text(&Value::Array(items))
     }
 
+    /// The qualified name `/name args` in `input` reaches, or `undefined` when it names no
+    /// skill or command (what `run` would then send to the model as written).
+    #[wasm_bindgen(js_name = resolveCommand)]
+    pub fn resolve_command(&self, input: &str) -> Option<String> {
+        self.runtime().with_agent(|agent| {
+            agent
+                .skills()
+                .resolve(input)
+                .map(|inv| inv.skill.qualified.clone())
+        })
+    }
+
     /// Registers tool `spec_json` of plugin `plugin` as `plugin__<plugin>__<tool>` (see
     /// [`WasmAgent::register_tool`] for the spec); returns the registered name. Unless
     /// `trusted`, the declared risk only counts when it is not lower than the name suggests.
