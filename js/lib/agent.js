@@ -574,7 +574,7 @@ export class Agent {
     const records = entries.map((e) => e.record);
     let collisions;
     try {
-      collisions = JSON.parse(core.addSkills(JSON.stringify(records), plugin, trusted));
+      collisions = JSON.parse(core.extensions('add', JSON.stringify({ records, plugin, trusted })));
     } catch (error) {
       throw new TypeError(`${where}: ${messageOf(error)}`);
     }
@@ -585,7 +585,7 @@ export class Agent {
       return { qualified, kind: record.kind ?? 'skill' };
     });
     const warnings = [
-      ...collisions.map((c) => c.message),
+      ...collisions,
       ...records.flatMap((r) => (r.warnings ?? []).map((w) => `${r.location ?? r.name}: ${w}`)),
     ];
     return { names, warnings };
@@ -606,19 +606,19 @@ export class Agent {
   /** Removes the skill or command `name` reaches; false when none. */
   removeSkill(name) {
     nonEmptyString('agent.removeSkill', 'name', name);
-    const removed = this.#live('agent.removeSkill').removeSkill(name);
+    const removed = JSON.parse(this.#live('agent.removeSkill').extensions('remove', JSON.stringify({ name })));
     if (removed) this.#skillFiles.delete(name);
     return removed;
   }
 
   /** Every skill (kind `skill`), sorted by qualified name, without bodies. */
   skills() {
-    return JSON.parse(this.#live('agent.skills').skills()).filter((s) => s.kind === 'skill');
+    return JSON.parse(this.#live('agent.skills').extensions('list', '{}')).filter((s) => s.kind === 'skill');
   }
 
   /** Every prompt command (kind `command`), sorted by qualified name, without bodies. */
   commands() {
-    return JSON.parse(this.#live('agent.commands').skills()).filter((s) => s.kind === 'command');
+    return JSON.parse(this.#live('agent.commands').extensions('list', '{}')).filter((s) => s.kind === 'command');
   }
 
   /**
@@ -634,8 +634,8 @@ export class Agent {
     const core = this.#live(where);
     if (this.#plugins.has(plugin.name)) throw new Error(`${where}: plugin ${plugin.name} is already in use`);
     const entries = await toRecords(`${where}: plugin ${plugin.name}`, plugin.skills, plugin.commands);
-    const glue = wasm(where);
-    const part = JSON.parse(glue.WasmAgent.pluginNames(plugin.name, '', '')).plugin;
+    const names = (tool) => JSON.parse(core.extensions('names', JSON.stringify({ plugin: plugin.name, tool })));
+    const part = names('').plugin;
     for (const [other, { part: taken }] of this.#plugins) {
       if (taken === part) throw new Error(`${where}: plugin ${plugin.name} would share the namespace "${part}" of plugin ${other}`);
     }
@@ -652,7 +652,7 @@ export class Agent {
           toolTimeoutMs: tool.timeoutMs,
           maxOutputChars: tool.maxOutputChars,
         };
-        const full = JSON.parse(glue.WasmAgent.pluginNames(plugin.name, tool.name, '')).tool;
+        const full = names(tool.name).tool;
         const context = this.#pluginContext(part);
         try {
           info.tools.push(core.registerPluginTool(plugin.name, JSON.stringify(spec), toolFunction(full, tool.execute, () => this.#runSignal, context), trusted));
@@ -670,7 +670,9 @@ export class Agent {
     info.servers = await Promise.all(
       Object.entries(plugin.servers ?? {}).map(async ([server, transport]) => {
         if (isMockGithub(transport)) await mocks().catch(() => {});
-        const status = JSON.parse(await core.connectPluginServer(plugin.name, server, adaptTransport(transport), JSON.stringify({ roots: this.#roots })));
+        // `plugin` makes the core name it plugin_<p>_<server> and refuse it sampling.
+        const options = JSON.stringify({ roots: this.#roots, plugin: plugin.name });
+        const status = JSON.parse(await core.connect(server, adaptTransport(transport), options));
         if (status.status === 'failed') info.warnings.push(`server ${status.name} failed: ${status.error}`);
         return status;
       }),
@@ -705,7 +707,7 @@ export class Agent {
     const entry = this.#plugins.get(name);
     if (!entry) return false;
     this.#plugins.delete(name);
-    JSON.parse(this.#live('agent.removePlugin').removePlugin(name));
+    this.#live('agent.removePlugin').extensions('removePlugin', JSON.stringify({ plugin: name }));
     for (const key of [...this.#skillFiles.keys()]) {
       if (key.startsWith(`${entry.part}:`)) this.#skillFiles.delete(key);
     }
@@ -733,7 +735,7 @@ export class Agent {
     const input = `/${name.replace(/^\//, '')}${args ? ` ${args}` : ''}`;
     // Resolved as run() will (precedence, plugin items shared by two plugins, built-ins), so
     // a name that reaches nothing is an error here, never text for the model.
-    if (this.#live(where).resolveCommand(input) === undefined) {
+    if (JSON.parse(this.#live(where).extensions('resolve', JSON.stringify({ input }))) === null) {
       throw new Error(`${where}: unknown command ${input.split(' ')[0]} (agent.commands() and agent.skills() list them)`);
     }
     return this.run(input, options);

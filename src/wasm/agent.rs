@@ -300,7 +300,16 @@ impl WasmAgent {
     /// Resolves to the server's status JSON; never rejects.
     pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
         let runtime = Rc::clone(&self.runtime);
-        let options = parse_object(options_json, "the connect options").unwrap_or_default();
+        let mut options = parse_object(options_json, "the connect options").unwrap_or_default();
+        // A plugin's server (the JS layer's `agent.use`, never a user option): named
+        // `plugin_<p>_<s>`, and never offered sampling.
+        let name = match options.remove("plugin") {
+            Some(Value::String(plugin)) => {
+                options.remove("sampling");
+                crate::registry::names::plugin_server_name(&plugin, &name)
+            }
+            _ => name,
+        };
         future_to_promise(async move {
             let probe = Rc::new(RefCell::new(Probe::default()));
             let transport = JsTransport::new(transport, Rc::clone(&probe));

@@ -7,17 +7,15 @@
 //! trusts it), its servers are MCP servers named `plugin_<p>_<s>` (never with sampling), and its
 //! code calls tools through [`WasmAgent::call_gated`], which can ask and never bypasses a rule.
 
-use super::agent::{attach, limits_from, parse_object, resolve_json, WasmAgent};
+use super::agent::{limits_from, parse_object, resolve_json, WasmAgent};
 use super::backends::JsObserver;
-use super::transport::{JsTransport, Probe};
 use crate::driver::NotRun;
 use crate::ext::{skill_from_json, skill_json, Scope, Skill};
 use crate::json::to_text;
-use crate::registry::names::{plugin_part, plugin_server_name, plugin_tool_name};
+use crate::registry::names::{plugin_part, plugin_tool_name};
 use crate::registry::{Risk, ToolSpec};
 use js_sys::{Function, Promise};
 use serde_json::{json, Value};
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -42,73 +40,94 @@ fn listed(skill: &Skill) -> Value {
     value
 }
 
+impl WasmAgent {
+    /// Adds parsed records for the host or for plugin `plugin` (all or nothing); returns the
+    /// collisions.
+    fn add_skills(&self, args: &Value) -> Result<Value, String> {
+        let Some(Value::Array(records)) = args.get("records") else {
+            return Err("\"records\" must be an array".into());
+        };
+        let plugin = args.get("plugin").and_then(Value::as_str);
+        let trusted = args.get("trusted") == Some(&Value::Bool(true));
+        let scope = scope_of(plugin, trusted);
+        let mut skills = Vec::new();
+        for (i, record) in records.iter().enumerate() {
+            skills.push(
+                skill_from_json(record, scope.clone()).map_err(|e| format!("skills[{i}]: {e}"))?,
+            );
+        }
+        Ok(self.runtime().with_agent(|agent| {
+            let mut collisions = Vec::new();
+            for skill in skills {
+                for c in agent.skills_mut().insert(skill) {
+                    collisions.push(Value::from(c.message));
+                }
+            }
+            agent.refresh_skill_tools();
+            Value::Array(collisions)
+        }))
+    }
+
+    /// Removes exactly plugin `plugin`'s tools, servers, skills and commands.
+    fn remove_plugin(&self, plugin: &str) -> Value {
+        let part = plugin_part(plugin);
+        let prefix = format!("plugin_{part}_");
+        for (server, _) in self.runtime().servers() {
+            if server.starts_with(&prefix) {
+                self.runtime().remove_server(&server);
+            }
+        }
+        let removed = self.runtime().with_agent(|agent| {
+            let tools = agent.registry_mut().remove_plugin(&part);
+            let skills = agent.skills_mut().remove_plugin(&part);
+            agent.refresh_skill_tools();
+            tools + skills
+        });
+        self.js_tools()
+            .remove_prefixed(&plugin_tool_name(&part, ""));
+        Value::from(removed)
+    }
+}
+
 #[wasm_bindgen]
 impl WasmAgent {
-    /// Adds parsed skills and commands (`records_json`: an array of records) for the host, or
-    /// for plugin `plugin` (`trusted`: whether their `allowed-tools` grants count). All or
-    /// nothing: a bad record throws naming its index and field, and nothing is added. Returns
-    /// the collisions as a JSON array of `{name, winner, shadowed, message}`.
-    #[wasm_bindgen(js_name = addSkills)]
-    pub fn add_skills(
-        &self,
-        records_json: &str,
-        plugin: Option<String>,
-        trusted: bool,
-    ) -> Result<String, JsError> {
-        let records = match crate::json::parse_str(records_json) {
-            Ok(Value::Array(list)) => list,
-            _ => return Err(JsError::new("the skills must be a JSON array")),
+    /// Skills, commands and plugins, one entry for the synchronous operations (one export
+    /// costs the module less than six). `op` and `args_json`:
+    /// - `add` `{records, plugin?, trusted?}`: parsed records (see [`skill_json`]) for the host
+    ///   or a plugin, all or nothing (a bad record throws naming its index and field) → the
+    ///   collisions' messages;
+    /// - `remove` `{name}`: the skill or command `name` reaches → whether there was one;
+    /// - `list` `{}`: every item sorted by qualified name, records without bodies;
+    /// - `resolve` `{input}`: the qualified name `/name args` reaches, or null (then `run`
+    ///   sends the text as written);
+    /// - `names` `{plugin, tool}`: `{plugin, tool}` as they appear in names and scopes;
+    /// - `removePlugin` `{plugin}`: exactly its tools, servers, skills, commands → how many.
+    pub fn extensions(&self, op: &str, args_json: &str) -> Result<String, JsError> {
+        let args = crate::json::parse_str(args_json).unwrap_or(Value::Null);
+        let text = |key: &str| args.get(key).and_then(Value::as_str).unwrap_or_default();
+        let out = match op {
+            "add" => self.add_skills(&args).map_err(|e| JsError::new(&e))?,
+            "remove" => Value::from(self.runtime().with_agent(|agent| {
+                let removed = agent.skills_mut().remove(text("name")).is_some();
+                agent.refresh_skill_tools();
+                removed
+            })),
+            "list" => Value::Array(
+                self.runtime()
+                    .with_agent(|agent| agent.skills().items().into_iter().map(listed).collect()),
+            ),
+            "resolve" => self.runtime().with_agent(|agent| {
+                let resolved = agent.skills().resolve(text("input"));
+                resolved.map_or(Value::Null, |inv| inv.skill.qualified.as_str().into())
+            }),
+            "names" => json!({
+                "plugin": plugin_part(text("plugin")),
+                "tool": plugin_tool_name(text("plugin"), text("tool")),
+            }),
+            "removePlugin" => self.remove_plugin(text("plugin")),
+            other => return Err(JsError::new(&format!("unknown operation {other}"))),
         };
-        let scope = scope_of(plugin.as_deref(), trusted);
-        let skills = records
-            .iter()
-            .enumerate()
-            .map(|(i, record)| {
-                skill_from_json(record, scope.clone()).map_err(|e| format!("skills[{i}]: {e}"))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| JsError::new(&e))?;
-        let collisions: Vec<Value> = self.runtime().with_agent(|agent| {
-            let found = skills
-                .into_iter()
-                .flat_map(|skill| agent.skills_mut().insert(skill))
-                .map(|c| json!({"name": c.name, "winner": c.winner, "shadowed": c.shadowed, "message": c.message}))
-                .collect();
-            agent.refresh_skill_tools();
-            found
-        });
-        Ok(to_text(&Value::Array(collisions)))
-    }
-
-    /// Removes the skill or command `qualified` reaches; false when none.
-    #[wasm_bindgen(js_name = removeSkill)]
-    pub fn remove_skill(&self, qualified: &str) -> bool {
-        self.runtime().with_agent(|agent| {
-            let removed = agent.skills_mut().remove(qualified).is_some();
-            agent.refresh_skill_tools();
-            removed
-        })
-    }
-
-    /// Every skill and command, sorted by qualified name, as a JSON array of records without
-    /// their bodies.
-    pub fn skills(&self) -> String {
-        let items: Vec<Value> = self
-            .runtime()
-            .with_agent(|agent| agent.skills().items().into_iter().map(listed).collect());
-        to_text(&Value::Array(items))
-    }
-
-    /// The qualified name `/name args` in `input` reaches, or `undefined` when it names no
-    /// skill or command (what `run` would then send to the model as written).
-    #[wasm_bindgen(js_name = resolveCommand)]
-    pub fn resolve_command(&self, input: &str) -> Option<String> {
-        self.runtime().with_agent(|agent| {
-            agent
-                .skills()
-                .resolve(input)
-                .map(|inv| inv.skill.qualified.clone())
-        })
+        Ok(to_text(&out))
     }
 
     /// Registers tool `spec_json` of plugin `plugin` as `plugin__<plugin>__<tool>` (see
@@ -145,75 +164,6 @@ impl WasmAgent {
             .map_err(|e| JsError::new(&e.to_string()))?;
         self.js_tools().insert(&name, execute);
         Ok(name)
-    }
-
-    /// The model-facing names plugin `plugin`'s tool `tool` and server `server` get:
-    /// `{tool, server, plugin}` JSON (`plugin` as it appears in names and scopes).
-    #[wasm_bindgen(js_name = pluginNames)]
-    pub fn plugin_names(plugin: &str, tool: &str, server: &str) -> String {
-        to_text(&json!({
-            "plugin": plugin_part(plugin),
-            "tool": plugin_tool_name(plugin, tool),
-            "server": plugin_server_name(plugin, server),
-        }))
-    }
-
-    /// Connects plugin `plugin`'s MCP server `server` as `plugin_<plugin>_<server>` (see
-    /// [`WasmAgent::connect`]); sampling is never offered to a plugin's server.
-    #[wasm_bindgen(js_name = connectPluginServer)]
-    pub fn connect_plugin_server(
-        &self,
-        plugin: &str,
-        server: &str,
-        transport: JsValue,
-        options_json: &str,
-    ) -> Promise {
-        let runtime = Rc::clone(self.runtime());
-        let name = plugin_server_name(plugin, server);
-        let mut options = parse_object(options_json, "the connect options").unwrap_or_default();
-        options.remove("sampling");
-        future_to_promise(async move {
-            let probe = Rc::new(RefCell::new(Probe::default()));
-            let transport = JsTransport::new(transport, Rc::clone(&probe));
-            resolve_json(attach(runtime, name, options, transport, probe).await)
-        })
-    }
-
-    /// Removes exactly plugin `plugin`'s tools, servers, skills and commands; returns the
-    /// counts as `{tools, servers, skills}` JSON.
-    #[wasm_bindgen(js_name = removePlugin)]
-    pub fn remove_plugin(&self, plugin: &str) -> String {
-        let part = plugin_part(plugin);
-        let prefix = format!("plugin_{part}_");
-        let servers: Vec<String> = self
-            .runtime()
-            .servers()
-            .into_iter()
-            .map(|(name, _)| name)
-            .filter(|name| name.starts_with(&prefix))
-            .collect();
-        for server in &servers {
-            self.runtime().remove_server(server);
-        }
-        let tool_prefix = plugin_tool_name(&part, "");
-        let (tools, skills) = self.runtime().with_agent(|agent| {
-            let names: Vec<String> = agent
-                .registry()
-                .tools()
-                .iter()
-                .filter(|t| t.plugin() == Some(part.as_str()) && t.server().is_none())
-                .map(|t| t.name.clone())
-                .collect();
-            agent.registry_mut().remove_plugin(&part);
-            let skills = agent.skills_mut().remove_plugin(&part);
-            agent.refresh_skill_tools();
-            (names, skills)
-        });
-        for name in &tools {
-            debug_assert!(name.starts_with(&tool_prefix));
-            self.js_tools().remove(name);
-        }
-        to_text(&json!({"tools": tools.len(), "servers": servers.len(), "skills": skills}))
     }
 
     /// Calls tool `name` for `origin` (`plugin:<p>`) through the whole gate: a deny rule

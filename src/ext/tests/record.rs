@@ -55,7 +55,10 @@ fn a_minimal_object_loads_and_bad_fields_are_named() {
     let odd = json!({"name": "x", "qualified": "sub:other", "body": "b"});
     assert_eq!(skill_from_json(&odd, Scope::Host).unwrap().qualified, "x");
     let nested = json!({"name": "x", "qualified": "sub:x", "body": "b"});
-    assert_eq!(skill_from_json(&nested, Scope::Host).unwrap().qualified, "sub:x");
+    assert_eq!(
+        skill_from_json(&nested, Scope::Host).unwrap().qualified,
+        "sub:x"
+    );
     let with_desc = json!({"name": "x", "description": "X things", "body": "b"});
     assert!(
         skill_from_json(&with_desc, Scope::Host)
