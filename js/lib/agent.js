@@ -15,7 +15,8 @@ import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
 import { checkDefer, checkToolSearch, searcherFunction } from './tool-search.js';
 import { eventStream } from './stream.js';
-import { checkPlugin, toRecords } from './extensions.js';
+/** Skills, commands and plugins: loaded with their first use, so agents without them skip it. */
+const extensions = () => import('./extensions.js');
 import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
@@ -108,10 +109,10 @@ function checkAgentOptions(where, options) {
   (o.tools ?? []).forEach((tool, i) => checkTool(`${where}: tools[${i}]`, tool));
   optionalCount(where, 'skillCatalogChars', o.skillCatalogChars, 0);
   optionalStrings(where, 'trustedPlugins', o.trustedPlugins);
+  // Each plugin is checked by `use()`, before anything of it is registered.
   if (o.plugins !== undefined && !Array.isArray(o.plugins)) {
     fail(where, `"plugins" must be an array of plugin objects, got ${describe(o.plugins)}`);
   }
-  (o.plugins ?? []).forEach((p, i) => checkPlugin(`${where}: plugins[${i}]`, p, checkTool, checkTransport));
   return o;
 }
 
@@ -599,6 +600,7 @@ export class Agent {
   async addSkills(skills, commands) {
     const where = 'agent.addSkills';
     this.#live(where);
+    const { toRecords } = await extensions();
     const entries = await toRecords(where, skills, commands);
     return this.#addRecords(where, entries, undefined, undefined, true).warnings;
   }
@@ -630,6 +632,7 @@ export class Agent {
    */
   async use(plugin) {
     const where = 'agent.use';
+    const { checkPlugin, toRecords } = await extensions();
     checkPlugin(where, plugin, checkTool, checkTransport);
     const core = this.#live(where);
     if (this.#plugins.has(plugin.name)) throw new Error(`${where}: plugin ${plugin.name} is already in use`);
@@ -655,7 +658,8 @@ export class Agent {
         const full = names(tool.name).tool;
         const context = this.#pluginContext(part);
         try {
-          info.tools.push(core.registerPluginTool(plugin.name, JSON.stringify(spec), toolFunction(full, tool.execute, () => this.#runSignal, context), trusted));
+          const owned = JSON.stringify({ ...spec, plugin: plugin.name, trusted });
+          info.tools.push(core.registerTool(owned, toolFunction(full, tool.execute, () => this.#runSignal, context)));
         } catch (error) {
           throw new Error(`${where}: plugin ${plugin.name}: tool ${tool.name}: ${messageOf(error)}`);
         }
@@ -689,7 +693,8 @@ export class Agent {
         if (args !== undefined && !isPlainObject(args)) fail(where, `the arguments must be an object, got ${describe(args)}`);
         const core = this.#live(where);
         try {
-          return JSON.parse(await core.callGated(name, JSON.stringify(args ?? {}), `plugin:${part}`, this.#emitter(undefined), this.#runApprove));
+          const json = JSON.stringify(args ?? {});
+          return JSON.parse(await core.callTool(name, json, this.#emitter(undefined), `plugin:${part}`, this.#runApprove));
         } catch (error) {
           throw new Error(`${where}: ${messageOf(error)}`);
         }

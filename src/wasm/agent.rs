@@ -37,7 +37,7 @@ struct RunStop {
     pending: Option<String>,
 }
 
-pub(super) fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
+fn parse_object(text: &str, what: &str) -> Result<Map<String, Value>, JsError> {
     match crate::json::parse_str(text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(JsError::new(&format!("{what} must be a JSON object"))),
@@ -93,7 +93,7 @@ fn policy_from(obj: &Map<String, Value>) -> Result<Policy, JsError> {
 }
 
 /// Limits from `toolTimeoutMs` / `maxOutputChars`, over `base`.
-pub(super) fn limits_from(obj: &Map<String, Value>, base: ToolLimits) -> ToolLimits {
+fn limits_from(obj: &Map<String, Value>, base: ToolLimits) -> ToolLimits {
     ToolLimits {
         timeout: millis(obj, "toolTimeoutMs").unwrap_or(base.timeout),
         max_output_chars: count(obj, "maxOutputChars")
@@ -165,7 +165,7 @@ fn server_status(runtime: &JsRuntime, name: &str) -> Value {
     }
 }
 
-pub(super) fn direct_output_value(out: DirectCallOutput) -> Value {
+fn direct_output_value(out: DirectCallOutput) -> Value {
     let mut v = match &out.output {
         Some(output) => output.to_mcp_value(),
         None => json!({"content": []}),
@@ -181,7 +181,7 @@ pub(super) fn direct_output_value(out: DirectCallOutput) -> Value {
 
 /// Connects `name` over `transport` and registers its tools; failures are recorded on the
 /// server, never raised. Resolves to the server's status.
-pub(super) async fn attach(
+async fn attach(
     runtime: Rc<JsRuntime>,
     name: String,
     options: Map<String, Value>,
@@ -241,7 +241,7 @@ pub(super) async fn attach(
     server_status(&runtime, &name)
 }
 
-pub(super) fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
+fn resolve_json(value: Value) -> Result<JsValue, JsValue> {
     Ok(JsValue::from_str(&to_text(&value)))
 }
 
@@ -323,13 +323,15 @@ impl WasmAgent {
     }
 
     /// Registers a JS tool. `spec_json`: `name`, `description`, `inputSchema`, `risk`,
-    /// `timeoutMs`?, `maxOutputChars`?; `execute(argsJson) → Promise<CallToolResult JSON>`.
-    /// A bad name, a taken name or an unknown risk throws.
+    /// `timeoutMs`?, `maxOutputChars`?, and for a plugin's tool `plugin` (+ `trusted`): it is
+    /// then `plugin__<plugin>__<name>`, its declared risk counting only when not lower than the
+    /// name suggests unless trusted. `execute(argsJson) → Promise<CallToolResult JSON>`.
+    /// Returns the registered name; a bad name, a taken or reserved name or an unknown risk
+    /// throws.
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(&self, spec_json: &str, execute: Function) -> Result<(), JsError> {
+    pub fn register_tool(&self, spec_json: &str, execute: Function) -> Result<String, JsError> {
         let spec = parse_object(spec_json, "the tool")?;
         let text = |key: &str| spec.get(key).and_then(Value::as_str).unwrap_or_default();
-        let name = text("name").to_owned();
         let risk = Risk::parse(text("risk")).map_err(|e| JsError::new(&e))?;
         let schema = spec
             .get("inputSchema")
@@ -338,14 +340,24 @@ impl WasmAgent {
         let limits = self
             .runtime
             .with_agent(|agent| limits_from(&spec, agent.registry().limits_for("")));
-        let tool = ToolSpec::builtin(name.clone(), text("description"), schema, risk)
+        let tool = ToolSpec::builtin(text("name"), text("description"), schema, risk)
             .with_timeout(limits.timeout)
             .with_max_output_chars(limits.max_output_chars);
-        self.runtime
-            .with_agent(|agent| agent.registry_mut().register_builtin(tool))
+        let trusted = spec.get("trusted") == Some(&Value::Bool(true));
+        let name = self
+            .runtime
+            .with_agent(|agent| match spec.get("plugin").and_then(Value::as_str) {
+                Some(plugin) => agent
+                    .registry_mut()
+                    .register_plugin_tool(plugin, tool, trusted),
+                None => {
+                    let name = tool.name.clone();
+                    agent.registry_mut().register_builtin(tool).map(|()| name)
+                }
+            })
             .map_err(|e| JsError::new(&e.to_string()))?;
         self.tools.insert(&name, execute);
-        Ok(())
+        Ok(name)
     }
 
     /// Removes JS tool `name`; false when there was none.
@@ -485,24 +497,42 @@ impl WasmAgent {
     }
 
     /// Calls one tool directly, through the permission gate (deny rules apply, nothing asks)
-    /// and the audit. Resolves to `{content, structuredContent?, isError, text, truncated,
-    /// error?}`; rejects when the tool is unknown or denied.
+    /// and the audit; or, with `origin` (`plugin:<p>`: plugin code), through the whole gate as
+    /// a model's call would: ask rules and risky tools ask `approve` (none: declined). Resolves
+    /// to `{content, structuredContent?, isError, text, truncated, error?}`; rejects when the
+    /// tool is unknown, denied or declined.
     #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, name: String, args_json: &str, emit: Function) -> Promise {
+    pub fn call_tool(
+        &self,
+        name: String,
+        args_json: &str,
+        emit: Function,
+        origin: Option<String>,
+        approve: Option<Function>,
+    ) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let arguments = crate::json::parse_str(args_json);
         future_to_promise(async move {
             let arguments =
                 arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;
-            let observer = JsObserver::new(emit, None);
+            let observer = JsObserver::new(emit, approve);
             // Runs refresh servers before they start; a direct call does the same on both
             // sides, so a dead server fails fast and its log and status are current after.
             runtime.refresh_servers(&observer).await;
-            let result = runtime.call_tool(&name, arguments, &observer).await;
+            let result = match &origin {
+                Some(origin) => runtime
+                    .call_gated(&name, arguments, origin, &observer)
+                    .await
+                    .map_err(|e| e.to_string()),
+                None => runtime
+                    .call_tool(&name, arguments, &observer)
+                    .await
+                    .map_err(|e| e.to_string()),
+            };
             runtime.refresh_servers(&observer).await;
             match result {
                 Ok(output) => resolve_json(direct_output_value(output)),
-                Err(error) => Err(JsError::new(&error.to_string()).into()),
+                Err(error) => Err(JsError::new(&error).into()),
             }
         })
     }

@@ -5,20 +5,16 @@
 //! What a plugin contributes goes through the same paths as anything else: its tools are
 //! registry tools named `plugin__<p>__<tool>` (risk = max(declared, inferred) unless the host
 //! trusts it), its servers are MCP servers named `plugin_<p>_<s>` (never with sampling), and its
-//! code calls tools through [`WasmAgent::call_gated`], which can ask and never bypasses a rule.
+//! code calls tools through [`WasmAgent::call_tool`] with an origin, which can ask and never
+//! bypasses a rule.
 
-use super::agent::{limits_from, parse_object, resolve_json, WasmAgent};
-use super::backends::JsObserver;
-use crate::driver::NotRun;
+use super::agent::WasmAgent;
 use crate::ext::{skill_from_json, skill_json, Scope, Skill};
 use crate::json::to_text;
 use crate::registry::names::{plugin_part, plugin_tool_name};
-use crate::registry::{Risk, ToolSpec};
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use serde_json::{json, Value};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// The scope of items a plugin (`Some(name)`) or the host (`None`) adds.
 fn scope_of(plugin: Option<&str>, trusted: bool) -> Scope {
@@ -128,71 +124,6 @@ impl WasmAgent {
             other => return Err(JsError::new(&format!("unknown operation {other}"))),
         };
         Ok(to_text(&out))
-    }
-
-    /// Registers tool `spec_json` of plugin `plugin` as `plugin__<plugin>__<tool>` (see
-    /// [`WasmAgent::register_tool`] for the spec); returns the registered name. Unless
-    /// `trusted`, the declared risk only counts when it is not lower than the name suggests.
-    #[wasm_bindgen(js_name = registerPluginTool)]
-    pub fn register_plugin_tool(
-        &self,
-        plugin: &str,
-        spec_json: &str,
-        execute: Function,
-        trusted: bool,
-    ) -> Result<String, JsError> {
-        let spec = parse_object(spec_json, "the tool")?;
-        let text = |key: &str| spec.get(key).and_then(Value::as_str).unwrap_or_default();
-        let risk = Risk::parse(text("risk")).map_err(|e| JsError::new(&e))?;
-        let schema = spec
-            .get("inputSchema")
-            .cloned()
-            .unwrap_or_else(|| json!({"type": "object"}));
-        let limits = self
-            .runtime()
-            .with_agent(|agent| limits_from(&spec, agent.registry().limits_for("")));
-        let tool = ToolSpec::builtin(text("name"), text("description"), schema, risk)
-            .with_timeout(limits.timeout)
-            .with_max_output_chars(limits.max_output_chars);
-        let name = self
-            .runtime()
-            .with_agent(|agent| {
-                agent
-                    .registry_mut()
-                    .register_plugin_tool(plugin, tool, trusted)
-            })
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        self.js_tools().insert(&name, execute);
-        Ok(name)
-    }
-
-    /// Calls tool `name` for `origin` (`plugin:<p>`) through the whole gate: a deny rule
-    /// refuses, an ask rule or a risky tool asks `approve` (none: declined). Resolves like
-    /// [`WasmAgent::call_tool`]; rejects when the gate refused or the user declined.
-    #[wasm_bindgen(js_name = callGated)]
-    pub fn call_gated(
-        &self,
-        name: String,
-        args_json: &str,
-        origin: String,
-        emit: Function,
-        approve: Option<Function>,
-    ) -> Promise {
-        let runtime = Rc::clone(self.runtime());
-        let arguments = crate::json::parse_str(args_json);
-        future_to_promise(async move {
-            let arguments =
-                arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;
-            let observer = JsObserver::new(emit, approve);
-            match runtime
-                .call_gated(&name, arguments, &origin, &observer)
-                .await
-            {
-                Ok(output) => resolve_json(super::agent::direct_output_value(output)),
-                Err(NotRun::Refused(error)) => Err(JsError::new(&error.to_string()).into()),
-                Err(other) => Err(JsError::new(&other.to_string()).into()),
-            }
-        })
     }
 
     /// Serves `read_skill_file` for skills the host gave (`read(argsJson) → Promise<result>`,
