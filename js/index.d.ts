@@ -212,6 +212,10 @@ export interface ToolContext {
   name: string;
   /** Aborted when the runtime stops waiting for the call (its timeout). */
   signal: AbortSignal;
+  /** Plugin tools only: calls another tool through the gate (deny refuses; ask asks the run's `onApproval`). */
+  callTool?(name: string, args?: Record<string, unknown>): Promise<DirectCallResult>;
+  /** Plugin tools only: a notice for `onNotice`, prefixed with the plugin's name. */
+  log?(message: string): void;
 }
 
 /** A tool implemented in JS. */
@@ -241,8 +245,13 @@ export interface ToolInfo {
   description: string;
   inputSchema: Record<string, unknown>;
   risk: Risk;
-  /** `builtin`: registered with `registerTool`; `mcp`: from an MCP server. */
-  source: 'builtin' | 'mcp';
+  /**
+   * `builtin`: registered with `registerTool`; `mcp`: from an MCP server; `plugin`: a JS
+   * plugin's (`plugin__<p>__<tool>`); `skill`: the core's `activate_skill`/`read_skill_file`.
+   */
+  source: 'builtin' | 'mcp' | 'plugin' | 'skill';
+  /** The owning plugin (its tools, and tools of its servers). */
+  plugin?: string;
   /** The MCP server (for `mcp` tools). */
   server?: string;
   /** The tool's own name on its server (for `mcp` tools). */
@@ -346,6 +355,8 @@ export type AgentEvent =
   /** A subscribed resource changed. */
   | { type: 'resource_updated'; server: string; uri: string }
   | { type: 'error'; message: string }
+  /** A leading `/name args` was expanded into the run's user message (`chars` long). */
+  | { type: 'command_expanded'; name: string; qualified: string; source: string; chars: number }
   /** `usage`: the run's steps summed, when any reported usage. */
   | { type: 'done'; answer: string; steps: number; usage?: Usage };
 
@@ -406,6 +417,12 @@ export interface AuditRecord {
   output_chars: number;
   truncated: boolean;
   error: string | null;
+  /** `builtin`, `mcp`, `plugin` or `skill` (null for an unknown tool). */
+  source: string | null;
+  /** The plugin owning the tool, from the registry (never from what a plugin declares). */
+  plugin: string | null;
+  /** Who made the call: `model`, `user`, `command:/name` or `plugin:<p>`. */
+  origin: string;
 }
 
 /** The result of `agent.callTool`. */
@@ -525,7 +542,134 @@ export interface AgentOptions {
   contextWindow?: number;
   /** A conversation to continue, as `agent.history()` gave it (a TypeError names a bad field). */
   history?: SavedHistory;
+  /** Plugins to `use()`, in order. */
+  plugins?: Plugin[];
+  /** Host skills (objects or SKILL.md texts); they beat files and plugins of the same name. */
+  skills?: Array<SkillDefinition | string>;
+  /** Host prompt commands (objects or commands/*.md texts with a `name:`). */
+  commands?: Array<CommandDefinition | string>;
+  /** Character budget of the skill catalog in `activate_skill`'s description (default 8 000). */
+  skillCatalogChars?: number;
+  /** Plugins whose declared tool risk and skill `allowed-tools` grants the host trusts. */
+  trustedPlugins?: string[];
 }
+
+/** A skill given as an object (what `loadSkillDir` returns too). */
+export interface SkillDefinition {
+  /** One word without `/` (invoked as `/name`). */
+  name: string;
+  description: string;
+  /** The Markdown body the model gets when the skill is activated. */
+  instructions: string;
+  whenToUse?: string;
+  argumentHint?: string;
+  /** Named arguments (`$name`). */
+  arguments?: string[];
+  disableModelInvocation?: boolean;
+  userInvocable?: boolean;
+  /** Turn-scoped grants when activated (trusted sources only; never beat a deny or ask rule). */
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  /** Bundled files, relative path → text, read by the model with `read_skill_file`. */
+  files?: Record<string, string>;
+}
+
+/** A prompt command given as an object. */
+export interface CommandDefinition {
+  name: string;
+  /** Offered to the model only with one. */
+  description?: string;
+  argumentHint?: string;
+  /** The template: `$ARGUMENTS`, `$0`, `$name`, `` !`cmd` `` (run as gated `bash` calls). */
+  prompt: string;
+}
+
+/**
+ * A JS plugin. Nothing else is accepted: a plugin cannot bring permission rules, answer
+ * approvals, turn on sampling or name anything outside its namespace.
+ */
+export interface Plugin {
+  name: string;
+  version?: string;
+  description?: string;
+  /** Registered as `plugin__<name>__<tool>`; declared risk never lowers the inferred one. */
+  tools?: ToolDefinition[];
+  /** As `<name>:<skill>`. */
+  skills?: Array<SkillDefinition | string>;
+  commands?: Array<CommandDefinition | string>;
+  /** Connected as `plugin_<name>_<server>` (never with sampling). */
+  servers?: Record<string, Transport>;
+}
+
+/** What `agent.use()` resolves to and `agent.plugins()` lists. */
+export interface PluginInfo {
+  name: string;
+  /** The plugin's part of tool and server names. */
+  namespace: string;
+  version?: string;
+  description?: string;
+  /** Registered tool names. */
+  tools: string[];
+  /** Qualified skill names (`<name>:<skill>`). */
+  skills: string[];
+  commands: string[];
+  servers: ServerInfo[];
+  /** Collisions, parser notes, servers that failed. */
+  warnings: string[];
+}
+
+/** A skill or command as the core parsed it (`agent.skills()`, `agent.commands()`, `parseSkill`). */
+export interface SkillInfo {
+  name: string;
+  qualified: string;
+  kind: 'skill' | 'command';
+  /** `host`, `user`, `project` or `plugin:<p>`. */
+  source: string;
+  location: string;
+  description: string;
+  displayName: string | null;
+  whenToUse: string | null;
+  argumentHint: string | null;
+  arguments: string[];
+  modelInvocable: boolean;
+  userInvocable: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
+  license: string | null;
+  compatibility: string | null;
+  metadata: Record<string, unknown>;
+  files: string[];
+  dir: string | null;
+  bodyChars: number;
+  /** Recognised but not acted on yet (`model`, `hooks`, `context`, ...). */
+  ignoredFields: string[];
+  warnings: string[];
+}
+
+/** What `parseSkill`/`parseCommand` return: the record with its body. */
+export interface ParsedSkill extends SkillInfo {
+  body: string;
+}
+
+/** What `parsePluginManifest` returns. */
+export interface PluginManifest {
+  name: string;
+  version: string | null;
+  description: string | null;
+  skills: string[];
+  commands: string[] | null;
+  mcpServers: unknown;
+  /** Parts not supported yet (`hooks`, `agents`, ...). */
+  ignored: string[];
+  warnings: string[];
+}
+
+/** Parses a SKILL.md text as the CLI does (`agentwire skills show --json` gives the same record). */
+export function parseSkill(text: string, opts?: { dirName?: string; location?: string }): Promise<ParsedSkill>;
+/** Parses a commands/*.md text; `name` is its file stem (`sub:name` for a nested one). */
+export function parseCommand(text: string, opts: { name: string; location?: string }): Promise<ParsedSkill>;
+/** Parses `.claude-plugin/plugin.json`; wrong types and paths leaving the plugin throw naming the field. */
+export function parsePluginManifest(text: string, opts?: { dirName?: string; location?: string }): Promise<PluginManifest>;
 
 /** An MCP root: a directory a server may work in. */
 export interface Root {
@@ -579,6 +723,19 @@ export class Agent {
   setHistory(history: SavedHistory): void;
   clearHistory(): void;
   setModel(model?: Model): void;
+  /** Adds a plugin: its tools, skills, commands and servers, each in its namespace. */
+  use(plugin: Plugin): Promise<PluginInfo>;
+  /** Removes exactly that plugin's tools, servers, skills and commands. */
+  removePlugin(name: string): boolean;
+  /** The plugins in use, with current server statuses. */
+  plugins(): PluginInfo[];
+  /** Adds host skills and commands; resolves to warnings (collisions, parser notes). */
+  addSkills(skills?: Array<SkillDefinition | string>, commands?: Array<CommandDefinition | string>): Promise<string[]>;
+  removeSkill(name: string): boolean;
+  skills(): SkillInfo[];
+  commands(): SkillInfo[];
+  /** Runs `/name args` as the user typing it; an unknown name throws. */
+  runCommand(name: string, args?: string, options?: RunOptions): Promise<string>;
   readonly closed: boolean;
   /** Closes every connection. */
   close(): void;
@@ -612,9 +769,10 @@ export function initMocks(source?: WasmSource): Promise<void>;
 /**
  * The package's on-demand wasm modules, each loaded on first use of what it implements:
  * `mocks` (mock model, mock GitHub server), `anthropic` (the Claude codec of `anthropic()`),
- * `search` (the lexical index `tool_search` ranks with).
+ * `search` (the lexical index `tool_search` ranks with), `ext` (the parsers of SKILL.md,
+ * commands and plugin manifests).
  */
-export type WasmModuleName = 'mocks' | 'anthropic' | 'search';
+export type WasmModuleName = 'mocks' | 'anthropic' | 'search' | 'ext';
 
 /**
  * Loads on-demand module `name` (`agentwire_<name>_bg.wasm`) ahead of time, or from another

@@ -7,3 +7,4 @@ export { anthropic } from './lib/anthropic.js';
 export { mockGithub } from './lib/transports.js';
 export { httpTransport } from './lib/http.js';
 export { openaiCodec } from './lib/codec.js';
+export { parseCommand, parsePluginManifest, parseSkill } from './lib/parse.js';

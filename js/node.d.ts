@@ -1,6 +1,6 @@
 // Type declarations for `agentwire/node`: everything from `agentwire`, plus Node transports.
 export * from './index.js';
-import type { Transport } from './index.js';
+import type { CommandDefinition, Plugin, SkillDefinition, Transport } from './index.js';
 
 export interface StdioTransportOptions {
   /** Added to the parent's environment. */
@@ -14,3 +14,20 @@ export interface StdioTransportOptions {
 
 /** An MCP server run as a child process speaking JSON-RPC over stdin/stdout. */
 export function stdioTransport(command: string, args?: string[], options?: StdioTransportOptions): Transport;
+
+/** Reads `dir/SKILL.md` and the files it ships (none outside `dir`); parser notes in `warnings`. */
+export function loadSkillDir(dir: string): Promise<SkillDefinition & { readonly warnings: string[] }>;
+
+/** Reads a plugin folder (manifest, skills, commands, `.mcp.json`); stdio servers become `stdioTransport`s. */
+export function loadPluginDir(dir: string, opts?: { env?: Record<string, string> }): Promise<Plugin & { readonly warnings: string[] }>;
+
+/** Skills, commands and plugins where the CLI looks, with its precedence (user beats project). */
+export function discoverExtensions(opts?: {
+  cwd?: string;
+  home?: string;
+  /** Load project plugins and count project skills' `allowed-tools`. */
+  trustWorkspace?: boolean;
+  /** No discovery at all. */
+  bare?: boolean;
+  env?: Record<string, string>;
+}): Promise<{ skills: SkillDefinition[]; commands: CommandDefinition[]; plugins: Plugin[]; warnings: string[] }>;

@@ -10,6 +10,7 @@ import {
 } from './lib/check.js';
 
 export * from './server.js';
+export { discoverExtensions, loadPluginDir, loadSkillDir } from './lib/node-extensions.js';
 
 const STDIO_OPTIONS = ['env', 'cwd', 'stderr', 'onStderr'];
 /** Lines of stderr kept to explain why a server exited. */

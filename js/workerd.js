@@ -6,8 +6,9 @@ import runtime from './agentwire_bg.wasm';
 import mocks from './agentwire_mocks_bg.wasm';
 import anthropic from './agentwire_anthropic_bg.wasm';
 import search from './agentwire_search_bg.wasm';
+import ext from './agentwire_ext_bg.wasm';
 import { useModules } from './lib/wasm.js';
 
-useModules({ runtime, mocks, anthropic, search });
+useModules({ runtime, mocks, anthropic, search, ext });
 
 export * from './index.js';

@@ -15,6 +15,8 @@ import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
 import { checkDefer, checkToolSearch, indexSearcher } from './tool-search.js';
 import { eventStream } from './stream.js';
+/** Skills, commands and plugins: loaded with their first use, so agents without them skip it. */
+const extensions = () => import('./extensions.js');
 import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
@@ -38,6 +40,11 @@ const AGENT_OPTIONS = [
   'toolSearch',
   'contextWindow',
   'history',
+  'plugins',
+  'skills',
+  'commands',
+  'skillCatalogChars',
+  'trustedPlugins',
 ];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
@@ -100,6 +107,12 @@ function checkAgentOptions(where, options) {
     fail(where, `"tools" must be an array of tool definitions, got ${describe(o.tools)}`);
   }
   (o.tools ?? []).forEach((tool, i) => checkTool(`${where}: tools[${i}]`, tool));
+  optionalCount(where, 'skillCatalogChars', o.skillCatalogChars, 0);
+  optionalStrings(where, 'trustedPlugins', o.trustedPlugins);
+  // Each plugin is checked by `use()`, before anything of it is registered.
+  if (o.plugins !== undefined && !Array.isArray(o.plugins)) {
+    fail(where, `"plugins" must be an array of plugin objects, got ${describe(o.plugins)}`);
+  }
   return o;
 }
 
@@ -135,13 +148,13 @@ function toCallToolResult(result) {
   return out;
 }
 
-function toolFunction(name, execute, runSignal) {
+function toolFunction(name, execute, runSignal, context = {}) {
   return (argsJson) => {
     const controller = new AbortController();
     const settled = (async () => {
       await null; // out of the wasm call: the tool may call the agent back
       try {
-        const result = await execute(JSON.parse(argsJson), { name, signal: controller.signal });
+        const result = await execute(JSON.parse(argsJson), { ...context, name, signal: controller.signal });
         return JSON.stringify(toCallToolResult(result));
       } catch (error) {
         return JSON.stringify({ content: [{ type: 'text', text: `Error: ${messageOf(error)}` }], isError: true });
@@ -231,6 +244,14 @@ export class Agent {
   #textSink = null;
   /** The active run's `signal`, which JS tools and the model see aborted with it. */
   #runSignal = null;
+  /** The active run's approver, which plugin code calling tools asks through. */
+  #runApprove = undefined;
+  /** Plugins in use, by name as given: `{ info, part }`. */
+  #plugins = new Map();
+  /** Bundled files of object skills, by qualified name, for `read_skill_file`. */
+  #skillFiles = new Map();
+  /** Plugins whose declared tool risk and skill grants the host trusts. */
+  #trustedPlugins;
 
   constructor(options, key) {
     if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
@@ -247,7 +268,9 @@ export class Agent {
       maxOutputChars: options.maxOutputChars,
       toolSearch: options.toolSearch?.settings,
       contextWindow: options.contextWindow,
+      skillCatalogChars: options.skillCatalogChars,
     };
+    this.#trustedPlugins = new Set(options.trustedPlugins ?? []);
     this.#onAudit = options.onAudit;
     this.#roots = options.roots ?? [];
     this.#onNotice = options.onNotice;
@@ -257,6 +280,7 @@ export class Agent {
       // Always: the runtime module ranks tool_search through the JS layer's search module.
       const search = options.toolSearch?.search;
       this.#wasm.setToolSearcher(indexSearcher(search, (m) => this.#onNotice?.(m)));
+      this.#wasm.setSkillFileReader((argsJson) => this.#readSkillFile(argsJson));
     } catch (error) {
       throw new TypeError(`createAgent: ${messageOf(error)}`);
     }
@@ -330,6 +354,7 @@ export class Agent {
     const sink = (event) => callSafely(o.onEvent, event);
     this.#textSink = sink;
     this.#runSignal = signal ?? null;
+    this.#runApprove = approve;
     const onAbort = () => core.interrupt(abortReason(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -340,6 +365,7 @@ export class Agent {
       signal?.removeEventListener('abort', onAbort);
       if (this.#textSink === sink) this.#textSink = null;
       if (this.#runSignal === (signal ?? null)) this.#runSignal = null;
+      if (this.#runApprove === approve) this.#runApprove = undefined;
     }
   }
 
@@ -530,6 +556,197 @@ export class Agent {
     }
   }
 
+  /** Serves `read_skill_file` for object skills (the core has confined `path` already). */
+  async #readSkillFile(argsJson) {
+    const { skill, path } = JSON.parse(argsJson);
+    const files = this.#skillFiles.get(skill);
+    const text = files && Object.hasOwn(files, path) ? files[path] : undefined;
+    if (text === undefined) {
+      return JSON.stringify({ content: [{ type: 'text', text: `Error: skill ${skill} has no file ${path} here` }], isError: true });
+    }
+    return JSON.stringify({ content: [{ type: 'text', text }] });
+  }
+
+  /**
+   * Adds records (from `toRecords`) for the host (`plugin` undefined) or a plugin; returns the
+   * qualified names and the warnings (collisions, what the parser noticed).
+   */
+  #addRecords(where, entries, plugin, part, trusted) {
+    const core = this.#live(where);
+    const records = entries.map((e) => e.record);
+    let collisions;
+    try {
+      collisions = JSON.parse(core.extensions('add', JSON.stringify({ records, plugin, trusted })));
+    } catch (error) {
+      throw new TypeError(`${where}: ${messageOf(error)}`);
+    }
+    const names = entries.map(({ record, files }) => {
+      const leaf = record.name.split(':').pop();
+      const qualified = part === undefined ? (record.qualified ?? record.name) : `${part}:${leaf}`;
+      if (files) this.#skillFiles.set(qualified, files);
+      return { qualified, kind: record.kind ?? 'skill' };
+    });
+    const warnings = [
+      ...collisions,
+      ...records.flatMap((r) => (r.warnings ?? []).map((w) => `${r.location ?? r.name}: ${w}`)),
+    ];
+    return { names, warnings };
+  }
+
+  /**
+   * Adds skills and commands for the host: `SkillDefinition`/`CommandDefinition` objects or
+   * SKILL.md / commands/*.md texts. Host items beat files and plugins for the same name.
+   * Resolves to the warnings (collisions, fields the parser ignored).
+   */
+  async addSkills(skills, commands) {
+    const where = 'agent.addSkills';
+    this.#live(where);
+    const { toRecords } = await extensions();
+    const entries = await toRecords(where, skills, commands);
+    return this.#addRecords(where, entries, undefined, undefined, true).warnings;
+  }
+
+  /** Removes the skill or command `name` reaches; false when none. */
+  removeSkill(name) {
+    nonEmptyString('agent.removeSkill', 'name', name);
+    const removed = JSON.parse(this.#live('agent.removeSkill').extensions('remove', JSON.stringify({ name })));
+    if (removed) this.#skillFiles.delete(name);
+    return removed;
+  }
+
+  /** Every skill (kind `skill`), sorted by qualified name, without bodies. */
+  skills() {
+    return JSON.parse(this.#live('agent.skills').extensions('list', '{}')).filter((s) => s.kind === 'skill');
+  }
+
+  /** Every prompt command (kind `command`), sorted by qualified name, without bodies. */
+  commands() {
+    return JSON.parse(this.#live('agent.commands').extensions('list', '{}')).filter((s) => s.kind === 'command');
+  }
+
+  /**
+   * Adds a plugin: its tools as `plugin__<name>__<tool>` (declared risk counts only when not
+   * lower than the name suggests, unless the host trusts the plugin), its skills and commands
+   * as `<name>:<item>`, its servers as `plugin_<name>_<server>` (never with sampling). All
+   * checks come first; a tool the registry refuses undoes the whole plugin. Resolves to the
+   * plugin's info: tools, skills, commands, server statuses and warnings.
+   */
+  async use(plugin) {
+    const where = 'agent.use';
+    const { checkPlugin, toRecords } = await extensions();
+    checkPlugin(where, plugin, checkTool, checkTransport);
+    const core = this.#live(where);
+    if (this.#plugins.has(plugin.name)) throw new Error(`${where}: plugin ${plugin.name} is already in use`);
+    const entries = await toRecords(`${where}: plugin ${plugin.name}`, plugin.skills, plugin.commands);
+    const names = (tool) => JSON.parse(core.extensions('names', JSON.stringify({ plugin: plugin.name, tool })));
+    const part = names('').plugin;
+    for (const [other, { part: taken }] of this.#plugins) {
+      if (taken === part) throw new Error(`${where}: plugin ${plugin.name} would share the namespace "${part}" of plugin ${other}`);
+    }
+    const trusted = this.#trustedPlugins.has(plugin.name);
+    const info = { name: plugin.name, namespace: part, version: plugin.version, description: plugin.description, tools: [], skills: [], commands: [], servers: [], warnings: [] };
+    this.#plugins.set(plugin.name, { info, part });
+    try {
+      for (const tool of plugin.tools ?? []) {
+        const spec = {
+          name: tool.name,
+          description: tool.description ?? '',
+          inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+          risk: String(tool.risk ?? 'write').toLowerCase(),
+          toolTimeoutMs: tool.timeoutMs,
+          maxOutputChars: tool.maxOutputChars,
+        };
+        const full = names(tool.name).tool;
+        const context = this.#pluginContext(part);
+        try {
+          const owned = JSON.stringify({ ...spec, plugin: plugin.name, trusted });
+          info.tools.push(core.registerTool(owned, toolFunction(full, tool.execute, () => this.#runSignal, context)));
+        } catch (error) {
+          throw new Error(`${where}: plugin ${plugin.name}: tool ${tool.name}: ${messageOf(error)}`);
+        }
+      }
+      const added = this.#addRecords(where, entries, plugin.name, part, trusted);
+      for (const { qualified, kind } of added.names) (kind === 'command' ? info.commands : info.skills).push(qualified);
+      info.warnings.push(...added.warnings);
+    } catch (error) {
+      this.removePlugin(plugin.name);
+      throw error;
+    }
+    info.servers = await Promise.all(
+      Object.entries(plugin.servers ?? {}).map(async ([server, transport]) => {
+        if (isMockGithub(transport)) await mocks().catch(() => {});
+        // `plugin` makes the core name it plugin_<p>_<server> and refuse it sampling.
+        const options = JSON.stringify({ roots: this.#roots, plugin: plugin.name });
+        const status = JSON.parse(await core.connect(server, adaptTransport(transport), options));
+        if (status.status === 'failed') info.warnings.push(`server ${status.name} failed: ${status.error}`);
+        return status;
+      }),
+    );
+    return structuredClone(info);
+  }
+
+  /** What plugin code gets: gated tool calls (attributed `plugin:<name>`) and a log line. */
+  #pluginContext(part) {
+    return {
+      callTool: async (name, args) => {
+        const where = `plugin ${part}: callTool`;
+        nonEmptyString(where, 'name', name);
+        if (args !== undefined && !isPlainObject(args)) fail(where, `the arguments must be an object, got ${describe(args)}`);
+        const core = this.#live(where);
+        try {
+          const json = JSON.stringify(args ?? {});
+          return JSON.parse(await core.callTool(name, json, this.#emitter(undefined), `plugin:${part}`, this.#runApprove));
+        } catch (error) {
+          throw new Error(`${where}: ${messageOf(error)}`);
+        }
+      },
+      log: (message) => callSafely(this.#onNotice, `plugin ${part}: ${message}`),
+    };
+  }
+
+  /**
+   * Removes plugin `name`: exactly its tools, servers, skills and commands. False when no
+   * plugin by that name is in use.
+   */
+  removePlugin(name) {
+    nonEmptyString('agent.removePlugin', 'name', name);
+    const entry = this.#plugins.get(name);
+    if (!entry) return false;
+    this.#plugins.delete(name);
+    this.#live('agent.removePlugin').extensions('removePlugin', JSON.stringify({ plugin: name }));
+    for (const key of [...this.#skillFiles.keys()]) {
+      if (key.startsWith(`${entry.part}:`)) this.#skillFiles.delete(key);
+    }
+    return true;
+  }
+
+  /** The plugins in use, each with its tools, skills, commands, current server statuses and warnings. */
+  plugins() {
+    const servers = this.servers();
+    return [...this.#plugins.values()].map(({ info }) => ({
+      ...structuredClone(info),
+      servers: info.servers.map((s) => servers.find((now) => now.name === s.name) ?? s),
+    }));
+  }
+
+  /**
+   * Runs command or skill `name` (bare or `plugin:name`) with `args` as the user typing
+   * `/name args`: arguments substituted, its shell snippets run first as gated `bash` calls
+   * (only when the host registered a `bash` tool). An unknown name throws.
+   */
+  async runCommand(name, args, options) {
+    const where = 'agent.runCommand';
+    nonEmptyString(where, 'name', name);
+    if (args !== undefined && typeof args !== 'string') fail(where, `the arguments must be a string, got ${describe(args)}`);
+    const input = `/${name.replace(/^\//, '')}${args ? ` ${args}` : ''}`;
+    // Resolved as run() will (precedence, plugin items shared by two plugins, built-ins), so
+    // a name that reaches nothing is an error here, never text for the model.
+    if (JSON.parse(this.#live(where).extensions('resolve', JSON.stringify({ input }))) === null) {
+      throw new Error(`${where}: unknown command ${input.split(' ')[0]} (agent.commands() and agent.skills() list them)`);
+    }
+    return this.run(input, options);
+  }
+
   /** Whether `close()` was called. */
   get closed() {
     return this.#closed;
@@ -571,6 +788,17 @@ export async function createAgent(options) {
   } catch (error) {
     agent.close();
     throw new Error(messageOf(error).replace(/^agent\.registerTool/, 'createAgent: tools'));
+  }
+  try {
+    if (o.skills !== undefined || o.commands !== undefined) await agent.addSkills(o.skills, o.commands);
+    for (const plugin of o.plugins ?? []) {
+      const info = await agent.use(plugin);
+      for (const warning of info.warnings) callSafely(o.onNotice, `plugin ${info.name}: ${warning}`);
+    }
+  } catch (error) {
+    agent.close();
+    const Kind = error instanceof TypeError ? TypeError : Error;
+    throw new Kind(messageOf(error).replace(/^agent\.(use|addSkills)/, 'createAgent'));
   }
   const sampling = new Set(o.sampling ?? []);
   await Promise.all(

@@ -74,6 +74,14 @@ export function mocks(source) {
   return loadModule('mocks', source);
 }
 
+/**
+ * The extension parsers' module (SKILL.md, commands, plugin.json, a plugin's .mcp.json),
+ * loaded on first use: the runtime takes parsed records and never carries the parsers.
+ */
+export function ext(source) {
+  return loadModule('ext', source);
+}
+
 /** The mocks module's exports when it is loaded already, else null. */
 export function mocksIfLoaded() {
   return moduleIfLoaded('mocks');

@@ -207,3 +207,45 @@ export async function cancelStreamRestore(): Promise<number> {
   const held: RuntimeDiagnostics = diagnostics();
   return steps + held.timers;
 }
+
+// Skills, commands and plugins.
+import {
+  parseCommand,
+  parsePluginManifest,
+  parseSkill,
+  type CommandDefinition,
+  type ParsedSkill,
+  type Plugin,
+  type PluginInfo,
+  type SkillDefinition,
+  type SkillInfo,
+} from 'agentwire';
+import { discoverExtensions, loadPluginDir, loadSkillDir } from 'agentwire/node';
+
+export async function extensions(): Promise<PluginInfo[]> {
+  const skill: SkillDefinition = { name: 'pdf', description: 'Read PDFs', instructions: '# PDF', files: { 'a.md': 'A' } };
+  const command: CommandDefinition = { name: 'review', description: 'Review', prompt: 'Review $0' };
+  const plugin: Plugin = {
+    name: 'docs',
+    tools: [{ name: 'lint', risk: 'read', execute: async (_args, ctx) => ctx.callTool?.('bash', { command: 'ls' }) }],
+    skills: ['---\nname: w\ndescription: W\n---\nBody'],
+    servers: { s: mockGithub() },
+  };
+  // @ts-expect-error a plugin cannot carry permission rules
+  const evil: Plugin = { name: 'evil', allow: ['*'] };
+  void evil;
+  const agent = await createAgent({ plugins: [plugin], skills: [skill], commands: [command], trustedPlugins: ['docs'], skillCatalogChars: 4000 });
+  const info: PluginInfo = await agent.use(await loadPluginDir('./plugin', { env: { X: '1' } }));
+  const skills: SkillInfo[] = agent.skills().concat(agent.commands());
+  const removed: boolean = agent.removePlugin(info.name);
+  const answer: string = await agent.runCommand('review', '42', { onApproval: () => true });
+  const parsed: ParsedSkill = await parseSkill('---\nname: x\n---\n', { dirName: 'x' });
+  const cmd: ParsedSkill = await parseCommand('Do $0', { name: 'do' });
+  const manifest = await parsePluginManifest('{}', { dirName: 'p' });
+  const found = await discoverExtensions({ cwd: '.', home: '/home/u', trustWorkspace: false });
+  const loaded = await loadSkillDir('./pdf');
+  const audit = (r: import('agentwire').AuditRecord): string => `${r.source} ${r.plugin} ${r.origin}`;
+  void audit;
+  void [skills, removed, answer, parsed.body, cmd.warnings, manifest.ignored, found.plugins, loaded.warnings];
+  return agent.plugins();
+}

@@ -29,6 +29,10 @@ const MODULES = {
     glue: () => import('./agentwire_search.js'),
     url: () => new URL('agentwire_search_bg.wasm', import.meta.url),
   },
+  ext: {
+    glue: () => import('./agentwire_ext.js'),
+    url: () => new URL('agentwire_ext_bg.wasm', import.meta.url),
+  },
 };
 
 let ready = null;

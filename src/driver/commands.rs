@@ -2,9 +2,10 @@
 //! shell snippets run first as gated `bash` calls (origin `command:/name`).
 
 use super::backends::RunObserver;
+use super::gated::NotRun;
 use super::runtime::{RunError, Runtime};
 use super::traits::Clock;
-use crate::agent::{DirectCallError, Gated, ToolFailure, UiEvent};
+use crate::agent::{DirectCallError, UiEvent};
 use serde_json::json;
 
 impl<C: Clock> Runtime<C> {
@@ -48,52 +49,28 @@ impl<C: Clock> Runtime<C> {
                     "/{qualified}: {why}; nothing was sent to the model"
                 )))
             };
-            let now = self.clock.now();
             let arguments = json!({ "command": command });
-            let begun = self
-                .agent
-                .borrow_mut()
-                .begin_gated_call(now, "bash", arguments, &origin);
-            self.drain_audit(observer);
-            let invocation = match begun {
-                Ok(Gated::Run(invocation)) => invocation,
-                Ok(Gated::Ask(request)) => {
-                    let answer = observer.approve(&request).await;
-                    let now = self.clock.now();
-                    let answered =
-                        self.agent
-                            .borrow_mut()
-                            .answer_gated_call(now, &request.call_id, answer);
-                    self.drain_audit(observer);
-                    match answered {
-                        Ok(Some(invocation)) => invocation,
-                        _ => {
-                            return fail(format!(
-                                "`{command}` was not approved (--allow bash runs it)"
-                            ))
-                        }
-                    }
+            match self.call_gated("bash", arguments, &origin, observer).await {
+                Ok(out) if !out.shaped.is_error => outputs.push(out.shaped.text),
+                Ok(out) => {
+                    let why = out.failure.unwrap_or(out.shaped.text);
+                    return fail(if why.contains("timed out") {
+                        format!("`{command}` timed out")
+                    } else {
+                        format!("`{command}` failed: {why}")
+                    });
                 }
-                Err(DirectCallError::UnknownTool(_)) => {
+                Err(NotRun::Declined(_)) => {
+                    return fail(format!(
+                        "`{command}` was not approved (--allow bash runs it)"
+                    ))
+                }
+                Err(NotRun::Refused(DirectCallError::UnknownTool(_))) => {
                     return fail(format!(
                         "this command runs shell commands (`{command}`), which this host cannot run"
                     ))
                 }
-                Err(error) => return fail(error.to_string()),
-            };
-            let result = self.invoke(&invocation).await;
-            let now = self.clock.now();
-            let finished = self.agent.borrow_mut().finish_direct_call(
-                now,
-                &invocation.call_id,
-                result.clone(),
-            );
-            self.drain_audit(observer);
-            match (result, finished) {
-                (Ok(_), Ok(shaped)) if !shaped.is_error => outputs.push(shaped.text),
-                (Err(ToolFailure::Timeout), _) => return fail(format!("`{command}` timed out")),
-                (_, Ok(shaped)) => return fail(format!("`{command}` failed: {}", shaped.text)),
-                (_, Err(error)) => return fail(error.to_string()),
+                Err(NotRun::Refused(error)) => return fail(error.to_string()),
             }
         }
         let text = rendered.fill(&outputs);

@@ -636,6 +636,18 @@ impl<C: Clock> Runtime<C> {
                 .await
                 .unwrap_or_else(|reason| Err(ToolFailure::Interrupted(reason)))
         };
+        Ok(self.finish_call(&invocation, result, observer))
+    }
+
+    /// Reports a direct or gated call's result to the agent (one audit record) and gives the
+    /// output with what the model would have seen.
+    pub(super) fn finish_call(
+        &self,
+        invocation: &ToolInvocation,
+        result: Result<ToolOutput, ToolFailure>,
+        observer: &dyn RunObserver,
+    ) -> DirectCallOutput {
+        let name = &invocation.name;
         let (output, failure) = match &result {
             Ok(output) => (Some(output.clone()), None),
             Err(ToolFailure::Timeout) => (
@@ -662,11 +674,11 @@ impl<C: Clock> Runtime<C> {
             truncated: false,
             is_error: true,
         });
-        Ok(DirectCallOutput {
+        DirectCallOutput {
             output,
             shaped,
             failure,
-        })
+        }
     }
 
     pub(super) fn drain_audit(&self, observer: &dyn RunObserver) {

@@ -9,6 +9,8 @@
 //! - [`SkillSet`]: every skill and command of a session with precedence and collisions resolved;
 //!   resolves `/name args`, renders invocations and activations, builds the catalog.
 //! - [`tools`]: the two model-facing tools `activate_skill` and `read_skill_file`.
+//! - [`skill_json`], [`skill_from_json`]: a parsed record as JSON and back (the npm package's
+//!   runtime takes skills already parsed).
 //!
 //! # Driving contract
 //! The core reads no file. The host discovers folders, reads each text (UTF-8, lossy), lists
@@ -34,11 +36,13 @@
 pub mod args;
 pub mod frontmatter;
 mod plugin;
+mod record;
 mod set;
 mod skill;
 pub mod tools;
 
 pub use plugin::{parse_plugin_servers, sanitize_plugin_name, Plugin, PluginManifest};
+pub use record::{skill_from_json, skill_json};
 pub use set::{
     Catalog, Collision, Invocation, RenderContext, Rendered, ShellSnippet, SkillSet,
     BUILTIN_COMMANDS, DEFAULT_CATALOG_CHARS,

@@ -209,11 +209,12 @@ impl SkillSet {
             _ => {}
         }
         if out.is_empty() {
-            let lower = name.to_lowercase();
+            // ASCII case only: Unicode case tables would cost the wasm runtime ~5 KB for a
+            // warning (names differing only in non-ASCII case are not reported).
             if let Some(other) = self
                 .items
                 .iter()
-                .find(|s| s.name != name && s.name.to_lowercase() == lower)
+                .find(|s| s.name != name && s.name.eq_ignore_ascii_case(&name))
             {
                 out.push(collide(
                     &other.location,

@@ -435,7 +435,8 @@ impl Registry {
         Ok(())
     }
 
-    /// Registers tool `spec.name` of JS plugin `plugin` as `plugin__<plugin>__<tool>`. The
+    /// Registers tool `spec.name` of JS plugin `plugin` as `plugin__<plugin>__<tool>`; a
+    /// `spec.name` in a reserved namespace is refused ([`RegistryError::Reserved`]). The
     /// declared risk is a claim: unless the host trusts the plugin (`trusted`), the tool gets at
     /// least the risk its name and description suggest, and the gate never lets it run
     /// unasked on a `read` claim alone. Returns the model-facing name.
@@ -445,6 +446,14 @@ impl Registry {
         mut spec: ToolSpec,
         trusted: bool,
     ) -> Result<String, RegistryError> {
+        // A plugin naming its tool after someone else's (`mcp__github__delete_repo`, a core
+        // tool) is refused rather than quietly prefixed: it is trying to look like that tool.
+        if let Some(owner) = names::reserved_owner(&spec.name) {
+            return Err(RegistryError::Reserved {
+                name: spec.name,
+                owner,
+            });
+        }
         let name = names::plugin_tool_name(plugin, &spec.name);
         if let Some(reason) = names::tool_name_problem(&name) {
             return Err(RegistryError::InvalidName { name, reason });

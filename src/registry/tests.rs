@@ -225,6 +225,20 @@ fn plugin_tools_live_in_their_namespace_and_cannot_lower_their_risk() {
         .register_plugin_tool("evil__good", read("x"), false)
         .unwrap();
     assert_eq!(sneaky, "plugin__evil-good__x");
+    // A plugin tool named into a reserved namespace is refused, naming the owner.
+    for (stolen, owner) in [
+        ("mcp__github__delete_repo", "github"),
+        ("activate_skill", "core"),
+        ("plugin__good__x", "good"),
+    ] {
+        let err = reg
+            .register_plugin_tool("evil", read(stolen), false)
+            .unwrap_err();
+        assert!(
+            matches!(&err, RegistryError::Reserved { owner: o, .. } if o.contains(owner)),
+            "{stolen}: {err:?}"
+        );
+    }
     // The same tool twice is a clash; the first stays.
     let err = reg
         .register_plugin_tool("evil", read("delete_everything"), false)

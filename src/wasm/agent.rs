@@ -122,6 +122,17 @@ fn tool_value(spec: &ToolSpec) -> Value {
         v["server"] = server.as_str().into();
         v["originalName"] = original_name.as_str().into();
     }
+    if let Some(plugin) = spec.plugin() {
+        v["plugin"] = plugin.into();
+    }
+    match &spec.source {
+        ToolSource::Plugin { original_name, .. } => {
+            v["source"] = "plugin".into();
+            v["originalName"] = original_name.as_str().into();
+        }
+        ToolSource::Skill => v["source"] = "skill".into(),
+        _ => {}
+    }
     if let Some(annotations) = &spec.annotations {
         v["annotations"] = annotations.clone();
     }
@@ -239,6 +250,11 @@ impl WasmAgent {
     pub(super) fn runtime(&self) -> &Rc<JsRuntime> {
         &self.runtime
     }
+
+    /// The JS functions behind local tools, for the other binding modules.
+    pub(super) fn js_tools(&self) -> &Rc<JsTools> {
+        &self.tools
+    }
 }
 
 #[wasm_bindgen]
@@ -257,7 +273,10 @@ impl WasmAgent {
         let mut config = config_from(&options);
         config.tool_search =
             super::tool_search::config_from(&options).map_err(|e| JsError::new(&e))?;
-        let agent = Agent::new(registry, policy, config);
+        let mut agent = Agent::new(registry, policy, config);
+        if let Some(n) = count(&options, "skillCatalogChars") {
+            agent.set_skill_catalog_chars(usize::try_from(n).unwrap_or(usize::MAX));
+        }
         let tools = Rc::new(JsTools::default());
         let local: Rc<dyn LocalTools> = tools.clone();
         let runtime = Runtime::new(agent, Rc::new(JsModel::new(model)), local, JsClock);
@@ -281,7 +300,16 @@ impl WasmAgent {
     /// Resolves to the server's status JSON; never rejects.
     pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
         let runtime = Rc::clone(&self.runtime);
-        let options = parse_object(options_json, "the connect options").unwrap_or_default();
+        let mut options = parse_object(options_json, "the connect options").unwrap_or_default();
+        // A plugin's server (the JS layer's `agent.use`, never a user option): named
+        // `plugin_<p>_<s>`, and never offered sampling.
+        let name = match options.remove("plugin") {
+            Some(Value::String(plugin)) => {
+                options.remove("sampling");
+                crate::registry::names::plugin_server_name(&plugin, &name)
+            }
+            _ => name,
+        };
         future_to_promise(async move {
             let probe = Rc::new(RefCell::new(Probe::default()));
             let transport = JsTransport::new(transport, Rc::clone(&probe));
@@ -295,13 +323,15 @@ impl WasmAgent {
     }
 
     /// Registers a JS tool. `spec_json`: `name`, `description`, `inputSchema`, `risk`,
-    /// `timeoutMs`?, `maxOutputChars`?; `execute(argsJson) → Promise<CallToolResult JSON>`.
-    /// A bad name, a taken name or an unknown risk throws.
+    /// `timeoutMs`?, `maxOutputChars`?, and for a plugin's tool `plugin` (+ `trusted`): it is
+    /// then `plugin__<plugin>__<name>`, its declared risk counting only when not lower than the
+    /// name suggests unless trusted. `execute(argsJson) → Promise<CallToolResult JSON>`.
+    /// Returns the registered name; a bad name, a taken or reserved name or an unknown risk
+    /// throws.
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(&self, spec_json: &str, execute: Function) -> Result<(), JsError> {
+    pub fn register_tool(&self, spec_json: &str, execute: Function) -> Result<String, JsError> {
         let spec = parse_object(spec_json, "the tool")?;
         let text = |key: &str| spec.get(key).and_then(Value::as_str).unwrap_or_default();
-        let name = text("name").to_owned();
         let risk = Risk::parse(text("risk")).map_err(|e| JsError::new(&e))?;
         let schema = spec
             .get("inputSchema")
@@ -310,14 +340,24 @@ impl WasmAgent {
         let limits = self
             .runtime
             .with_agent(|agent| limits_from(&spec, agent.registry().limits_for("")));
-        let tool = ToolSpec::builtin(name.clone(), text("description"), schema, risk)
+        let tool = ToolSpec::builtin(text("name"), text("description"), schema, risk)
             .with_timeout(limits.timeout)
             .with_max_output_chars(limits.max_output_chars);
-        self.runtime
-            .with_agent(|agent| agent.registry_mut().register_builtin(tool))
+        let trusted = spec.get("trusted") == Some(&Value::Bool(true));
+        let name = self
+            .runtime
+            .with_agent(|agent| match spec.get("plugin").and_then(Value::as_str) {
+                Some(plugin) => agent
+                    .registry_mut()
+                    .register_plugin_tool(plugin, tool, trusted),
+                None => {
+                    let name = tool.name.clone();
+                    agent.registry_mut().register_builtin(tool).map(|()| name)
+                }
+            })
             .map_err(|e| JsError::new(&e.to_string()))?;
         self.tools.insert(&name, execute);
-        Ok(())
+        Ok(name)
     }
 
     /// Removes JS tool `name`; false when there was none.
@@ -457,24 +497,42 @@ impl WasmAgent {
     }
 
     /// Calls one tool directly, through the permission gate (deny rules apply, nothing asks)
-    /// and the audit. Resolves to `{content, structuredContent?, isError, text, truncated,
-    /// error?}`; rejects when the tool is unknown or denied.
+    /// and the audit; or, with `origin` (`plugin:<p>`: plugin code), through the whole gate as
+    /// a model's call would: ask rules and risky tools ask `approve` (none: declined). Resolves
+    /// to `{content, structuredContent?, isError, text, truncated, error?}`; rejects when the
+    /// tool is unknown, denied or declined.
     #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, name: String, args_json: &str, emit: Function) -> Promise {
+    pub fn call_tool(
+        &self,
+        name: String,
+        args_json: &str,
+        emit: Function,
+        origin: Option<String>,
+        approve: Option<Function>,
+    ) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let arguments = crate::json::parse_str(args_json);
         future_to_promise(async move {
             let arguments =
                 arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;
-            let observer = JsObserver::new(emit, None);
+            let observer = JsObserver::new(emit, approve);
             // Runs refresh servers before they start; a direct call does the same on both
             // sides, so a dead server fails fast and its log and status are current after.
             runtime.refresh_servers(&observer).await;
-            let result = runtime.call_tool(&name, arguments, &observer).await;
+            let result = match &origin {
+                Some(origin) => runtime
+                    .call_gated(&name, arguments, origin, &observer)
+                    .await
+                    .map_err(|e| e.to_string()),
+                None => runtime
+                    .call_tool(&name, arguments, &observer)
+                    .await
+                    .map_err(|e| e.to_string()),
+            };
             runtime.refresh_servers(&observer).await;
             match result {
                 Ok(output) => resolve_json(direct_output_value(output)),
-                Err(error) => Err(JsError::new(&error.to_string()).into()),
+                Err(error) => Err(JsError::new(&error).into()),
             }
         })
     }

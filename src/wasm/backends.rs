@@ -83,6 +83,13 @@ impl JsTools {
         self.functions.borrow_mut().retain(|(n, _)| n != name);
     }
 
+    /// Forgets every tool whose name starts with `prefix` (a plugin's `plugin__<p>__`).
+    pub(crate) fn remove_prefixed(&self, prefix: &str) {
+        self.functions
+            .borrow_mut()
+            .retain(|(n, _)| !n.starts_with(prefix));
+    }
+
     /// The function behind tool `name`.
     fn get(&self, name: &str) -> Option<Function> {
         let functions = self.functions.borrow();

@@ -9,8 +9,10 @@
 //! cost no download until they are used: the runtime (feature `wasm-runtime`: [`WasmAgent`],
 //! the OpenAI codec and [`HttpMachine`], the Streamable HTTP machine that JS drives with
 //! `fetch`), and on-demand modules that JS loads on first use: the Anthropic codec (feature
-//! `wasm-anthropic`), the tool_search lexical index (feature `wasm-search`) and the mocks (feature `wasm-mocks`: the mock model and the mock GitHub
-//! server, plugged in as an ordinary model and transport).
+//! `wasm-anthropic`), the tool_search lexical index (feature `wasm-search`), the mocks (feature
+//! `wasm-mocks`: the mock model and the mock GitHub server, plugged in as an ordinary model and
+//! transport) and the extension parsers (feature `wasm-ext`: SKILL.md, commands, plugin
+//! manifests, loaded when the JS layer gets text).
 //!
 //! What the JS host provides to the runtime, as implementations of the driver's traits:
 //! - [`clock::JsClock`]: `performance.now()` and cancellable `setTimeout` sleeps; futures run
@@ -32,6 +34,8 @@ mod codec;
 #[cfg(feature = "wasm-runtime")]
 mod diagnostics;
 #[cfg(feature = "wasm-runtime")]
+mod extensions;
+#[cfg(feature = "wasm-runtime")]
 mod http;
 #[cfg(feature = "wasm-runtime")]
 mod js;
@@ -39,6 +43,8 @@ mod js;
 mod mcp;
 #[cfg(feature = "wasm-mocks")]
 mod mocks;
+#[cfg(feature = "wasm-ext")]
+mod parsers;
 #[cfg(any(
     feature = "wasm-runtime",
     feature = "wasm-mocks",
@@ -68,3 +74,7 @@ pub use http::HttpMachine;
 pub use mocks::{mock_model_complete, MockGithubBridge};
 #[cfg(feature = "wasm-search")]
 pub use search::{rank_tools_json, search_tools_json};
+#[cfg(feature = "wasm-ext")]
+pub use parsers::{
+    parse_command_text, parse_plugin_manifest_text, parse_plugin_servers_text, parse_skill_text,
+};

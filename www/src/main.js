@@ -8,6 +8,7 @@ import { pageTools } from './page-tools.js';
 import { loadSettings, modelLabel, redact, setupSettings } from './settings.js';
 import { createTimeline } from './timeline.js';
 import { setupServers } from './servers.js';
+import { setupSkills } from './skills.js';
 import { renderTools } from './tools-panel.js';
 
 const status = byId('status');
@@ -133,6 +134,7 @@ async function start() {
       },
     });
   remote = setupServers({ agent, onChange: showTools, notice: (text) => timeline.notice(text) });
+  setupSkills({ agent, onChange: showTools, notice: (text) => timeline.notice(text) });
   showTools();
   setupSettings({
     openButton: byId('model-button'),

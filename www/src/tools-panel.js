@@ -1,5 +1,6 @@
 // The tool list, grouped by source: the page's built-in JS tools, then each MCP server; each
-// tool with its risk, its estimated tokens and whether it is deferred behind tool_search.
+// tool with its risk, its estimated tokens and whether it is deferred behind tool_search; then
+// the skills the agent has.
 import { byId, h } from './dom.js';
 
 /**
@@ -30,6 +31,10 @@ export function renderTools(agent, allowed, { removable = new Set(), onRemove } 
       : null;
     groups.push(group(`mcp:${server.name}`, `MCP · ${server.name}`, about, own, allowed, (t) => t.originalName ?? t.name, remove));
   }
+  const skills = agent.skills();
+  if (skills.length) {
+    groups.push(skillGroup(skills));
+  }
   root.replaceChildren(...groups);
   byId('tools-count').textContent = `${tools.length} tool${tools.length === 1 ? '' : 's'}`;
   const deferred = tools.filter((t) => t.loading === 'deferred').length;
@@ -58,6 +63,30 @@ function group(key, title, about, tools, allowed, shortName, action = null) {
           ),
           t.description && h('p', { class: 'tool-desc' }, t.description),
           allowed.has(t.name) && h('span', { class: 'tool-policy' }, '✓ allowed for this session'),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The skills the agent has: name, description and how many warnings the parser had. */
+function skillGroup(skills) {
+  return h(
+    'section',
+    { class: 'tool-group', dataset: { group: 'skills' } },
+    h('h3', {}, 'Skills', h('span', { class: 'hint' }, 'activated with activate_skill')),
+    h(
+      'ul',
+      {},
+      skills.map((s) =>
+        h(
+          'li',
+          { class: 'tool', dataset: { skill: s.qualified }, title: s.location },
+          h('div', { class: 'tool-row' },
+            h('span', { class: 'tool-name' }, s.qualified),
+            s.warnings.length > 0 && h('span', { class: 'loading', title: s.warnings.join('\n') }, `${s.warnings.length} warning${s.warnings.length === 1 ? '' : 's'}`),
+          ),
+          h('p', { class: 'tool-desc' }, s.description),
         ),
       ),
     ),

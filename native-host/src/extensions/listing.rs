@@ -62,18 +62,10 @@ pub fn skills_json(extensions: &Extensions) -> Value {
     })
 }
 
-/// `skills show NAME`: every field, the body's size and the bundled files.
+/// `skills show NAME`: every field, the body and its size, the bundled files; the same record
+/// the npm package's `parseSkill` returns.
 pub fn show_json(skill: &Skill) -> Value {
-    let mut value = item_json(skill);
-    value["files"] = json!(skill.files);
-    value["bodyChars"] = json!(skill.body.chars().count());
-    value["allowedTools"] = json!(skill.allowed_tools);
-    value["disallowedTools"] = json!(skill.disallowed_tools);
-    value["whenToUse"] = json!(skill.when_to_use);
-    value["license"] = json!(skill.license);
-    value["compatibility"] = json!(skill.compatibility);
-    value["metadata"] = Value::Object(skill.metadata.clone());
-    value
+    agentwire::ext::skill_json(skill)
 }
 
 /// `plugins list --json`: the loaded plugins, then those found but not loaded.

@@ -1,4 +1,5 @@
 //! Tests of the extension formats and the skill set.
 
 mod formats;
+mod record;
 mod set;

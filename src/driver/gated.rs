@@ -1,0 +1,66 @@
+//! Gated calls made outside the model loop: a command's shell snippets (origin
+//! `command:/name`) and calls made by plugin code (origin `plugin:<p>`). Unlike the user's
+//! direct calls they can ask: the observer's `approve` answers, and no approver means no.
+
+use super::backends::RunObserver;
+use super::runtime::{DirectCallOutput, Runtime};
+use super::traits::Clock;
+use crate::agent::{DirectCallError, Gated};
+use serde_json::Value;
+use std::fmt;
+
+/// Why a gated call did not run.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum NotRun {
+    /// Refused by the gate (unknown tool, bad arguments, a deny rule); audited.
+    Refused(DirectCallError),
+    /// The user declined when asked (or no one could be asked); audited as denied.
+    Declined(String),
+}
+
+impl fmt::Display for NotRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRun::Refused(error) => error.fmt(f),
+            NotRun::Declined(name) => write!(f, "{name} was not approved"),
+        }
+    }
+}
+
+impl<C: Clock> Runtime<C> {
+    /// Calls `name` on behalf of `origin` through the whole gate: deny rules refuse it, ask
+    /// rules and risky tools ask `observer`, and exactly one audit record carries `origin`.
+    pub async fn call_gated(
+        &self,
+        name: &str,
+        arguments: Value,
+        origin: &str,
+        observer: &dyn RunObserver,
+    ) -> Result<DirectCallOutput, NotRun> {
+        let now = self.clock.now();
+        let begun = self
+            .agent
+            .borrow_mut()
+            .begin_gated_call(now, name, arguments, origin);
+        self.drain_audit(observer);
+        let invocation = match begun.map_err(NotRun::Refused)? {
+            Gated::Run(invocation) => invocation,
+            Gated::Ask(request) => {
+                let answer = observer.approve(&request).await;
+                let now = self.clock.now();
+                let answered =
+                    self.agent
+                        .borrow_mut()
+                        .answer_gated_call(now, &request.call_id, answer);
+                self.drain_audit(observer);
+                match answered {
+                    Ok(Some(invocation)) => invocation,
+                    _ => return Err(NotRun::Declined(name.to_owned())),
+                }
+            }
+        };
+        let result = self.invoke(&invocation).await;
+        Ok(self.finish_call(&invocation, result, observer))
+    }
+}
