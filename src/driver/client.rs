@@ -232,13 +232,7 @@ impl McpClient {
 
     /// Lists every tool, across all pages.
     pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
-        match self.command(|s, now| s.list_tools(now)).await? {
-            Completion::Tools(result) => result,
-            Completion::Value(Err(e)) | Completion::Tool(Err(e)) => Err(e),
-            _ => Err(RequestError::InvalidResult(
-                "unexpected completion for tools/list".into(),
-            )),
-        }
+        self.list(crate::mcp::ListKind::Tools).await
     }
 
     /// Calls a tool. An execution error is `Ok` with `is_error` set.

@@ -2,10 +2,12 @@
 //! `read_mcp_resource`. Both are `read` risk and go through the gate, audit and truncation like
 //! every tool; they are registered only once some server offers resources.
 
+use super::mcp_runtime::McpOp;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::ToolOutput;
 use crate::json::to_text;
+use crate::mcp::read_resource_result;
 use crate::registry::{Risk, ToolSpec};
 use serde_json::Value;
 
@@ -64,18 +66,25 @@ impl<C: Clock> Runtime<C> {
     /// Runs a resource tool; failures are error results the model can read.
     pub(super) async fn call_resource_tool(&self, name: &str, arguments: &Value) -> ToolOutput {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str);
-        let result = if name == LIST_RESOURCES_TOOL {
-            self.resources(text("server"))
-                .await
-                .map(|v| ToolOutput::text(to_text(&v)))
+        let (server, op) = if name == LIST_RESOURCES_TOOL {
+            (text("server"), McpOp::Resources)
         } else {
             match (text("server"), text("uri")) {
-                (Some(server), Some(uri)) => self.read_resource(server, uri).await,
-                _ => Err(format!(
-                    "{READ_RESOURCE_TOOL} needs string \"server\" and \"uri\""
-                )),
+                (Some(server), Some(uri)) => (Some(server), McpOp::Read(uri)),
+                _ => {
+                    let why = format!("{READ_RESOURCE_TOOL} needs string \"server\" and \"uri\"");
+                    return ToolOutput::error(why);
+                }
             }
         };
-        result.unwrap_or_else(ToolOutput::error)
+        let reading = matches!(op, McpOp::Read(_));
+        match self.mcp(server, op).await {
+            // Contents already checked by `mcp`: a read always converts.
+            Ok(result) if reading => {
+                read_resource_result(&result).unwrap_or_else(ToolOutput::error)
+            }
+            Ok(listed) => ToolOutput::text(to_text(&listed)),
+            Err(why) => ToolOutput::error(why),
+        }
     }
 }
