@@ -9,6 +9,7 @@ use super::mcp_features::Ask;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::{ContentBlock, ToolOutput};
+use crate::json::{parse_str, quoted, to_text};
 use crate::mcp::{read_resource_result, ListKind};
 use crate::registry::{truncate_output, DEFAULT_MAX_OUTPUT_CHARS};
 use serde_json::{json, Value};
@@ -59,6 +60,15 @@ impl McpOp<'_> {
     }
 }
 
+/// Request params from their JSON text (always valid: names through [`quoted`], values through
+/// [`to_text`]); text costs the wasm build less than a `json!` expansion per key.
+fn params(text: String) -> Value {
+    parse_str(&text).unwrap_or_default()
+}
+
+/// Marks an exchange that is a single request rather than one of the gathered lists.
+const SINGLE: usize = usize::MAX;
+
 impl<C: Clock> Runtime<C> {
     /// Names of connected servers (all, or just `only`) that offer `method`.
     fn offering(&self, only: Option<&str>, method: &str) -> Vec<String> {
@@ -93,16 +103,21 @@ impl<C: Clock> Runtime<C> {
                 }
             }
             McpOp::Read(uri) => {
-                let params = json!({ "uri": uri });
+                let text = format!(r#"{{"uri":{}}}"#, quoted(uri));
                 asks.push((
                     name.into(),
-                    Ask::Request("resources/read", params),
-                    usize::MAX,
+                    Ask::Request("resources/read", params(text)),
+                    SINGLE,
                 ));
             }
             McpOp::GetPrompt(prompt, arguments) => {
-                let params = json!({"name": prompt, "arguments": arguments});
-                asks.push((name.into(), Ask::Request("prompts/get", params), usize::MAX));
+                let (prompt, arguments) = (quoted(prompt), to_text(arguments));
+                let text = format!(r#"{{"name":{prompt},"arguments":{arguments}}}"#);
+                asks.push((
+                    name.into(),
+                    Ask::Request("prompts/get", params(text)),
+                    SINGLE,
+                ));
             }
             McpOp::Complete {
                 prompt,
@@ -114,25 +129,27 @@ impl<C: Clock> Runtime<C> {
                 if !self.client(name).is_some_and(|c| c.offers(method)) {
                     return Ok(json!([]));
                 }
-                let params = json!({
-                    "ref": {"type": "ref/prompt", "name": prompt},
-                    "argument": {"name": argument, "value": value},
-                    "context": {"arguments": context},
-                });
-                asks.push((name.into(), Ask::Request(method, params), usize::MAX));
+                let text = format!(
+                    r#"{{"ref":{{"type":"ref/prompt","name":{}}},"argument":{{"name":{},"value":{}}},"context":{{"arguments":{}}}}}"#,
+                    quoted(prompt),
+                    quoted(argument),
+                    quoted(value),
+                    to_text(context)
+                );
+                asks.push((name.into(), Ask::Request(method, params(text)), SINGLE));
             }
         }
         let mut gathered: [Vec<Value>; 2] = Default::default();
         let mut single = Value::Null;
         for (server, ask, list) in asks {
             let Some(client) = self.client(&server) else {
-                if list == usize::MAX {
+                if list == SINGLE {
                     return Err(op.failed(&server, "the server is not connected"));
                 }
                 continue;
             };
             match (client.ask(ask).await, list) {
-                (Ok(result), usize::MAX) => single = result,
+                (Ok(result), SINGLE) => single = result,
                 (Ok(Value::Array(items)), i) => {
                     gathered[i].extend(items.into_iter().filter_map(|mut item| {
                         item.as_object_mut()?
@@ -141,7 +158,7 @@ impl<C: Clock> Runtime<C> {
                     }))
                 }
                 (Ok(_), _) => {}
-                (Err(e), usize::MAX) => return Err(op.failed(&server, &e.to_string())),
+                (Err(e), SINGLE) => return Err(op.failed(&server, &e.to_string())),
                 // Templates are optional even for servers with resources.
                 (Err(_), 1) => {}
                 (Err(e), _) => {

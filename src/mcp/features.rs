@@ -108,10 +108,13 @@ pub fn read_resource_result(result: &Value) -> Result<ToolOutput, String> {
         .get("contents")
         .and_then(Value::as_array)
         .ok_or("resources/read result without a \"contents\" array")?;
-    let content = contents
-        .iter()
-        .map(|c| ContentBlock::from_value(&json!({"type": "resource", "resource": c})))
-        .collect::<Result<_, _>>()?;
+    // Each content read as an embedded resource block, through one wrapper.
+    let mut block = json!({"type": "resource", "resource": null});
+    let mut content = Vec::with_capacity(contents.len());
+    for c in contents {
+        block["resource"] = c.clone();
+        content.push(ContentBlock::from_value(&block)?);
+    }
     Ok(ToolOutput {
         content,
         ..Default::default()
