@@ -231,8 +231,10 @@ impl McpClient {
     }
 
     /// Lists every tool, across all pages.
-    pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
-        self.list(crate::mcp::ListKind::Tools).await
+    pub fn list_tools(
+        &self,
+    ) -> impl std::future::Future<Output = Result<Vec<Value>, RequestError>> + '_ {
+        self.list(crate::mcp::ListKind::Tools)
     }
 
     /// Calls a tool. An execution error is `Ok` with `is_error` set.

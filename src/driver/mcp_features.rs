@@ -3,7 +3,9 @@
 use super::client::{Completion, McpClient};
 use crate::content::ToolOutput;
 use crate::mcp::{read_resource_result, ListKind, RequestError, SessionError};
+use futures::FutureExt;
 use serde_json::{json, Value};
+use std::future::Future;
 
 /// One exchange beyond `tools/call`: a whole paginated list, or one optional-feature request.
 pub(super) enum Ask<'a> {
@@ -33,22 +35,26 @@ impl McpClient {
     }
 
     /// Lists every entry of `kind` across pages; refused when the server did not declare the
-    /// capability.
-    pub async fn list(&self, kind: ListKind) -> Result<Vec<Value>, RequestError> {
-        match self.ask(Ask::List(kind)).await? {
+    /// capability. (A mapped [`ask`](Self::ask) rather than an `async fn`: no async body of
+    /// its own in the wasm build.)
+    pub fn list(
+        &self,
+        kind: ListKind,
+    ) -> impl Future<Output = Result<Vec<Value>, RequestError>> + '_ {
+        self.ask(Ask::List(kind)).map(|listed| match listed? {
             Value::Array(items) => Ok(items),
             _ => Err(RequestError::InvalidResult("unexpected completion".into())),
-        }
+        })
     }
 
     /// Sends an optional-feature request (see
     /// [`ClientSession::feature_request`](crate::mcp::ClientSession::feature_request)).
-    pub async fn feature_request(
-        &self,
-        method: &str,
+    pub fn feature_request<'a>(
+        &'a self,
+        method: &'a str,
         params: Value,
-    ) -> Result<Value, RequestError> {
-        self.ask(Ask::Request(method, params)).await
+    ) -> impl Future<Output = Result<Value, RequestError>> + 'a {
+        self.ask(Ask::Request(method, params))
     }
 
     /// Whether the server declared what `method` needs.
