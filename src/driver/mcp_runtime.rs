@@ -50,13 +50,19 @@ impl McpOp<'_> {
         }
     }
 
-    /// Why a single request to `server` failed, naming what was asked.
+    /// Why asking `server` failed, naming what was asked.
     fn failed(&self, server: &str, why: &str) -> String {
-        match self {
-            McpOp::Read(uri) => format!("reading {uri} from MCP server {server} failed: {why}"),
-            McpOp::GetPrompt(name, _) => format!("MCP server {server}: prompt {name}: {why}"),
-            _ => format!("MCP server {server}: completion: {why}"),
-        }
+        let what = match self {
+            McpOp::Read(uri) => {
+                return format!("reading {uri} from MCP server {server} failed: {why}")
+            }
+            McpOp::GetPrompt(name, _) => {
+                return format!("MCP server {server}: prompt {name}: {why}")
+            }
+            McpOp::Complete { .. } => "completion",
+            _ => self.lists()[0].method_and_key().0,
+        };
+        format!("MCP server {server}: {what}: {why}")
     }
 }
 
@@ -72,8 +78,8 @@ const SINGLE: usize = usize::MAX;
 impl<C: Clock> Runtime<C> {
     /// Names of connected servers (all, or just `only`) that offer `method`.
     fn offering(&self, only: Option<&str>, method: &str) -> Vec<String> {
-        let names = self.servers().into_iter().map(|(name, _)| name);
-        names
+        self.server_names()
+            .into_iter()
             .filter(|name| only.is_none_or(|o| o == name))
             .filter(|name| {
                 let client = self.client(name);
@@ -94,7 +100,7 @@ impl<C: Clock> Runtime<C> {
         match &op {
             McpOp::Resources | McpOp::Prompts => {
                 if server.is_some() && self.client(name).is_none() {
-                    return Err(format!("MCP server {name} is not connected"));
+                    return Err(op.failed(name, "not connected"));
                 }
                 for server in self.offering(server, lists[0].method_and_key().0) {
                     for (i, kind) in lists.iter().enumerate() {
@@ -158,13 +164,9 @@ impl<C: Clock> Runtime<C> {
                     }))
                 }
                 (Ok(_), _) => {}
-                (Err(e), SINGLE) => return Err(op.failed(&server, &e.to_string())),
                 // Templates are optional even for servers with resources.
                 (Err(_), 1) => {}
-                (Err(e), _) => {
-                    let method = lists[0].method_and_key().0;
-                    return Err(format!("MCP server {server}: {method}: {e}"));
-                }
+                (Err(e), _) => return Err(op.failed(&server, &e.to_string())),
             }
         }
         let [first, second] = gathered;
@@ -180,8 +182,7 @@ impl<C: Clock> Runtime<C> {
                 let values = single
                     .pointer("/completion/values")
                     .and_then(Value::as_array);
-                let values = values
-                    .ok_or_else(|| format!("MCP server {name}: completion without values"))?;
+                let values = values.ok_or_else(|| op.failed(name, "no values"))?;
                 let strings = values.iter().filter(|v| v.is_string()).cloned();
                 Ok(Value::Array(strings.collect()))
             }
@@ -287,7 +288,7 @@ impl<C: Clock> Runtime<C> {
 
     /// The `@server:uri` mentions of `prompt` whose server is configured, in order, once each.
     pub fn mentions(&self, prompt: &str) -> Vec<(String, String)> {
-        let servers = self.servers();
+        let servers = self.server_names();
         let mut found: Vec<(String, String)> = Vec::new();
         for word in prompt.split_whitespace() {
             let Some((server, uri)) = word.strip_prefix('@').and_then(|w| w.split_once(':')) else {
@@ -296,10 +297,7 @@ impl<C: Clock> Runtime<C> {
             // Closing punctuation belongs to the sentence, not the URI.
             let uri = uri.trim_end_matches(['.', ',', ';', ')', '!', '?', '"', '\'']);
             let mention = (server.to_owned(), uri.to_owned());
-            if servers.iter().any(|(s, _)| s == server)
-                && !uri.is_empty()
-                && !found.contains(&mention)
-            {
+            if servers.iter().any(|s| s == server) && !uri.is_empty() && !found.contains(&mention) {
                 found.push(mention);
             }
         }

@@ -9,6 +9,8 @@ use crate::content::ToolOutput;
 use crate::json::to_text;
 use crate::mcp::read_resource_result;
 use crate::registry::{Risk, ToolSpec};
+use futures::future::{ready, LocalBoxFuture};
+use futures::FutureExt;
 use serde_json::Value;
 
 /// Name of the tool that lists resources.
@@ -47,9 +49,9 @@ impl<C: Clock> Runtime<C> {
     /// by a host tool is left to the host).
     pub(super) fn offer_resource_tools(&self) {
         let offered = self
-            .servers()
+            .server_names()
             .iter()
-            .filter_map(|(name, _)| self.client(name))
+            .filter_map(|name| self.client(name))
             .any(|client| client.offers("resources/list"));
         if !offered {
             return;
@@ -63,8 +65,13 @@ impl<C: Clock> Runtime<C> {
         });
     }
 
-    /// Runs a resource tool; failures are error results the model can read.
-    pub(super) async fn call_resource_tool(&self, name: &str, arguments: &Value) -> ToolOutput {
+    /// Runs a resource tool; failures are error results the model can read. (The one
+    /// [`Runtime::mcp`] future, mapped: no async body of its own in the wasm build.)
+    pub(super) fn call_resource_tool<'a>(
+        &'a self,
+        name: &str,
+        arguments: &'a Value,
+    ) -> LocalBoxFuture<'a, ToolOutput> {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str);
         let (server, op) = if name == LIST_RESOURCES_TOOL {
             (text("server"), McpOp::Resources)
@@ -72,19 +79,19 @@ impl<C: Clock> Runtime<C> {
             match (text("server"), text("uri")) {
                 (Some(server), Some(uri)) => (Some(server), McpOp::Read(uri)),
                 _ => {
-                    let why = format!("{READ_RESOURCE_TOOL} needs string \"server\" and \"uri\"");
-                    return ToolOutput::error(why);
+                    let why = "read_mcp_resource needs string \"server\" and \"uri\"";
+                    return Box::pin(ready(ToolOutput::error(why.to_owned())));
                 }
             }
         };
         let reading = matches!(op, McpOp::Read(_));
-        match self.mcp(server, op).await {
+        Box::pin(self.mcp(server, op).map(move |result| match result {
             // Contents already checked by `mcp`: a read always converts.
             Ok(result) if reading => {
                 read_resource_result(&result).unwrap_or_else(ToolOutput::error)
             }
             Ok(listed) => ToolOutput::text(to_text(&listed)),
             Err(why) => ToolOutput::error(why),
-        }
+        }))
     }
 }
