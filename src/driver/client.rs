@@ -231,14 +231,10 @@ impl McpClient {
     }
 
     /// Lists every tool, across all pages.
-    pub async fn list_tools(&self) -> Result<Vec<Value>, RequestError> {
-        match self.command(|s, now| s.list_tools(now)).await? {
-            Completion::Tools(result) => result,
-            Completion::Value(Err(e)) | Completion::Tool(Err(e)) => Err(e),
-            _ => Err(RequestError::InvalidResult(
-                "unexpected completion for tools/list".into(),
-            )),
-        }
+    pub fn list_tools(
+        &self,
+    ) -> impl std::future::Future<Output = Result<Vec<Value>, RequestError>> + '_ {
+        self.list(crate::mcp::ListKind::Tools)
     }
 
     /// Calls a tool. An execution error is `Ok` with `is_error` set.

@@ -3,35 +3,58 @@
 use super::client::{Completion, McpClient};
 use crate::content::ToolOutput;
 use crate::mcp::{read_resource_result, ListKind, RequestError, SessionError};
+use futures::FutureExt;
 use serde_json::{json, Value};
+use std::future::Future;
+
+/// One exchange beyond `tools/call`: a whole paginated list, or one optional-feature request.
+pub(super) enum Ask<'a> {
+    /// Every entry of a list, across pages.
+    List(ListKind),
+    /// A request of an optional feature: method and params.
+    Request(&'a str, Value),
+}
 
 impl McpClient {
-    /// Lists every entry of `kind` across pages; refused when the server did not declare the
-    /// capability.
-    pub async fn list(&self, kind: ListKind) -> Result<Vec<Value>, RequestError> {
-        match self.command(|s, now| s.list(now, kind)).await? {
-            Completion::Tools(result) => result,
-            Completion::Value(Err(e)) | Completion::Tool(Err(e)) => Err(e),
-            _ => Err(RequestError::InvalidResult("unexpected completion".into())),
+    /// Runs `ask`: lists end in an array of entries, requests in their raw result. Lists and
+    /// feature requests share this one command (one async body in the wasm build).
+    pub(super) async fn ask(&self, ask: Ask<'_>) -> Result<Value, RequestError> {
+        let completion = self
+            .command(|s, now| match ask {
+                Ask::List(kind) => s.list(now, kind),
+                Ask::Request(method, params) => s.feature_request(now, method, params),
+            })
+            .await?;
+        match completion {
+            Completion::Tools(result) => result.map(Value::Array),
+            Completion::Value(result) => result,
+            Completion::Tool(result) => result.and(Err(RequestError::InvalidResult(
+                "unexpected tool result".into(),
+            ))),
         }
+    }
+
+    /// Lists every entry of `kind` across pages; refused when the server did not declare the
+    /// capability. (A mapped [`ask`](Self::ask) rather than an `async fn`: no async body of
+    /// its own in the wasm build.)
+    pub fn list(
+        &self,
+        kind: ListKind,
+    ) -> impl Future<Output = Result<Vec<Value>, RequestError>> + '_ {
+        self.ask(Ask::List(kind)).map(|listed| match listed? {
+            Value::Array(items) => Ok(items),
+            _ => Err(RequestError::InvalidResult("unexpected completion".into())),
+        })
     }
 
     /// Sends an optional-feature request (see
     /// [`ClientSession::feature_request`](crate::mcp::ClientSession::feature_request)).
-    pub async fn feature_request(
-        &self,
-        method: &str,
+    pub fn feature_request<'a>(
+        &'a self,
+        method: &'a str,
         params: Value,
-    ) -> Result<Value, RequestError> {
-        match self
-            .command(|s, now| s.feature_request(now, method, params))
-            .await?
-        {
-            Completion::Value(result) => result,
-            _ => Err(RequestError::InvalidResult(format!(
-                "unexpected completion for {method}"
-            ))),
-        }
+    ) -> impl Future<Output = Result<Value, RequestError>> + 'a {
+        self.ask(Ask::Request(method, params))
     }
 
     /// Whether the server declared what `method` needs.

@@ -2,11 +2,15 @@
 //! `read_mcp_resource`. Both are `read` risk and go through the gate, audit and truncation like
 //! every tool; they are registered only once some server offers resources.
 
+use super::mcp_runtime::McpOp;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::ToolOutput;
 use crate::json::to_text;
+use crate::mcp::read_resource_result;
 use crate::registry::{Risk, ToolSpec};
+use futures::future::{ready, LocalBoxFuture};
+use futures::FutureExt;
 use serde_json::Value;
 
 /// Name of the tool that lists resources.
@@ -45,9 +49,9 @@ impl<C: Clock> Runtime<C> {
     /// by a host tool is left to the host).
     pub(super) fn offer_resource_tools(&self) {
         let offered = self
-            .servers()
+            .server_names()
             .iter()
-            .filter_map(|(name, _)| self.client(name))
+            .filter_map(|name| self.client(name))
             .any(|client| client.offers("resources/list"));
         if !offered {
             return;
@@ -61,21 +65,33 @@ impl<C: Clock> Runtime<C> {
         });
     }
 
-    /// Runs a resource tool; failures are error results the model can read.
-    pub(super) async fn call_resource_tool(&self, name: &str, arguments: &Value) -> ToolOutput {
+    /// Runs a resource tool; failures are error results the model can read. (The one
+    /// [`Runtime::mcp`] future, mapped: no async body of its own in the wasm build.)
+    pub(super) fn call_resource_tool<'a>(
+        &'a self,
+        name: &str,
+        arguments: &'a Value,
+    ) -> LocalBoxFuture<'a, ToolOutput> {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str);
-        let result = if name == LIST_RESOURCES_TOOL {
-            self.resources(text("server"))
-                .await
-                .map(|v| ToolOutput::text(to_text(&v)))
+        let (server, op) = if name == LIST_RESOURCES_TOOL {
+            (text("server"), McpOp::Resources)
         } else {
             match (text("server"), text("uri")) {
-                (Some(server), Some(uri)) => self.read_resource(server, uri).await,
-                _ => Err(format!(
-                    "{READ_RESOURCE_TOOL} needs string \"server\" and \"uri\""
-                )),
+                (Some(server), Some(uri)) => (Some(server), McpOp::Read(uri)),
+                _ => {
+                    let why = "read_mcp_resource needs string \"server\" and \"uri\"";
+                    return Box::pin(ready(ToolOutput::error(why.to_owned())));
+                }
             }
         };
-        result.unwrap_or_else(ToolOutput::error)
+        let reading = matches!(op, McpOp::Read(_));
+        Box::pin(self.mcp(server, op).map(move |result| match result {
+            // Contents already checked by `mcp`: a read always converts.
+            Ok(result) if reading => {
+                read_resource_result(&result).unwrap_or_else(ToolOutput::error)
+            }
+            Ok(listed) => ToolOutput::text(to_text(&listed)),
+            Err(why) => ToolOutput::error(why),
+        }))
     }
 }

@@ -306,6 +306,15 @@ impl<C: Clock> Runtime<C> {
             .collect()
     }
 
+    /// The names of the configured servers, in order.
+    pub(super) fn server_names(&self) -> Vec<String> {
+        self.servers
+            .borrow()
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     /// The last log lines and notices of a server (its `notifications/message`, and why it
     /// died); the native host adds stderr separately.
     pub fn server_log(&self, name: &str) -> Vec<String> {
@@ -602,7 +611,7 @@ impl<C: Clock> Runtime<C> {
                 let deadline = self.clock.now() + call.timeout;
                 let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
                     if super::resource_tools::is_resource_tool(&call.name) {
-                        Box::pin(self.call_resource_tool(&call.name, &call.arguments))
+                        self.call_resource_tool(&call.name, &call.arguments)
                     } else {
                         self.local_tools.call(&call.name, call.arguments.clone())
                     };

@@ -7,10 +7,12 @@ use crate::content::{ContentBlock, ToolOutput};
 use crate::time::Instant;
 use serde_json::{json, Value};
 
-/// A paginated list a server may offer besides tools.
+/// A paginated list of a server: tools, and what it may offer besides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ListKind {
+    /// `tools/list` → `tools` (ends in [`SessionEvent::ToolsListed`](super::SessionEvent::ToolsListed)).
+    Tools,
     /// `resources/list` → `resources`.
     Resources,
     /// `resources/templates/list` → `resourceTemplates`.
@@ -23,6 +25,7 @@ impl ListKind {
     /// The list's method and the result field that holds each page.
     pub fn method_and_key(self) -> (&'static str, &'static str) {
         match self {
+            ListKind::Tools => ("tools/list", "tools"),
             ListKind::Resources => ("resources/list", "resources"),
             ListKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
             ListKind::Prompts => ("prompts/list", "prompts"),
@@ -59,8 +62,9 @@ impl ClientSession {
         }
     }
 
-    /// Lists every entry of `kind` across pages (capped like tools); ends in
-    /// [`SessionEvent::Listed`](super::SessionEvent::Listed) or `Failed`.
+    /// Lists every entry of `kind` across pages (at most `max_tool_pages`); ends in
+    /// [`SessionEvent::Listed`](super::SessionEvent::Listed) (`ToolsListed` for tools) or
+    /// `Failed`. Every kind shares this one path, on the wire and in the wasm build.
     pub fn list(&mut self, now: Instant, kind: ListKind) -> Result<RequestId, SessionError> {
         let (method, _) = kind.method_and_key();
         self.check_offered(method)?;
@@ -104,10 +108,13 @@ pub fn read_resource_result(result: &Value) -> Result<ToolOutput, String> {
         .get("contents")
         .and_then(Value::as_array)
         .ok_or("resources/read result without a \"contents\" array")?;
-    let content = contents
-        .iter()
-        .map(|c| ContentBlock::from_value(&json!({"type": "resource", "resource": c})))
-        .collect::<Result<_, _>>()?;
+    // Each content read as an embedded resource block, through one wrapper.
+    let mut block = json!({"type": "resource", "resource": null});
+    let mut content = Vec::with_capacity(contents.len());
+    for c in contents {
+        block["resource"] = c.clone();
+        content.push(ContentBlock::from_value(&block)?);
+    }
     Ok(ToolOutput {
         content,
         ..Default::default()

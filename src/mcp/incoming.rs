@@ -178,40 +178,27 @@ impl ClientSession {
                     result: Ok(result),
                 });
             }
-            Purpose::ListTools { op, tools, pages } => {
-                let next = |op, tools, pages| Purpose::ListTools { op, tools, pages };
-                self.next_page(now, op, ("tools/list", "tools"), tools, pages, result, next);
-            }
             Purpose::List {
                 kind,
                 op,
                 items,
                 pages,
-            } => {
-                let next = move |op, items, pages| Purpose::List {
-                    kind,
-                    op,
-                    items,
-                    pages,
-                };
-                self.next_page(now, op, kind.method_and_key(), items, pages, result, next);
-            }
+            } => self.next_page(now, kind, op, items, pages, result),
         }
     }
 
     /// Adds one page to a paginated list: asks for the next (up to the page cap) or reports
     /// the whole list.
-    #[allow(clippy::too_many_arguments)]
     fn next_page(
         &mut self,
         now: Instant,
+        kind: super::ListKind,
         op: RequestId,
-        (method, key): (&'static str, &'static str),
         mut items: Vec<Value>,
         pages: usize,
         result: Value,
-        next: impl FnOnce(RequestId, Vec<Value>, usize) -> Purpose,
     ) {
+        let (method, key) = kind.method_and_key();
         let fail = |error| SessionEvent::Failed { request: op, error };
         let Some(page) = result.get(key).and_then(Value::as_array) else {
             let error =
@@ -229,13 +216,20 @@ impl ClientSession {
             Some(cursor) => {
                 let params = json!({"cursor": cursor});
                 let deadlines = self.deadlines(now, None);
-                let purpose = next(op, items, pages + 1);
+                let purpose = Purpose::List {
+                    kind,
+                    op,
+                    items,
+                    pages: pages + 1,
+                };
                 self.send_request(now, method, Some(params), deadlines, purpose);
             }
-            None if method == "tools/list" => self.events.push_back(SessionEvent::ToolsListed {
-                request: op,
-                tools: items,
-            }),
+            None if kind == super::ListKind::Tools => {
+                self.events.push_back(SessionEvent::ToolsListed {
+                    request: op,
+                    tools: items,
+                })
+            }
             None => self
                 .events
                 .push_back(SessionEvent::Listed { request: op, items }),

@@ -119,11 +119,6 @@ impl std::error::Error for SessionError {}
 #[derive(Debug)]
 pub(super) enum Purpose {
     Initialize,
-    ListTools {
-        op: RequestId,
-        tools: Vec<Value>,
-        pages: usize,
-    },
     List {
         kind: super::ListKind,
         op: RequestId,
@@ -142,10 +137,7 @@ impl Purpose {
     pub(super) fn op(&self, wire_id: u64) -> RequestId {
         match self {
             Purpose::Initialize => RequestId(wire_id),
-            Purpose::ListTools { op, .. }
-            | Purpose::List { op, .. }
-            | Purpose::CallTool { op }
-            | Purpose::Generic { op } => *op,
+            Purpose::List { op, .. } | Purpose::CallTool { op } | Purpose::Generic { op } => *op,
         }
     }
 }
@@ -271,14 +263,7 @@ impl ClientSession {
     /// Lists the server's tools, following `nextCursor` across pages; ends in
     /// [`SessionEvent::ToolsListed`] or [`SessionEvent::Failed`].
     pub fn list_tools(&mut self, now: Instant) -> Result<RequestId, SessionError> {
-        self.check_ready()?;
-        let op = RequestId(self.peek_next_id());
-        let purpose = Purpose::ListTools {
-            op,
-            tools: Vec::new(),
-            pages: 1,
-        };
-        Ok(self.send_request(now, "tools/list", None, self.deadlines(now, None), purpose))
+        self.list(now, super::ListKind::Tools)
     }
 
     /// Calls a tool; ends in [`SessionEvent::ToolResult`]. The request carries a progress token,
@@ -586,9 +571,7 @@ impl ClientSession {
                 request,
                 result: Err(error),
             },
-            Purpose::Initialize | Purpose::ListTools { .. } | Purpose::List { .. } => {
-                SessionEvent::Failed { request, error }
-            }
+            Purpose::Initialize | Purpose::List { .. } => SessionEvent::Failed { request, error },
         });
     }
 

@@ -1,0 +1,142 @@
+//! Tab completion in the interactive session, as a user meets it on a terminal: the real
+//! `agentwire` REPL on a pseudo-terminal (util-linux `script`) with the built-in mock GitHub
+//! server completes a prompt command's name locally and its arguments through the server's
+//! `completion/complete`, and the completed command then runs.
+
+mod common;
+
+use common::agentwire_bin;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The REPL's prompt, shown whenever it waits for a line.
+const PROMPT: &str = "you ›";
+
+/// An `agentwire` REPL on a pseudo-terminal: what it showed so far, and its keyboard.
+struct Terminal {
+    child: Child,
+    keys: std::process::ChildStdin,
+    output: mpsc::Receiver<Vec<u8>>,
+    shown: String,
+}
+
+impl Terminal {
+    /// Starts the REPL in `dir` on the mock model and the mock GitHub server, with a fresh
+    /// state directory and home (no history, no tokens from the environment).
+    fn start(dir: &Path) -> Terminal {
+        let command_line = format!(
+            "'{}'",
+            agentwire_bin().display().to_string().replace('\'', r"'\''")
+        );
+        let mut child = Command::new("script")
+            .args(["-qec", &command_line, "/dev/null"])
+            .current_dir(dir)
+            .env("AGENTWIRE_STATE_DIR", dir)
+            .env("HOME", dir)
+            .env("TERM", "xterm")
+            .env_remove("AGENTWIRE_MODEL")
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("GITHUB_PERSONAL_ACCESS_TOKEN")
+            .env_remove("GITHUB_TOKEN")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run `script` (util-linux) for a pseudo-terminal");
+        let (sender, output) = mpsc::channel::<Vec<u8>>();
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buffer) {
+                if n == 0 || sender.send(buffer[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let keys = child.stdin.take().expect("stdin is piped");
+        Terminal {
+            child,
+            keys,
+            output,
+            shown: String::new(),
+        }
+    }
+
+    /// Waits until the terminal has shown `needle` `count` times in all (or, with `None`, until
+    /// the REPL exits); panics with everything shown after 30 s.
+    fn wait_for(&mut self, needle: Option<&str>, count: usize) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if needle.is_some_and(|n| self.shown.matches(n).count() >= count) {
+                return;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(bytes) => self.shown.push_str(&String::from_utf8_lossy(&bytes)),
+                Err(mpsc::RecvTimeoutError::Disconnected) if needle.is_none() => return,
+                Err(e) => {
+                    let _ = self.child.kill();
+                    panic!(
+                        "waiting for {needle:?} ({e}); the terminal showed:\n{}",
+                        self.shown
+                    )
+                }
+            }
+        }
+    }
+
+    /// Types `keys` (a Tab is `\t`, Enter is `\n`).
+    fn type_keys(&mut self, keys: &str) {
+        self.keys.write_all(keys.as_bytes()).unwrap();
+        self.keys.flush().unwrap();
+    }
+
+    /// Leaves the REPL and returns everything it showed.
+    fn quit(mut self) -> String {
+        self.type_keys("/quit\n");
+        self.wait_for(None, 0);
+        let _ = self.child.wait();
+        self.shown
+    }
+}
+
+#[test]
+fn tab_completes_a_prompt_command_and_its_arguments_through_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut terminal = Terminal::start(dir.path());
+    terminal.wait_for(Some(PROMPT), 1);
+    // The command name, from the prompts the server listed.
+    terminal.type_keys("/mcp__github__summ\t");
+    terminal.wait_for(Some("/mcp__github__summarize_open_issues"), 1);
+    // The first argument (owner): only the server knows "ru" is "rust-lang".
+    terminal.type_keys(" ru\t");
+    terminal.wait_for(Some("summarize_open_issues rust-lang"), 1);
+    // The second (repo), with the owner given as context: rust-lang has one repository.
+    terminal.type_keys(" \t");
+    terminal.wait_for(Some("summarize_open_issues rust-lang rust"), 1);
+    // The completed line is a command that runs: the prompt, with both arguments, reaches the
+    // model (the mock looks into that repository). Keys typed while it runs would be lost.
+    terminal.type_keys("\n");
+    terminal.wait_for(Some("done in"), 1);
+    let shown = terminal.quit();
+    assert!(
+        shown.contains(r#"{"owner":"rust-lang","repo":"rust""#),
+        "the completed arguments reached the model: {shown}"
+    );
+}
+
+#[test]
+fn tab_completes_a_named_argument_keeping_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut terminal = Terminal::start(dir.path());
+    terminal.wait_for(Some(PROMPT), 1);
+    // `name=value` form: the value is completed, the `owner=` kept in front of it.
+    terminal.type_keys("/mcp__github__explain_file owner=face\t");
+    terminal.wait_for(Some("explain_file owner=facebook"), 1);
+    // Ctrl-U clears the line before leaving.
+    terminal.type_keys("\x15");
+    terminal.quit();
+}
