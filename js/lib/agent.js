@@ -247,6 +247,8 @@ export class Agent {
       maxOutputChars: options.maxOutputChars,
       toolSearch: options.toolSearch?.settings,
       contextWindow: options.contextWindow,
+      // Audit records cross into JS only for a listener: each costs more than the call itself.
+      auditEvents: typeof options.onAudit === 'function',
     };
     this.#onAudit = options.onAudit;
     this.#roots = options.roots ?? [];
