@@ -7,10 +7,13 @@
 //
 //   node js-call.mjs --pkg DIR --server ENTRY [--rounds R] [--calls N] [--warmup N]
 //
+// A third client, the pipe floor, writes and reads the JSON-RPC lines by hand: what any client
+// in this process pays for the child's pipes and the server's answer.
 // Client CPU per call is process.cpuUsage() (user + system, this process only: the servers are
 // child processes) over a round divided by its calls; round trip is each call's wall time.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
@@ -68,6 +71,47 @@ async function agentwireClient(pkg, server) {
   return { name: 'agentwire', call, close: () => agent.close(), diagnostics: aw.diagnostics };
 }
 
+/**
+ * The floor under both: no MCP client at all, just the JSON-RPC lines written to the child's
+ * stdin and read back from its stdout by hand (the handshake, then `tools/call`), same checks.
+ */
+async function pipeFloor(server) {
+  const child = spawn(process.execPath, [server, 'stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.resume();
+  child.stdout.setEncoding('utf8');
+  let buffered = '';
+  let id = 0;
+  let waiting = null;
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf('\n'); at !== -1; at = buffered.indexOf('\n')) {
+      const message = JSON.parse(buffered.slice(0, at));
+      buffered = buffered.slice(at + 1);
+      if (message.id === id && waiting) {
+        const resolve = waiting;
+        waiting = null;
+        resolve(message);
+      }
+    }
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      id += 1;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  const clientInfo = { name: 'bench-floor', version: '0.0.0' };
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo });
+  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const call = async () => {
+    const { result } = await request('tools/call', { name: 'echo', arguments: { message: MESSAGE } });
+    if (result?.isError || result?.content?.[0]?.text !== EXPECT) {
+      throw new Error(`pipe floor: unexpected result ${JSON.stringify(result)}`);
+    }
+  };
+  return { name: 'floor', call, close: () => child.kill() };
+}
+
 /** `calls` sequential calls; client CPU (µs) and each call's round trip (µs). */
 async function round(client, calls) {
   const rtt = new Float64Array(calls);
@@ -86,11 +130,12 @@ const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
 
 async function main() {
   const o = parseOptions(process.argv.slice(2));
-  const clients = [await sdkClient(o.server), await agentwireClient(o.pkg, o.server)];
+  const clients = [await sdkClient(o.server), await agentwireClient(o.pkg, o.server), await pipeFloor(o.server)];
   for (const c of clients) for (let i = 0; i < o.warmup; i += 1) await c.call();
   const results = new Map(clients.map((c) => [c.name, { cpu: [], rtt: [] }]));
   for (let r = 0; r < o.rounds; r += 1) {
-    const order = r % 2 === 0 ? clients : [...clients].reverse();
+    // Each client goes first as often as the others: the order turns by one every round.
+    const order = clients.map((_, i) => clients[(i + r) % clients.length]);
     for (const c of order) {
       const { cpu, rtt } = await round(c, o.calls);
       results.get(c.name).cpu.push(cpu);
@@ -107,10 +152,12 @@ async function main() {
   }
   const aw = summary.agentwire;
   const ts = summary['ts-sdk'];
-  const f = (x) => x.toFixed(1).padStart(9);
-  console.log(`Node ${process.version}; ${o.rounds} rounds x ${o.calls} sequential echo calls per client, alternating; warm-up ${o.warmup}`);
-  console.log(`${''.padEnd(34)}${'agentwire'.padStart(9)} ${'ts-sdk'.padStart(9)}  agentwire/ts`);
-  const line = (label, key) => console.log(`${label.padEnd(34)}${f(aw[key])} ${f(ts[key])}  ${(aw[key] / ts[key]).toFixed(2)}x`);
+  const floor = summary.floor;
+  const f = (x) => x.toFixed(1).padStart(10);
+  console.log(`Node ${process.version}; ${o.rounds} rounds x ${o.calls} sequential echo calls per client, order rotating; warm-up ${o.warmup}`);
+  console.log(`${''.padEnd(34)}${'agentwire'.padStart(10)}${'ts-sdk'.padStart(10)}${'pipe floor'.padStart(11)}  agentwire/ts`);
+  const line = (label, key) =>
+    console.log(`${label.padEnd(34)}${f(aw[key])}${f(ts[key])} ${f(floor[key])}  ${(aw[key] / ts[key]).toFixed(2)}x`);
   line('client CPU per call, median (µs)', 'cpu');
   line('round trip p50 (µs)', 'p50');
   line('round trip p90 (µs)', 'p90');

@@ -497,8 +497,16 @@ mod tests {
         for value in messages {
             let message = parse(value.clone()).unwrap();
             let bytes = message.to_bytes();
-            assert_eq!(bytes, serde_json::to_vec(&message.to_value()).unwrap(), "{value}");
-            assert_eq!(Message::parse(&bytes).unwrap(), message, "{value} must read back");
+            assert_eq!(
+                bytes,
+                serde_json::to_vec(&message.to_value()).unwrap(),
+                "{value}"
+            );
+            assert_eq!(
+                Message::parse(&bytes).unwrap(),
+                message,
+                "{value} must read back"
+            );
         }
     }
 

@@ -121,7 +121,10 @@ impl Timer {
 
 impl std::future::Future for Timer {
     type Output = ();
-    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
         TIMERS.with(|t| match &mut t.borrow_mut().slots[self.id as usize] {
             Slot::Fired => std::task::Poll::Ready(()),
             Slot::Waiting(waker) => {
