@@ -5,8 +5,10 @@
 // server-everything, sequential `echo` calls, rounds alternating which client goes first.
 // Run it with `bench/js-call` (which installs the pinned packages and checks pkg/).
 //
-//   node js-call.mjs --pkg DIR --server ENTRY [--rounds R] [--calls N] [--warmup N]
+//   node js-call.mjs --pkg DIR --server ENTRY [--rounds R] [--calls N] [--warmup N] [--baseline DIR]
 //
+// --baseline DIR adds a fourth client: another build of the package (say, before a change),
+// measured in the same rounds, for a before/after in one process.
 // A third client, the pipe floor, writes and reads the JSON-RPC lines by hand: what any client
 // in this process pays for the child's pipes and the server's answer.
 // Client CPU per call is process.cpuUsage() (user + system, this process only: the servers are
@@ -18,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 function parseOptions(argv) {
-  const o = { pkg: undefined, server: undefined, rounds: 20, calls: 500, warmup: 300 };
+  const o = { pkg: undefined, server: undefined, baseline: undefined, rounds: 20, calls: 500, warmup: 300 };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -30,6 +32,7 @@ function parseOptions(argv) {
     switch (flag) {
       case '--pkg': o.pkg = value; break;
       case '--server': o.server = value; break;
+      case '--baseline': o.baseline = value; break;
       case '--rounds': o.rounds = count(); break;
       case '--calls': o.calls = count(); break;
       case '--warmup': o.warmup = count(); break;
@@ -59,7 +62,7 @@ async function sdkClient(server) {
 }
 
 /** agentwire's npm package with its Node stdio transport; the same checks. */
-async function agentwireClient(pkg, server) {
+async function agentwireClient(pkg, server, name = 'agentwire') {
   const aw = await import(pathToFileURL(join(pkg, 'node.js')).href);
   const agent = await aw.createAgent({ servers: { e: aw.stdioTransport(process.execPath, [server, 'stdio']) } });
   const call = async () => {
@@ -68,7 +71,7 @@ async function agentwireClient(pkg, server) {
       throw new Error(`agentwire: unexpected result ${JSON.stringify(result)}`);
     }
   };
-  return { name: 'agentwire', call, close: () => agent.close(), diagnostics: aw.diagnostics };
+  return { name, call, close: () => agent.close(), diagnostics: aw.diagnostics };
 }
 
 /**
@@ -131,6 +134,7 @@ const median = (values) => quantile([...values].sort((a, b) => a - b), 0.5);
 async function main() {
   const o = parseOptions(process.argv.slice(2));
   const clients = [await sdkClient(o.server), await agentwireClient(o.pkg, o.server), await pipeFloor(o.server)];
+  if (o.baseline) clients.push(await agentwireClient(o.baseline, o.server, 'baseline'));
   for (const c of clients) for (let i = 0; i < o.warmup; i += 1) await c.call();
   const results = new Map(clients.map((c) => [c.name, { cpu: [], rtt: [] }]));
   for (let r = 0; r < o.rounds; r += 1) {
@@ -161,6 +165,11 @@ async function main() {
   line('client CPU per call, median (µs)', 'cpu');
   line('round trip p50 (µs)', 'p50');
   line('round trip p90 (µs)', 'p90');
+  if (summary.baseline) {
+    const b = summary.baseline;
+    console.log(`baseline (${o.baseline}): CPU ${b.cpu.toFixed(1)} µs (${(b.cpu / ts.cpu).toFixed(2)}x ts), ` +
+      `round trip p50 ${b.p50.toFixed(1)} µs (${(b.p50 / ts.p50).toFixed(2)}x), p90 ${b.p90.toFixed(1)} µs (${(b.p90 / ts.p90).toFixed(2)}x)`);
+  }
   console.log(`agentwire diagnostics after the calls: ${JSON.stringify(leftOver)}`);
   if (leftOver.timers || leftOver.modelCalls || leftOver.toolCalls) throw new Error('agentwire left work behind');
 }
