@@ -15,6 +15,8 @@ export { discoverExtensions, loadPluginDir, loadSkillDir } from './lib/node-exte
 const STDIO_OPTIONS = ['env', 'cwd', 'stderr', 'onStderr'];
 /** Lines of stderr kept to explain why a server exited. */
 const STDERR_LINES = 20;
+/** Matches a line with something besides whitespace (blank lines are skipped). */
+const NOT_BLANK = /\S/;
 /** How long a server may take to exit after its stdin closes, before it is terminated. */
 const EXIT_GRACE_MS = 2000;
 
@@ -59,13 +61,20 @@ export function stdioTransport(command, args, options) {
 
   const onStdout = (chunk) => {
     // Linear in the input however it is chunked: only the new chunk is searched for newlines.
+    // A line within one chunk (the usual case) is one slice, with no joining or copying.
     let from = 0;
     for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', from)) {
-      pending.push(chunk.slice(from, at));
-      const line = pending.join('').replace(/\r$/, '');
-      pending = [];
+      const end = at > from && chunk.charCodeAt(at - 1) === 13 ? at - 1 : at; // "\r\n"
+      let line;
+      if (pending.length === 0) {
+        line = chunk.slice(from, end);
+      } else {
+        pending.push(chunk.slice(from, at));
+        line = pending.join('').replace(/\r$/, '');
+        pending = [];
+      }
       from = at + 1;
-      if (line.trim()) deliver(line);
+      if (NOT_BLANK.test(line)) deliver(line);
     }
     if (from < chunk.length) pending.push(chunk.slice(from));
   };

@@ -363,9 +363,37 @@ impl Message {
     }
 
     /// Serialises the message as compact JSON (no newline; see [`crate::framing::encode_line`]).
+    ///
+    /// The same bytes as serialising [`to_value`](Self::to_value), written straight from the
+    /// message: no copy of the params or result is made on every send.
     pub fn to_bytes(&self) -> Vec<u8> {
-        // Serialising a `Value` cannot fail: all keys are strings.
-        serde_json::to_vec(&self.to_value()).unwrap_or_default()
+        let mut out = Vec::with_capacity(128);
+        out.extend_from_slice(br#"{"jsonrpc":"2.0""#);
+        match self {
+            Message::Request(r) => {
+                put_value(&mut out, "id", &r.id.to_value());
+                put_str(&mut out, "method", &r.method);
+                if let Some(p) = &r.params {
+                    put_value(&mut out, "params", p);
+                }
+            }
+            Message::Notification(n) => {
+                put_str(&mut out, "method", &n.method);
+                if let Some(p) = &n.params {
+                    put_value(&mut out, "params", p);
+                }
+            }
+            Message::Response(r) => {
+                let id = r.id.as_ref().map_or(Value::Null, Id::to_value);
+                put_value(&mut out, "id", &id);
+                match &r.outcome {
+                    Ok(result) => put_value(&mut out, "result", result),
+                    Err(error) => put_value(&mut out, "error", &error.to_value()),
+                }
+            }
+        }
+        out.push(b'}');
+        out
     }
 
     /// The method name, for requests and notifications.
@@ -409,6 +437,25 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// Appends `,"key":value` (compact JSON) to a message being written; `key` is a plain name.
+fn put_value(out: &mut Vec<u8>, key: &str, value: &Value) {
+    put_key(out, key);
+    // Writing a `Value` into a Vec cannot fail: all its keys are strings.
+    let _ = serde_json::to_writer(&mut *out, value);
+}
+
+/// Appends `,"key":"text"`, the text escaped as JSON.
+fn put_str(out: &mut Vec<u8>, key: &str, text: &str) {
+    put_key(out, key);
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+fn put_key(out: &mut Vec<u8>, key: &str) {
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,6 +481,33 @@ mod tests {
             panic!("not a response")
         };
         assert_eq!(r.outcome.unwrap_err().code, codes::METHOD_NOT_FOUND);
+    }
+
+    #[test]
+    fn bytes_are_the_serialised_value_for_every_shape() {
+        let messages = [
+            json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"e\"\n","arguments":{"z":1,"a":[true,null]}}}),
+            json!({"jsonrpc":"2.0","id":"x y","method":"ping"}),
+            json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}),
+            json!({"jsonrpc":"2.0","method":"n"}),
+            json!({"jsonrpc":"2.0","id":1.5,"result":{"content":[{"type":"text","text":"\u{1F600}\u{7}"}]}}),
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad","data":{"at":1}}}),
+            json!({"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"no"}}),
+        ];
+        for value in messages {
+            let message = parse(value.clone()).unwrap();
+            let bytes = message.to_bytes();
+            assert_eq!(
+                bytes,
+                serde_json::to_vec(&message.to_value()).unwrap(),
+                "{value}"
+            );
+            assert_eq!(
+                Message::parse(&bytes).unwrap(),
+                message,
+                "{value} must read back"
+            );
+        }
     }
 
     #[test]

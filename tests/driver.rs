@@ -175,6 +175,23 @@ fn many_calls_in_flight_on_one_connection() {
 }
 
 #[test]
+fn one_sleep_serves_many_turns_while_the_earliest_deadline_stays() {
+    let mut h = harness("2025-11-25");
+    let client = h.connect(SessionConfig::default()).unwrap();
+    let before = h.clock.sleeps_started();
+    // With the clock standing still, 100 calls share one deadline; issuing and answering them
+    // takes the driver many turns, and none of those turns may start a sleep of its own.
+    let calls = futures::future::join_all(
+        (0..100).map(|i| call(&client, json!({"mode": "hold", "text": format!("t{i}")}))),
+    );
+    let flush = call(&client, json!({"mode": "flush"}));
+    let (results, _) = h.pool.run_until(futures::future::join(calls, flush));
+    assert!(results.iter().all(Result::is_ok));
+    let started = h.clock.sleeps_started() - before;
+    assert_eq!(started, 1, "{started} sleeps for one unchanged deadline");
+}
+
+#[test]
 fn a_hung_call_times_out_while_others_complete() {
     let mut h = harness("2025-11-25");
     let config = SessionConfig {

@@ -269,6 +269,8 @@ export class Agent {
       toolSearch: options.toolSearch?.settings,
       contextWindow: options.contextWindow,
       skillCatalogChars: options.skillCatalogChars,
+      // Audit records cross into JS only for a listener: each costs more than the call itself.
+      auditEvents: typeof options.onAudit === 'function',
     };
     this.#trustedPlugins = new Set(options.trustedPlugins ?? []);
     this.#onAudit = options.onAudit;

@@ -79,6 +79,30 @@ test('stdioTransport runs the same server as a child process, with env', T, asyn
   }
 });
 
+test('stdioTransport splits stdout into lines however it is chunked: CRLF, blank lines, a line across writes', T, async () => {
+  // The child writes `one\r\n`, a blank and a whitespace-only line and the start of `two` in
+  // one write, then the rest of `two` (CRLF-ended) and `three` in a second write.
+  const script = [
+    "process.stdout.write('one\\r\\n\\n \\t\\ntw');",
+    "setTimeout(() => process.stdout.write('o\\r\\nthree\\n'), 100);",
+    "process.stdin.on('end', () => process.exit(0)).resume();",
+  ].join('\n');
+  const transport = stdioTransport(process.execPath, ['-e', script]);
+  const lines = [];
+  const done = new Promise((resolve) => {
+    transport.onMessage((line) => {
+      lines.push(line);
+      if (lines.length === 3) resolve();
+    });
+  });
+  try {
+    await done;
+    assert.deepEqual(lines, ['one', 'two', 'three']);
+  } finally {
+    transport.close();
+  }
+});
+
 test('stdioTransport: a command that does not exist is a failed server, not a crash', T, async () => {
   const notices = [];
   const agent = await createAgent({

@@ -349,7 +349,7 @@ impl McpClient {
 /// and routes events, until the session closes or every client handle is dropped.
 ///
 /// It holds the shared state weakly so that dropping the last [`McpClient`] ends the connection.
-async fn drive<T: Transport, C: Clock>(
+async fn drive<T: Transport, C: Clock + 'static>(
     inner: Weak<Inner>,
     transport: T,
     clock: Rc<C>,
@@ -363,6 +363,11 @@ async fn drive<T: Transport, C: Clock>(
         None => false,
     };
     let mut answering: FuturesUnordered<Answering> = FuturesUnordered::new();
+    // The sleep until the session's earliest deadline, kept across turns of the loop while
+    // that deadline stays the same: every message and every command is a turn, and a host
+    // timer re-armed per turn (a `setTimeout` and a `clearTimeout` on JS) costs more than the
+    // turn. It is dropped, and the host timer cleared, only once the deadline moves or goes.
+    let mut timer: Option<(Instant, LocalBoxFuture<'static, ()>)> = None;
     loop {
         let mut outgoing = Vec::new();
         let mut deadline = None;
@@ -392,9 +397,18 @@ async fn drive<T: Transport, C: Clock>(
             transport.close().await;
             return;
         }
-        let timer = async {
-            match deadline {
-                Some(at) => clock.sleep_until(at).await,
+        match deadline {
+            None => timer = None,
+            Some(at) if timer.as_ref().map(|(armed, _)| *armed) != Some(at) => {
+                let clock = Rc::clone(&clock);
+                timer = Some((at, Box::pin(async move { clock.sleep_until(at).await })));
+            }
+            Some(_) => {}
+        }
+        let mut fired = false;
+        let sleep = async {
+            match timer.as_mut() {
+                Some((_, sleep)) => sleep.as_mut().await,
                 None => futures::future::pending().await,
             }
         };
@@ -427,7 +441,8 @@ async fn drive<T: Transport, C: Clock>(
                     false => shared.session.resume_timeouts(now),
                 });
             }
-            _ = timer.fuse() => {
+            _ = sleep.fuse() => {
+                fired = true;
                 let now = clock.now();
                 with(&mut |shared| shared.session.handle_timeout(now));
             }
@@ -438,6 +453,10 @@ async fn drive<T: Transport, C: Clock>(
                     return;
                 }
             }
+        }
+        if fired {
+            // A finished sleep must not be awaited again; the next turn arms a new one.
+            timer = None;
         }
     }
 }

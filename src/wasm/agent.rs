@@ -26,6 +26,8 @@ pub struct WasmAgent {
     runtime: Rc<JsRuntime>,
     tools: Rc<JsTools>,
     stop: Rc<RefCell<RunStop>>,
+    /// Whether the host listens to audit records (`auditEvents` in the config).
+    audit_events: bool,
 }
 
 /// A stop asked for between `run()` and the run's first step (the runtime only accepts one
@@ -261,7 +263,8 @@ impl WasmAgent {
 impl WasmAgent {
     /// An agent from `config_json` (`allow`, `ask`, `deny`, `systemPrompt`, `maxSteps`,
     /// `maxIdenticalCalls`, `outputBudgetChars`, `previewChars`, `toolTimeoutMs`,
-    /// `maxOutputChars`, `toolSearch`, `contextWindow`) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
+    /// `maxOutputChars`, `toolSearch`, `contextWindow`, `auditEvents`: whether `emit` gets audit
+    /// records) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
     /// layer wraps the mock model, which lives in the mocks module, into one too). An invalid
     /// permission pattern throws.
     #[wasm_bindgen(constructor)]
@@ -284,6 +287,7 @@ impl WasmAgent {
             runtime: Rc::new(runtime),
             tools,
             stop: Rc::default(),
+            audit_events: options.get("auditEvents") == Some(&Value::Bool(true)),
         })
     }
 
@@ -450,8 +454,9 @@ impl WasmAgent {
         let runtime = Rc::clone(&self.runtime);
         let stop = Rc::clone(&self.stop);
         stop.borrow_mut().in_run = true;
+        let audit = self.audit_events;
         future_to_promise(async move {
-            let observer = JsObserver::new(emit, approve);
+            let observer = JsObserver::new(emit, approve, audit);
             // `@server:uri` attaches that resource; one that cannot be read fails the run.
             let prompt = match runtime.attach_mentions(&prompt).await {
                 Ok(prompt) => prompt,
@@ -512,10 +517,11 @@ impl WasmAgent {
     ) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let arguments = crate::json::parse_str(args_json);
+        let audit = self.audit_events;
         future_to_promise(async move {
             let arguments =
                 arguments.map_err(|e| JsError::new(&format!("arguments are not JSON: {e}")))?;
-            let observer = JsObserver::new(emit, approve);
+            let observer = JsObserver::new(emit, approve, audit);
             // Runs refresh servers before they start; a direct call does the same on both
             // sides, so a dead server fails fast and its log and status are current after.
             runtime.refresh_servers(&observer).await;

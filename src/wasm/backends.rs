@@ -151,12 +151,20 @@ impl LocalTools for JsTools {
 pub(crate) struct JsObserver {
     emit: Function,
     approve: Option<Function>,
+    /// Whether audit records go to `emit`: only when the host listens (`onAudit`), since
+    /// turning each record into JSON text and back costs more than the rest of a tool call.
+    audit: bool,
 }
 
 impl JsObserver {
-    /// An observer over the JS layer's callbacks; without `approve`, every ask is declined.
-    pub(crate) fn new(emit: Function, approve: Option<Function>) -> Self {
-        JsObserver { emit, approve }
+    /// An observer over the JS layer's callbacks; without `approve`, every ask is declined;
+    /// without `audit`, audit records are not sent.
+    pub(crate) fn new(emit: Function, approve: Option<Function>, audit: bool) -> Self {
+        JsObserver {
+            emit,
+            approve,
+            audit,
+        }
     }
 
     fn send(&self, value: &Value) {
@@ -208,6 +216,9 @@ impl RunObserver for JsObserver {
     }
 
     fn on_audit(&self, record: &AuditRecord) {
+        if !self.audit {
+            return;
+        }
         self.send(&json!({"type": "audit", "record": record.to_value()}));
     }
 

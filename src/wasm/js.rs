@@ -11,9 +11,10 @@ extern "C" {
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     pub(crate) fn performance_now() -> f64;
 
-    /// `setTimeout(callback, ms)`; the handle is a number in browsers and an object in Node.
+    /// `setTimeout(callback, ms, id)`: `callback(id)` runs once after `ms`; the handle is a
+    /// number in browsers and an object in Node.
     #[wasm_bindgen(js_name = setTimeout)]
-    pub(crate) fn set_timeout(callback: &Function, ms: f64) -> JsValue;
+    pub(crate) fn set_timeout(callback: &Function, ms: f64, id: u32) -> JsValue;
 
     /// `clearTimeout(handle)`.
     #[wasm_bindgen(js_name = clearTimeout)]

@@ -16,9 +16,15 @@ use std::task::{Context, Poll, Waker};
 pub struct ManualClock {
     now: Rc<Cell<u64>>,
     sleepers: Rc<RefCell<Vec<Waker>>>,
+    sleeps: Rc<Cell<usize>>,
 }
 
 impl ManualClock {
+    /// How many sleeps were started so far (each a host timer on a real clock).
+    pub fn sleeps_started(&self) -> usize {
+        self.sleeps.get()
+    }
+
     pub fn advance(&self, ms: u64) {
         self.now.set(self.now.get() + ms);
         for waker in self.sleepers.borrow_mut().drain(..) {
@@ -48,6 +54,7 @@ impl Clock for ManualClock {
         Instant::from_millis(self.now.get())
     }
     fn sleep_until(&self, deadline: Instant) -> impl Future<Output = ()> {
+        self.sleeps.set(self.sleeps.get() + 1);
         Sleep {
             clock: self.clone(),
             until: deadline.as_millis(),
