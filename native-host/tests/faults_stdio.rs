@@ -459,8 +459,8 @@ fn the_last_stderr_line_before_a_crash_is_always_in_the_reason() {
                 args: vec!["-c".into(), script.into()],
                 ..Default::default()
             };
-            let transport = agentwire_host::stdio::StdioTransport::spawn("chatty", &spec)
-                .expect("sh starts");
+            let transport =
+                agentwire_host::stdio::StdioTransport::spawn("chatty", &spec).expect("sh starts");
             assert!(transport.recv().await.is_none(), "stdout is closed");
             let reason = transport.closed_reason().await;
             assert!(reason.contains("exited with status 7"), "{reason}");
