@@ -65,7 +65,7 @@ pub fn read_components(
         let Some(dir) = confine.place(&place, &mut out.warnings) else {
             continue;
         };
-        for skill_dir in skill_dirs(&dir) {
+        for skill_dir in skill_dirs(&dir, place.explicit) {
             let file = skill_dir.join("SKILL.md");
             if !confine.item(&file, &mut seen, &mut out.warnings) {
                 continue;
@@ -110,9 +110,9 @@ pub fn read_components(
     out
 }
 
-/// A skills path is one skill folder (it holds SKILL.md) or a folder of them.
-fn skill_dirs(dir: &Path) -> Vec<PathBuf> {
-    if dir.join("SKILL.md").is_file() {
+/// The skill folders under `dir`; a manifest path may also name one skill folder itself.
+fn skill_dirs(dir: &Path, explicit: bool) -> Vec<PathBuf> {
+    if explicit && dir.join("SKILL.md").is_file() {
         return vec![dir.to_path_buf()];
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
