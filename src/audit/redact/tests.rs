@@ -25,6 +25,27 @@ fn sensitive_keys() {
 }
 
 #[test]
+fn sensitive_words_are_found_anywhere_in_a_key() {
+    // A word followed by a separator, inside a camelCase name, or a word ending in `key`: none
+    // of these holds a sensitive substring, so only the word split finds them.
+    for key in [
+        "db_pass_hash",
+        "pat_value",
+        "dbPassHash",
+        "patValue",
+        "sshkey",
+        "hostkey",
+        "__jwt__",
+        "s3PassHash",
+    ] {
+        assert!(is_sensitive_key(key), "{key}");
+    }
+    for key in ["passage_hint", "patent", "keyboard_layout", "compass"] {
+        assert!(!is_sensitive_key(key), "{key}");
+    }
+}
+
+#[test]
 fn nested_keys_are_redacted() {
     let args = json!({
         "owner": "octo",
