@@ -69,11 +69,14 @@ pub fn build(extensions: &Extensions) -> Parsed {
     )
 }
 
+/// One file to parse: the file, `"skill"` or `"command"`, its scope, its own `${VAR}` values.
+type Item<'a> = (&'a ItemFile, &'static str, CoreScope, &'a [(String, String)]);
+
 /// Builds the set from files found and plugins read; `trusted`: the project is trusted.
 pub fn build_from(found: &Found, plugins: &[PluginFolder], trusted: bool) -> Parsed {
     let mut parsed = Parsed::default();
     parsed.set.reserve(BUILTIN_COMMANDS);
-    let mut items: Vec<(&ItemFile, &str, CoreScope, &[(String, String)])> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
     for skill in &found.skills {
         items.push((skill, "skill", core_scope(skill.scope, trusted), &[]));
     }
