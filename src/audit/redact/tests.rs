@@ -149,3 +149,25 @@ fn summaries_are_redacted_and_short() {
     assert_eq!(summary, r#"{"q":"x","token":"[REDACTED]"}"#);
     assert_eq!(summarize_arguments(&json!({"n": 1})), r#"{"n":1}"#);
 }
+
+#[test]
+fn a_key_of_64_bytes_is_the_longest_read_as_a_name() {
+    // Without separators there is no later start inside the run: its length alone decides.
+    let longest = format!("token{}", "a".repeat(59));
+    assert_eq!(
+        redact_text(&format!("{longest}=hunter2 x")),
+        format!("{longest}=[REDACTED] x")
+    );
+    let too_long = format!("{}token=hunter2 x", "a".repeat(60));
+    assert_eq!(redact_text(&too_long), too_long);
+}
+
+#[test]
+fn an_empty_match_does_not_skip_the_text_it_spans() {
+    // A private-key header with nothing after it matches nothing; what its label holds is
+    // still scanned.
+    let text = "-----BEGIN password=hunter2 PRIVATE KEY-----";
+    let out = redact_text(text);
+    assert!(!out.contains("hunter2"), "{out}");
+    assert_eq!(out, "-----BEGIN password=[REDACTED] PRIVATE KEY-----");
+}
