@@ -70,7 +70,12 @@ pub fn build(extensions: &Extensions) -> Parsed {
 }
 
 /// One file to parse: the file, `"skill"` or `"command"`, its scope, its own `${VAR}` values.
-type Item<'a> = (&'a ItemFile, &'static str, CoreScope, &'a [(String, String)]);
+type Item<'a> = (
+    &'a ItemFile,
+    &'static str,
+    CoreScope,
+    &'a [(String, String)],
+);
 
 /// Builds the set from files found and plugins read; `trusted`: the project is trusted.
 pub fn build_from(found: &Found, plugins: &[PluginFolder], trusted: bool) -> Parsed {

@@ -171,3 +171,10 @@ fn an_empty_match_does_not_skip_the_text_it_spans() {
     assert!(!out.contains("hunter2"), "{out}");
     assert_eq!(out, "-----BEGIN password=[REDACTED] PRIVATE KEY-----");
 }
+
+#[test]
+fn a_long_flag_takes_its_value_after_a_space_only() {
+    assert_eq!(redact_text("run --token abc1"), "run --token [REDACTED]");
+    // `--token.json` is a name, not a flag and a value.
+    assert_eq!(redact_text("cat --token.json"), "cat --token.json");
+}
