@@ -249,3 +249,55 @@ fn a_user_server_cannot_take_a_plugins_name() {
     let server = common::server_entry(&out.json(), "my_plugin_srv").clone();
     assert_eq!(server["status"], "connected", "{server}");
 }
+
+#[test]
+fn manifest_mcp_servers_add_configs_inside_the_plugin_only() {
+    let setup = Setup::new();
+    let fast = |tag: &str| serde_json::json!({"command": "node", "args": [common::fixture("fast.mjs"), "--tag", tag]});
+    let root = setup.home.path().join("kit");
+    write(
+        &root.join(".claude-plugin/plugin.json"),
+        r#"{"name": "kit", "mcpServers": ["./config/more.json", "./linked.json"]}"#,
+    );
+    write(
+        &root.join(".mcp.json"),
+        &serde_json::json!({"fast": fast("a")}).to_string(),
+    );
+    write(
+        &root.join("config/more.json"),
+        &serde_json::json!({"mcpServers": {"more": fast("b"), "fast": fast("dup")}}).to_string(),
+    );
+    let outside = setup.home.path().join("outside.json");
+    write(
+        &outside,
+        &serde_json::json!({"stolen": fast("c")}).to_string(),
+    );
+    symlink(&outside, root.join("linked.json")).unwrap();
+    let dir = root.to_str().unwrap();
+    let out = setup.run(&["--plugin-dir", dir, "--json", "mcp", "list"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let json = out.json();
+    for name in ["plugin_kit_fast", "plugin_kit_more"] {
+        let server = common::server_entry(&json, name);
+        assert_eq!(server["status"], "connected", "{server}");
+    }
+    assert!(!out.stdout.contains("plugin_kit_stolen"), "{out:?}");
+    let plugins = setup.run(&["--plugin-dir", dir, "--json", "plugins", "list"]);
+    let warnings = plugin_warnings(&plugins).join("\n");
+    assert!(
+        warnings.contains("plugin kit: \"mcpServers\" path \"./linked.json\" leads outside"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("more.json: server \"plugin_kit_fast\" is already defined"),
+        "{warnings}"
+    );
+    // Inline in the manifest.
+    write(
+        &root.join(".claude-plugin/plugin.json"),
+        &serde_json::json!({"name": "kit", "mcpServers": {"inl": fast("d")}}).to_string(),
+    );
+    let out = setup.run(&["--plugin-dir", dir, "--json", "mcp", "list"]);
+    let server = common::server_entry(&out.json(), "plugin_kit_inl").clone();
+    assert_eq!(server["status"], "connected", "{server}");
+}

@@ -4,7 +4,7 @@
 //! turn on sampling or lower a tool's risk: those are the user's to give.
 
 use super::discover::{ItemFile, Scope};
-use super::plugin_paths::read_components;
+use super::plugin_paths::{read_components, server_sources};
 use super::read::read_text;
 use agentwire::config::ServerConfig;
 use agentwire::ext::{parse_plugin_servers, PluginManifest};
@@ -101,7 +101,7 @@ pub fn read_plugin(
             .map(|(_, v)| v.clone())
             .or_else(|| lookup(var))
     };
-    let (servers, servers_text) = read_servers(root, &name, &own, &mut warnings)?;
+    let (servers, servers_text) = read_servers(root, &parsed, &own, &mut warnings);
     let uses_data_dir = std::iter::once(servers_text.as_str())
         .chain(components.skills.iter().map(|i| i.text.as_str()))
         .chain(components.commands.iter().map(|i| i.text.as_str()))
@@ -155,42 +155,49 @@ fn plugin_vars(root: &Path, name: &str) -> Vec<(String, String)> {
     vars
 }
 
-/// The plugin's `.mcp.json`, in either shape: wrapped (`{"mcpServers": {…}}`) or the flat map
-/// official plugins use. Risk settings and sampling are dropped with a warning.
+/// The plugin's MCP configs (`.mcp.json`, the manifest's `mcpServers`), each in either shape:
+/// wrapped (`{"mcpServers": {…}}`) or the flat map official plugins use. Risk settings and
+/// sampling are dropped with a warning; a server defined twice keeps its first definition.
+/// Returns the servers and the configs' text.
 fn read_servers(
     root: &Path,
-    plugin: &str,
+    manifest: &PluginManifest,
     lookup: &dyn Fn(&str) -> Option<String>,
     warnings: &mut Vec<String>,
-) -> Result<(Vec<ServerConfig>, String), String> {
-    let path = root.join(".mcp.json");
-    if !path.is_file() {
-        return Ok((Vec::new(), String::new()));
-    }
-    let shown = path.display().to_string();
-    let read = read_text(&path)?;
-    warnings.extend(read.warnings);
-    // Each server is parsed on its own: a broken one is named and the others still start.
-    let (servers, errors, parsed_warnings) =
-        parse_plugin_servers(&shown, &read.text, plugin, lookup);
-    warnings.extend(parsed_warnings);
-    warnings.extend(errors.iter().map(|e| e.to_string()));
-    let mut renamed = Vec::new();
-    for mut server in servers {
-        let original = server.name.clone();
-        // The core already turned `sampling` off (and warned); risk settings are dropped here.
-        if server.risk.is_some() || !server.tool_risk.is_empty() {
-            warnings.push(format!(
-                "{shown}: server {original:?}: \"risk\" and \"toolRisk\" are the user's to \
-                 set; ignored in a plugin"
-            ));
+) -> (Vec<ServerConfig>, String) {
+    let plugin = manifest.name.as_str();
+    let mut renamed: Vec<ServerConfig> = Vec::new();
+    let mut texts = String::new();
+    for source in server_sources(root, plugin, manifest, warnings) {
+        let shown = &source.shown;
+        // Each server is parsed on its own: a broken one is named and the others still start.
+        let (servers, errors, parsed_warnings) =
+            parse_plugin_servers(shown, &source.text, plugin, lookup);
+        warnings.extend(parsed_warnings);
+        warnings.extend(errors.iter().map(|e| e.to_string()));
+        for mut server in servers {
+            let original = server.name.clone();
+            if renamed.iter().any(|s| s.name == original) {
+                warnings.push(format!(
+                    "{shown}: server {original:?} is already defined; the first one is used"
+                ));
+                continue;
+            }
+            // The core already turned `sampling` off (and warned); risk settings are dropped.
+            if server.risk.is_some() || !server.tool_risk.is_empty() {
+                warnings.push(format!(
+                    "{shown}: server {original:?}: \"risk\" and \"toolRisk\" are the user's to \
+                     set; ignored in a plugin"
+                ));
+            }
+            server.sampling = false;
+            server.risk = None;
+            server.tool_risk.clear();
+            renamed.push(server);
         }
-        server.sampling = false;
-        server.risk = None;
-        server.tool_risk.clear();
-        renamed.push(server);
+        texts.push_str(&source.text);
     }
-    Ok((renamed, read.text))
+    (renamed, texts)
 }
 
 /// What the plugin ships that is parsed but not run yet.

@@ -1,14 +1,16 @@
-//! A plugin's skills and commands: the default `skills/` and `commands/` folders plus the paths
-//! its manifest adds (`"skills"`, `"commands"`: a string or a list, relative to the root; a
-//! skills path is a folder of skill folders or one skill folder, a commands path a folder or
-//! one `.md` file). Everything stays inside the plugin's root: a path or an item that leaves
+//! A plugin's skills, commands and MCP configs: the default `skills/`, `commands/` and
+//! `.mcp.json` plus what its manifest adds (`"skills"`, `"commands"`, `"mcpServers"`: a string
+//! or a list, relative to the root; a skills path is a folder of skill folders or one skill
+//! folder, a commands path a folder or one `.md` file; `mcpServers` may also be inline). Everything stays inside the plugin's root: a path or an item that leaves
 //! it through a symlink is refused with a warning naming the plugin and the path (`..` and
 //! absolute paths are already refused by the core's manifest parser). An item reached twice
 //! loads once.
 
 use super::discover::MAX_ENTRIES;
 use super::discover::{commands_in, read_command, read_skill, skipped_name, ItemFile, Scope};
+use super::read::read_text;
 use agentwire::ext::PluginManifest;
+use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -108,6 +110,75 @@ pub fn read_components(
         }
     }
     out
+}
+
+/// One MCP config of a plugin: its name in messages, and its text.
+#[derive(Debug)]
+pub struct ServerSource {
+    /// The file (or `<plugin.json> mcpServers` for the manifest's inline object).
+    pub shown: String,
+    /// The config text, wrapped or flat.
+    pub text: String,
+}
+
+/// The plugin's MCP configs: `.mcp.json` at the root, then the manifest's `mcpServers` (paths,
+/// confined like the others, or an inline object). A file reached twice is read once.
+pub fn server_sources(
+    root: &Path,
+    plugin: &str,
+    manifest: &PluginManifest,
+    warnings: &mut Vec<String>,
+) -> Vec<ServerSource> {
+    let mut sources = Vec::new();
+    let Ok(base) = std::fs::canonicalize(root) else {
+        return sources;
+    };
+    let confine = Confine { base, plugin };
+    let mut paths = vec![Place {
+        path: root.join(".mcp.json"),
+        shown: ".mcp.json".into(),
+        explicit: false,
+    }];
+    let named: Vec<&str> = match &manifest.mcp_servers {
+        Some(Value::String(path)) => vec![path.as_str()],
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+        Some(Value::Object(inline)) => {
+            sources.push(ServerSource {
+                shown: format!(
+                    "{} mcpServers",
+                    root.join(".claude-plugin/plugin.json").display()
+                ),
+                text: json!({ "mcpServers": inline }).to_string(),
+            });
+            Vec::new()
+        }
+        _ => Vec::new(),
+    };
+    paths.extend(named.into_iter().map(|relative| Place {
+        path: root.join(relative),
+        shown: format!("\"mcpServers\" path {relative:?}"),
+        explicit: true,
+    }));
+    let mut seen = HashSet::new();
+    for place in paths {
+        let Some(path) = confine.place(&place, warnings) else {
+            continue;
+        };
+        if !confine.item(&path, &mut seen, warnings) {
+            continue;
+        }
+        match read_text(&path) {
+            Ok(read) => {
+                warnings.extend(read.warnings);
+                sources.push(ServerSource {
+                    shown: path.display().to_string(),
+                    text: read.text,
+                });
+            }
+            Err(error) => warnings.push(error),
+        }
+    }
+    sources
 }
 
 /// The skill folders under `dir`; a manifest path may also name one skill folder itself.
