@@ -178,3 +178,14 @@ fn a_long_flag_takes_its_value_after_a_space_only() {
     // `--token.json` is a name, not a flag and a value.
     assert_eq!(redact_text("cat --token.json"), "cat --token.json");
 }
+
+#[test]
+fn only_an_auth_scheme_followed_by_a_space_is_skipped() {
+    assert_eq!(
+        redact_text("Authorization: Bearer abc1"),
+        "Authorization: Bearer [REDACTED]"
+    );
+    // An ordinary first word is the value itself.
+    assert_eq!(redact_text("password: abc def"), "password: [REDACTED] def");
+    assert_eq!(redact_text("token=Bearer"), "token=[REDACTED]");
+}
