@@ -24,6 +24,19 @@ pub struct ServerPlan {
     pub project_scoped: bool,
 }
 
+/// Why a user's or project's server may not have `name`: the `plugin_` prefix (after the
+/// squeezing MCP tool names get, any case) is how tools and audit records are attributed to a
+/// plugin, so only a plugin's own servers may carry it.
+pub fn reserved_server_name(name: &str) -> Option<String> {
+    let part = agentwire::registry::names::server_part(name).to_ascii_lowercase();
+    part.starts_with("plugin_").then(|| {
+        format!(
+            "server {name:?}: the \"plugin_\" server-name prefix is reserved for plugins' own \
+             servers (their tools and audit records are attributed by it); rename the server"
+        )
+    })
+}
+
 fn env_lookup(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
@@ -104,6 +117,13 @@ pub fn plan(choice: &ConfigChoice) -> Result<ServerPlan, String> {
     let shown = path.display().to_string();
     let text = read_config(path)?;
     let config = McpConfig::parse(&shown, &text, &env_lookup).map_err(|e| e.to_string())?;
+    if let Some(problem) = config
+        .servers
+        .iter()
+        .find_map(|s| reserved_server_name(&s.name))
+    {
+        return Err(format!("{shown}: {problem}"));
+    }
     let notices = config
         .warnings
         .iter()
@@ -115,4 +135,28 @@ pub fn plan(choice: &ConfigChoice) -> Result<ServerPlan, String> {
         github_fallback_is_real: false,
         project_scoped: choice.project_scoped,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reserved_server_name;
+
+    #[test]
+    fn only_names_that_would_read_as_a_plugins_server_are_reserved() {
+        for name in [
+            "plugin_evil_srv",
+            "plugin_x",
+            "Plugin_Evil_srv",
+            "plugin.evil.srv",
+            "__plugin__evil",
+            "plugin evil",
+        ] {
+            let problem = reserved_server_name(name).unwrap_or_default();
+            assert!(problem.contains(&format!("{name:?}")), "{name}: {problem}");
+            assert!(problem.contains("reserved for plugins"), "{problem}");
+        }
+        for name in ["plugin", "plugins", "my_plugin_x", "github", "plugin-evil"] {
+            assert_eq!(reserved_server_name(name), None, "{name}");
+        }
+    }
 }

@@ -98,6 +98,8 @@ pub struct StdioTransport {
     /// started in the group must still be stopped.
     group: crate::reaper::Tracked,
     stderr: Arc<StdMutex<StderrTail>>,
+    /// Turns `true` when the stderr reader has read everything (end of file).
+    stderr_done: tokio::sync::watch::Receiver<bool>,
 }
 
 /// What waits to be written to the child's stdin.
@@ -153,6 +155,7 @@ impl StdioTransport {
 
         let tail = Arc::new(StdMutex::new(StderrTail::default()));
         let stderr_tail = Arc::clone(&tail);
+        let (done_tx, stderr_done) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
             let mut lines = BufReader::new(stderr);
             let mut line = Vec::new();
@@ -168,6 +171,7 @@ impl StdioTransport {
                     }
                 }
             }
+            let _ = done_tx.send(true);
         });
 
         Ok(StdioTransport {
@@ -181,6 +185,7 @@ impl StdioTransport {
             child: Arc::new(Mutex::new(child)),
             group: tracked,
             stderr: tail,
+            stderr_done,
         })
     }
 
@@ -404,6 +409,11 @@ impl Transport for StdioTransport {
     async fn closed_reason(&self) -> String {
         // Stdout closed; the exit status usually follows within milliseconds.
         let status = self.wait_exit(Duration::from_millis(500)).await;
+        // The stderr reader may still be a pipe's worth of lines behind the exit, and the last
+        // line (the crash message) matters most: wait for its end of file. Bounded, because
+        // something the server started may still hold the pipe open.
+        let mut done = self.stderr_done.clone();
+        let _ = tokio::time::timeout(Duration::from_millis(500), done.wait_for(|d| *d)).await;
         let how = status.map_or_else(|| "closed its stdout".to_owned(), describe);
         format!("server {:?} {how}{}", self.name, self.stderr_summary())
     }

@@ -252,6 +252,22 @@ mod tests {
     }
 
     #[test]
+    fn only_an_absent_file_is_an_empty_store_other_read_errors_are_reported() {
+        let state = tempfile::tempdir().unwrap();
+        // A directory where the file should be: unreadable as a store, never "empty".
+        let path = state.path().join(FILE_NAME);
+        std::fs::create_dir(&path).unwrap();
+        let store = TrustStore::at(&path);
+        let error = store.list().unwrap_err();
+        assert!(error.starts_with("cannot read the "), "{error}");
+        assert!(error.contains(&path.display().to_string()), "{error}");
+        assert!(store.entry(Path::new("/x")).is_err());
+        assert!(!store.is_trusted(Path::new("/x")));
+        let absent = TrustStore::at(state.path().join("absent.json"));
+        assert!(absent.list().unwrap().is_empty());
+    }
+
+    #[test]
     fn canonical_dirs_resolve_symlinks_and_refuse_files() {
         let state = tempfile::tempdir().unwrap();
         let real = state.path().join("real");

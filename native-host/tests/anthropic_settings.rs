@@ -80,3 +80,11 @@ fn the_anthropic_key_goes_only_where_the_user_sent_it() {
     let shown = format!("{s:?} {}", s.describe());
     assert!(!shown.contains("sk-ant-api03-secret"), "{shown}");
 }
+
+#[test]
+fn an_anthropic_base_url_with_a_query_keeps_it_last() {
+    let s = settings(&[ANT], None, Some("http://127.0.0.1:9/v1?beta=1"));
+    assert_eq!(s.endpoint(), "http://127.0.0.1:9/v1/messages?beta=1");
+    let s = settings(&[ANT], None, Some("http://127.0.0.1:9/proxy/?beta=1"));
+    assert_eq!(s.endpoint(), "http://127.0.0.1:9/proxy/v1/messages?beta=1");
+}

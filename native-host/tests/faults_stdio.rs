@@ -443,3 +443,28 @@ fn a_server_that_crashes_at_start_fails_connect_with_its_reason() {
         assert!(error.contains("FIXTURE_API_KEY"), "{error}");
     });
 }
+
+#[test]
+fn the_last_stderr_line_before_a_crash_is_always_in_the_reason() {
+    // Thousands of stderr lines then the crash: when the exit is seen, the stderr reader may
+    // still be behind by a pipe's worth of lines. The reason must wait for it, not race it.
+    local(async {
+        use agentwire::driver::Transport;
+        let script = "exec 1>&-; i=0; while [ $i -lt 4000 ]; do \
+                      echo \"noise $i: a line of chatter on stderr\" >&2; i=$((i+1)); done; \
+                      echo 'fatal: boom' >&2; exit 7";
+        for _ in 0..3 {
+            let spec = agentwire_host::stdio::StdioCommand {
+                command: "sh".into(),
+                args: vec!["-c".into(), script.into()],
+                ..Default::default()
+            };
+            let transport =
+                agentwire_host::stdio::StdioTransport::spawn("chatty", &spec).expect("sh starts");
+            assert!(transport.recv().await.is_none(), "stdout is closed");
+            let reason = transport.closed_reason().await;
+            assert!(reason.contains("exited with status 7"), "{reason}");
+            assert!(reason.ends_with("fatal: boom"), "{reason}");
+        }
+    });
+}

@@ -262,3 +262,20 @@ fn into_backend_gives_the_notice_only_for_the_mock() {
         .unwrap();
     assert_eq!(notice, None);
 }
+
+#[test]
+fn a_base_url_with_a_query_gets_the_path_before_the_query() {
+    // Azure OpenAI: the deployment's URL carries `?api-version=…`.
+    let azure = "https://r.openai.azure.com/openai/deployments/gpt4o?api-version=2024-10-21";
+    let s = settings(&[("OPENAI_API_KEY", "sk-az")], &flags(None, Some(azure)));
+    assert_eq!(
+        s.endpoint(),
+        "https://r.openai.azure.com/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21"
+    );
+    let slash = "http://127.0.0.1:9/v1/?a=b/c";
+    let s = settings(&[("OPENAI_API_KEY", "sk-az")], &flags(None, Some(slash)));
+    assert_eq!(s.endpoint(), "http://127.0.0.1:9/v1/chat/completions?a=b/c");
+    let full = "http://127.0.0.1:9/v1/chat/completions?a=1";
+    let s = settings(&[("OPENAI_API_KEY", "sk-az")], &flags(None, Some(full)));
+    assert_eq!(s.endpoint(), full);
+}

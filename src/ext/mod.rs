@@ -149,6 +149,9 @@ pub struct Skill {
     pub files: Vec<String>,
     /// The skill's directory as the host shows it (for `${CLAUDE_SKILL_DIR}`).
     pub dir: Option<String>,
+    /// `${VAR}` values of this item alone (a plugin item's `CLAUDE_PLUGIN_ROOT` and
+    /// `CLAUDE_PLUGIN_DATA`); they win over the host-wide [`RenderContext`] ones.
+    pub vars: Vec<(String, String)>,
     /// File path (or `js:<plugin>/<name>`) for messages.
     pub location: String,
     /// Skill or command.

@@ -16,7 +16,7 @@ pub struct PluginManifest {
     pub description: Option<String>,
     /// Extra skill directories (`skills`), relative to the root; added to `skills/`.
     pub skills: Vec<String>,
-    /// Command paths (`commands`), relative; replace `commands/` when given.
+    /// Command files or folders (`commands`), relative; the CLI reads them besides `commands/`.
     pub commands: Option<Vec<String>>,
     /// `mcpServers` as written: a path, a list of paths, or an inline object.
     pub mcp_servers: Option<Value>,

@@ -395,10 +395,13 @@ impl SkillSet {
 
 /// Renders `skill` with `args`: the wrapper block, arguments substituted once, snippet slots.
 pub(crate) fn render(skill: &Skill, args: &str, ctx: &RenderContext) -> Rendered {
-    let mut vars = ctx.vars.clone();
+    // The first value of a name wins: the item's own, then the host's.
+    let mut vars = Vec::new();
     if let Some(dir) = &skill.dir {
         vars.push(("CLAUDE_SKILL_DIR".into(), dir.clone()));
     }
+    vars.extend(skill.vars.iter().cloned());
+    vars.extend(ctx.vars.iter().cloned());
     let sub = Substitution {
         raw: args,
         names: &skill.arguments,

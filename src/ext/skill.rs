@@ -213,6 +213,7 @@ fn parse(
         body,
         files: Vec::new(),
         dir: None,
+        vars: Vec::new(),
         location: location.to_owned(),
         kind,
         scope,

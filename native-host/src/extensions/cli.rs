@@ -2,7 +2,7 @@
 
 use super::discover::Scope;
 use super::listing::{plugins_json, print_plugins, print_skills, skills_json};
-use super::plugin_dir::{plugin_lookup, read_plugin};
+use super::plugin_dir::{host_lookup, read_plugin};
 use super::session::Extensions;
 use crate::cli::args::{Cli, Command, PluginsCommand, SkillsCommand};
 use serde_json::json;
@@ -11,7 +11,7 @@ use std::path::Path;
 /// `plugins validate DIR`: 0 when the plugin loads (with `strict`, also without warnings),
 /// else 1; every message names its file.
 fn validate(dir: &Path, strict: bool, as_json: bool) -> i32 {
-    let lookup = plugin_lookup(dir, dir);
+    let lookup = host_lookup(dir);
     let (errors, warnings, ignored) = match read_plugin(dir, Scope::User, &lookup) {
         Ok(plugin) => (Vec::new(), plugin.warnings, plugin.ignored),
         Err(error) => (vec![error], Vec::new(), Vec::new()),

@@ -247,7 +247,7 @@ pub fn read_skill(file: &Path, scope: Scope) -> Result<ItemFile, String> {
 }
 
 /// Dot-directories and `node_modules` are never skills, commands or bundled files.
-fn skipped_name(name: &str) -> bool {
+pub fn skipped_name(name: &str) -> bool {
     name.starts_with('.') || name == "node_modules" || name == "__pycache__"
 }
 
@@ -324,18 +324,30 @@ pub fn commands_in(
             .flat_map(|p| p.components())
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        match read_text(path) {
-            Ok(read) => commands.push(ItemFile {
-                path: path.to_path_buf(),
-                name,
-                group: (!group.is_empty()).then(|| group.join(":")),
-                text: read.text,
-                files: Vec::new(),
-                files_cut: false,
-                scope,
-                warnings: read.warnings,
-            }),
+        let group = (!group.is_empty()).then(|| group.join(":"));
+        match read_command(path, name, group, scope) {
+            Ok(command) => commands.push(command),
             Err(error) => errors.push(error),
         }
     }
+}
+
+/// Reads one command file, named `name` (in `group`, if any).
+pub fn read_command(
+    path: &Path,
+    name: String,
+    group: Option<String>,
+    scope: Scope,
+) -> Result<ItemFile, String> {
+    let read = read_text(path)?;
+    Ok(ItemFile {
+        path: path.to_path_buf(),
+        name,
+        group,
+        text: read.text,
+        files: Vec::new(),
+        files_cut: false,
+        scope,
+        warnings: read.warnings,
+    })
 }

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod discover;
 pub mod listing;
 pub mod plugin_dir;
+pub mod plugin_paths;
 pub mod read;
 pub mod session;
 pub mod skillset;

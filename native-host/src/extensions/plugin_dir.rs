@@ -3,7 +3,8 @@
 //! `plugin_<p>_<s>` (tools `mcp__plugin_<p>_<s>__<tool>`, as in Claude Code) and can never
 //! turn on sampling or lower a tool's risk: those are the user's to give.
 
-use super::discover::{commands_in, read_skill, ItemFile, Scope};
+use super::discover::{ItemFile, Scope};
+use super::plugin_paths::{read_components, server_sources};
 use super::read::read_text;
 use agentwire::config::ServerConfig;
 use agentwire::ext::{parse_plugin_servers, PluginManifest};
@@ -21,10 +22,15 @@ pub struct PluginFolder {
     pub scope: Scope,
     /// The manifest's `version`, if any.
     pub version: Option<String>,
-    /// Its skills (`skills/<d>/SKILL.md`).
+    /// Its skills (`skills/<d>/SKILL.md`, then the manifest's `skills` paths).
     pub skills: Vec<ItemFile>,
-    /// Its commands (`commands/**/*.md`).
+    /// Its commands (`commands/**/*.md`, then the manifest's `commands` paths).
     pub commands: Vec<ItemFile>,
+    /// `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` for its `.mcp.json` and items.
+    pub vars: Vec<(String, String)>,
+    /// Whether its `.mcp.json` or an item names `${CLAUDE_PLUGIN_DATA}` (the folder is then
+    /// created before anything runs, as Claude Code does on first reference).
+    pub uses_data_dir: bool,
     /// Its MCP servers, already named `plugin_<p>_<s>`.
     pub servers: Vec<ServerConfig>,
     /// What it ships that is not supported yet ("hooks: not supported yet").
@@ -48,8 +54,9 @@ pub fn sanitize_name(text: &str) -> String {
     name.trim_matches('-').chars().take(64).collect()
 }
 
-/// Reads the plugin at `root`. `lookup` resolves `${VAR}` in its `.mcp.json` (the plugin's own
-/// variables, `${CLAUDE_PLUGIN_ROOT}` and friends, come first). Errors name the file.
+/// Reads the plugin at `root`. `lookup` resolves `${VAR}` in its `.mcp.json` after the
+/// plugin's own variables (`${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}`). Errors name the
+/// file.
 pub fn read_plugin(
     root: &Path,
     scope: Scope,
@@ -85,71 +92,112 @@ pub fn read_plugin(
     };
     warnings.extend(parsed.warnings.iter().cloned());
     let name = parsed.name.clone();
-    let mut skills = Vec::new();
-    let mut errors = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(root.join("skills")) {
-        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-        dirs.sort();
-        for dir in dirs.iter().filter(|d| d.join("SKILL.md").is_file()) {
-            match read_skill(&dir.join("SKILL.md"), scope) {
-                Ok(skill) => skills.push(skill),
-                Err(error) => errors.push(error),
-            }
-        }
-    }
-    let mut commands = Vec::new();
-    commands_in(&root.join("commands"), scope, &mut commands, &mut errors);
-    warnings.extend(errors);
-    let servers = read_servers(root, &name, lookup, &mut warnings)?;
+    let components = read_components(root, &name, &parsed, scope);
+    warnings.extend(components.warnings);
+    let vars = plugin_vars(root, &name);
+    let own = |var: &str| {
+        vars.iter()
+            .find(|(k, _)| k == var)
+            .map(|(_, v)| v.clone())
+            .or_else(|| lookup(var))
+    };
+    let (servers, servers_text) = read_servers(root, &parsed, &own, &mut warnings);
+    let uses_data_dir = std::iter::once(servers_text.as_str())
+        .chain(components.skills.iter().map(|i| i.text.as_str()))
+        .chain(components.commands.iter().map(|i| i.text.as_str()))
+        .any(|text| text.contains("${CLAUDE_PLUGIN_DATA}"));
     Ok(PluginFolder {
         version: parsed.version,
         ignored: unsupported(root, &manifest),
         name,
         root: root.to_path_buf(),
         scope,
-        skills,
-        commands,
+        skills: components.skills,
+        commands: components.commands,
+        vars,
+        uses_data_dir,
         servers,
         warnings,
     })
 }
 
-/// The plugin's `.mcp.json`, in either shape: wrapped (`{"mcpServers": {…}}`) or the flat map
-/// official plugins use. Risk settings and sampling are dropped with a warning.
+impl PluginFolder {
+    /// Creates the plugin's `${CLAUDE_PLUGIN_DATA}` folder (private to the user) when the
+    /// plugin names it; an error names the plugin and the folder.
+    pub fn ensure_data_dir(&self) -> Result<(), String> {
+        use std::os::unix::fs::DirBuilderExt;
+        let Some((_, dir)) = self.vars.iter().find(|(k, _)| k == "CLAUDE_PLUGIN_DATA") else {
+            return Ok(());
+        };
+        if !self.uses_data_dir {
+            return Ok(());
+        }
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| format!("plugin {}: cannot create {dir}: {e}", self.name))
+    }
+}
+
+/// `${CLAUDE_PLUGIN_ROOT}` (the root, absolute) and `${CLAUDE_PLUGIN_DATA}` (a per-plugin
+/// state folder, `<state dir>/plugins/<name>`, kept across updates of the plugin's files).
+fn plugin_vars(root: &Path, name: &str) -> Vec<(String, String)> {
+    let absolute = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut vars = vec![(
+        "CLAUDE_PLUGIN_ROOT".to_owned(),
+        absolute.display().to_string(),
+    )];
+    if let Some(state) = crate::private_file::state_dir() {
+        let data = state.join("plugins").join(name);
+        vars.push(("CLAUDE_PLUGIN_DATA".to_owned(), data.display().to_string()));
+    }
+    vars
+}
+
+/// The plugin's MCP configs (`.mcp.json`, the manifest's `mcpServers`), each in either shape:
+/// wrapped (`{"mcpServers": {…}}`) or the flat map official plugins use. Risk settings and
+/// sampling are dropped with a warning; a server defined twice keeps its first definition.
+/// Returns the servers and the configs' text.
 fn read_servers(
     root: &Path,
-    plugin: &str,
+    manifest: &PluginManifest,
     lookup: &dyn Fn(&str) -> Option<String>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<ServerConfig>, String> {
-    let path = root.join(".mcp.json");
-    if !path.is_file() {
-        return Ok(Vec::new());
-    }
-    let shown = path.display().to_string();
-    let read = read_text(&path)?;
-    warnings.extend(read.warnings);
-    // Each server is parsed on its own: a broken one is named and the others still start.
-    let (servers, errors, parsed_warnings) =
-        parse_plugin_servers(&shown, &read.text, plugin, lookup);
-    warnings.extend(parsed_warnings);
-    warnings.extend(errors.iter().map(|e| e.to_string()));
-    let mut renamed = Vec::new();
-    for mut server in servers {
-        let original = server.name.clone();
-        // The core already turned `sampling` off (and warned); risk settings are dropped here.
-        if server.risk.is_some() || !server.tool_risk.is_empty() {
-            warnings.push(format!(
-                "{shown}: server {original:?}: \"risk\" and \"toolRisk\" are the user's to \
-                 set; ignored in a plugin"
-            ));
+) -> (Vec<ServerConfig>, String) {
+    let plugin = manifest.name.as_str();
+    let mut renamed: Vec<ServerConfig> = Vec::new();
+    let mut texts = String::new();
+    for source in server_sources(root, plugin, manifest, warnings) {
+        let shown = &source.shown;
+        // Each server is parsed on its own: a broken one is named and the others still start.
+        let (servers, errors, parsed_warnings) =
+            parse_plugin_servers(shown, &source.text, plugin, lookup);
+        warnings.extend(parsed_warnings);
+        warnings.extend(errors.iter().map(|e| e.to_string()));
+        for mut server in servers {
+            let original = server.name.clone();
+            if renamed.iter().any(|s| s.name == original) {
+                warnings.push(format!(
+                    "{shown}: server {original:?} is already defined; the first one is used"
+                ));
+                continue;
+            }
+            // The core already turned `sampling` off (and warned); risk settings are dropped.
+            if server.risk.is_some() || !server.tool_risk.is_empty() {
+                warnings.push(format!(
+                    "{shown}: server {original:?}: \"risk\" and \"toolRisk\" are the user's to \
+                     set; ignored in a plugin"
+                ));
+            }
+            server.sampling = false;
+            server.risk = None;
+            server.tool_risk.clear();
+            renamed.push(server);
         }
-        server.sampling = false;
-        server.risk = None;
-        server.tool_risk.clear();
-        renamed.push(server);
+        texts.push_str(&source.text);
     }
-    Ok(renamed)
+    (renamed, texts)
 }
 
 /// What the plugin ships that is parsed but not run yet.
@@ -179,18 +227,11 @@ fn unsupported(root: &Path, manifest: &Value) -> Vec<String> {
     ignored
 }
 
-/// The variables a plugin's `.mcp.json` may use besides the environment:
-/// `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (a per-plugin state directory) and
-/// `${CLAUDE_PROJECT_DIR}`.
-pub fn plugin_lookup(root: &Path, project: &Path) -> impl Fn(&str) -> Option<String> {
-    let root = root.display().to_string();
+/// The variables a plugin's `.mcp.json` may use besides its own: `${CLAUDE_PROJECT_DIR}`
+/// (`project`), then the environment.
+pub fn host_lookup(project: &Path) -> impl Fn(&str) -> Option<String> {
     let project = project.display().to_string();
-    let name = sanitize_name(root.rsplit('/').next().unwrap_or_default());
-    let data = crate::private_file::state_dir()
-        .map(|dir| dir.join("plugins").join(name).display().to_string());
     move |var: &str| match var {
-        "CLAUDE_PLUGIN_ROOT" => Some(root.clone()),
-        "CLAUDE_PLUGIN_DATA" => data.clone(),
         "CLAUDE_PROJECT_DIR" => Some(project.clone()),
         _ => std::env::var(var).ok(),
     }

@@ -2,7 +2,7 @@
 //! the environment), what was found, and re-discovery for `/reload`.
 
 use super::discover::{discover, project_dirs, project_root, Found, Places, Scope};
-use super::plugin_dir::{plugin_lookup, read_plugin, PluginFolder};
+use super::plugin_dir::{host_lookup, read_plugin, PluginFolder};
 use crate::trust::{canonical_dir, TrustStore};
 use agentwire::config::ServerConfig;
 use std::path::{Path, PathBuf};
@@ -82,9 +82,9 @@ impl Extensions {
         self.plugins.clear();
         self.plugin_errors.clear();
         for root in self.found.plugins.iter().filter(|p| p.not_loaded.is_none()) {
-            let lookup = plugin_lookup(&root.root, &self.cwd);
+            let lookup = host_lookup(&self.cwd);
             match read_plugin(&root.root, root.scope, &lookup) {
-                Ok(plugin) => {
+                Ok(mut plugin) => {
                     if let Some(first) = self.plugins.iter().find(|p| p.name == plugin.name) {
                         self.plugin_errors.push(format!(
                             "plugin {} ({}) not loaded: {} already has that name",
@@ -93,6 +93,9 @@ impl Extensions {
                             first.root.display()
                         ));
                     } else {
+                        if let Err(error) = plugin.ensure_data_dir() {
+                            plugin.warnings.push(error);
+                        }
                         self.plugins.push(plugin);
                     }
                 }

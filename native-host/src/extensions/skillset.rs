@@ -69,16 +69,24 @@ pub fn build(extensions: &Extensions) -> Parsed {
     )
 }
 
+/// One file to parse: the file, `"skill"` or `"command"`, its scope, its own `${VAR}` values.
+type Item<'a> = (
+    &'a ItemFile,
+    &'static str,
+    CoreScope,
+    &'a [(String, String)],
+);
+
 /// Builds the set from files found and plugins read; `trusted`: the project is trusted.
 pub fn build_from(found: &Found, plugins: &[PluginFolder], trusted: bool) -> Parsed {
     let mut parsed = Parsed::default();
     parsed.set.reserve(BUILTIN_COMMANDS);
-    let mut items: Vec<(&ItemFile, &str, CoreScope)> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
     for skill in &found.skills {
-        items.push((skill, "skill", core_scope(skill.scope, trusted)));
+        items.push((skill, "skill", core_scope(skill.scope, trusted), &[]));
     }
     for command in &found.commands {
-        items.push((command, "command", core_scope(command.scope, trusted)));
+        items.push((command, "command", core_scope(command.scope, trusted), &[]));
     }
     for plugin in plugins {
         let scope = CoreScope::Plugin {
@@ -87,15 +95,16 @@ pub fn build_from(found: &Found, plugins: &[PluginFolder], trusted: bool) -> Par
             trusted: plugin.scope == Scope::User || trusted,
         };
         for skill in &plugin.skills {
-            items.push((skill, "skill", scope.clone()));
+            items.push((skill, "skill", scope.clone(), &plugin.vars));
         }
         for command in &plugin.commands {
-            items.push((command, "command", scope.clone()));
+            items.push((command, "command", scope.clone(), &plugin.vars));
         }
     }
-    for (item, kind, scope) in items {
+    for (item, kind, scope, vars) in items {
         match parse(item, kind, scope) {
-            Ok(skill) => {
+            Ok(mut skill) => {
+                skill.vars = vars.to_vec();
                 if let Some(dir) = &skill.dir {
                     parsed
                         .dirs

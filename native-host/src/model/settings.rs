@@ -253,22 +253,28 @@ impl ModelSettings {
     }
 
     /// The URL requests go to: the base URL plus `/chat/completions` (unless already there);
-    /// for Anthropic plus `/v1/messages` (`/messages` after a base ending in `/v1`).
+    /// for Anthropic plus `/v1/messages` (`/messages` after a base ending in `/v1`). A query
+    /// string (Azure's `?api-version=…`) stays at the end: the path goes before it.
     pub fn endpoint(&self) -> String {
-        if self.provider == Provider::Anthropic {
-            return if self.base_url.ends_with("/messages") {
-                self.base_url.clone()
-            } else if self.base_url.ends_with("/v1") {
-                format!("{}/messages", self.base_url)
+        let (path, query) = match self.base_url.find(['?', '#']) {
+            Some(at) => self.base_url.split_at(at),
+            None => (self.base_url.as_str(), ""),
+        };
+        let path = path.trim_end_matches('/');
+        let full = if self.provider == Provider::Anthropic {
+            if path.ends_with("/messages") {
+                path.to_owned()
+            } else if path.ends_with("/v1") {
+                format!("{path}/messages")
             } else {
-                format!("{}/v1/messages", self.base_url)
-            };
-        }
-        if self.base_url.ends_with("/chat/completions") {
-            self.base_url.clone()
+                format!("{path}/v1/messages")
+            }
+        } else if path.ends_with("/chat/completions") {
+            path.to_owned()
         } else {
-            format!("{}/chat/completions", self.base_url)
-        }
+            format!("{path}/chat/completions")
+        };
+        format!("{full}{query}")
     }
 
     /// One line for a status display: model, server, where the key came from, and the keys

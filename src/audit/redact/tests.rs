@@ -25,6 +25,27 @@ fn sensitive_keys() {
 }
 
 #[test]
+fn sensitive_words_are_found_anywhere_in_a_key() {
+    // A word followed by a separator, inside a camelCase name, or a word ending in `key`: none
+    // of these holds a sensitive substring, so only the word split finds them.
+    for key in [
+        "db_pass_hash",
+        "pat_value",
+        "dbPassHash",
+        "patValue",
+        "sshkey",
+        "hostkey",
+        "__jwt__",
+        "s3PassHash",
+    ] {
+        assert!(is_sensitive_key(key), "{key}");
+    }
+    for key in ["passage_hint", "patent", "keyboard_layout", "compass"] {
+        assert!(!is_sensitive_key(key), "{key}");
+    }
+}
+
+#[test]
 fn nested_keys_are_redacted() {
     let args = json!({
         "owner": "octo",
@@ -127,4 +148,44 @@ fn summaries_are_redacted_and_short() {
     let summary = summarize_arguments(&json!({"q": "x", "token": "ghp_abcdefghijklmnop"}));
     assert_eq!(summary, r#"{"q":"x","token":"[REDACTED]"}"#);
     assert_eq!(summarize_arguments(&json!({"n": 1})), r#"{"n":1}"#);
+}
+
+#[test]
+fn a_key_of_64_bytes_is_the_longest_read_as_a_name() {
+    // Without separators there is no later start inside the run: its length alone decides.
+    let longest = format!("token{}", "a".repeat(59));
+    assert_eq!(
+        redact_text(&format!("{longest}=hunter2 x")),
+        format!("{longest}=[REDACTED] x")
+    );
+    let too_long = format!("{}token=hunter2 x", "a".repeat(60));
+    assert_eq!(redact_text(&too_long), too_long);
+}
+
+#[test]
+fn an_empty_match_does_not_skip_the_text_it_spans() {
+    // A private-key header with nothing after it matches nothing; what its label holds is
+    // still scanned.
+    let text = "-----BEGIN password=hunter2 PRIVATE KEY-----";
+    let out = redact_text(text);
+    assert!(!out.contains("hunter2"), "{out}");
+    assert_eq!(out, "-----BEGIN password=[REDACTED] PRIVATE KEY-----");
+}
+
+#[test]
+fn a_long_flag_takes_its_value_after_a_space_only() {
+    assert_eq!(redact_text("run --token abc1"), "run --token [REDACTED]");
+    // `--token.json` is a name, not a flag and a value.
+    assert_eq!(redact_text("cat --token.json"), "cat --token.json");
+}
+
+#[test]
+fn only_an_auth_scheme_followed_by_a_space_is_skipped() {
+    assert_eq!(
+        redact_text("Authorization: Bearer abc1"),
+        "Authorization: Bearer [REDACTED]"
+    );
+    // An ordinary first word is the value itself.
+    assert_eq!(redact_text("password: abc def"), "password: [REDACTED] def");
+    assert_eq!(redact_text("token=Bearer"), "token=[REDACTED]");
 }

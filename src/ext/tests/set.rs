@@ -230,3 +230,37 @@ fn skill_tools_disclose_progressively_and_confine_files() {
             .contains("user-only")
     );
 }
+
+#[test]
+fn an_items_own_variables_render_and_win_over_the_hosts() {
+    let mut cmd = parse_command_md(
+        "p/commands/deploy.md",
+        "deploy",
+        "Run ${CLAUDE_PLUGIN_ROOT}/bin/x with ${CLAUDE_PLUGIN_DATA} in ${CLAUDE_PROJECT_DIR}.\n\
+         State: !`ls ${CLAUDE_PLUGIN_ROOT}`",
+        plugin("kit"),
+    )
+    .unwrap();
+    cmd.vars = vec![
+        ("CLAUDE_PLUGIN_ROOT".into(), "/plugins/kit".into()),
+        ("CLAUDE_PLUGIN_DATA".into(), "/state/kit data".into()),
+    ];
+    let mut set = SkillSet::new();
+    set.insert(cmd);
+    let ctx = RenderContext {
+        vars: vec![
+            ("CLAUDE_PLUGIN_ROOT".into(), "/elsewhere".into()),
+            ("CLAUDE_PROJECT_DIR".into(), "/proj".into()),
+        ],
+    };
+    let inv = set.resolve("/kit:deploy").unwrap();
+    let r = set.render(&inv, &ctx);
+    assert!(
+        r.text
+            .contains("Run /plugins/kit/bin/x with /state/kit data in /proj."),
+        "{}",
+        r.text
+    );
+    // In a snippet the value is one shell word.
+    assert_eq!(r.snippets[0].command, "ls '/plugins/kit'");
+}
