@@ -135,6 +135,8 @@ pub fn skill_from_json(value: &Value, scope: Scope) -> Result<Skill, String> {
         body: required("body")?,
         files: list("files")?,
         dir: text("dir")?,
+        // Per-item `${VAR}`s come from a host reading a plugin folder, never from a record.
+        vars: Vec::new(),
         kind,
         scope,
         ignored_fields: list("ignoredFields")?,

@@ -72,9 +72,9 @@ pub use diagnostics::runtime_diagnostics;
 pub use http::HttpMachine;
 #[cfg(feature = "wasm-mocks")]
 pub use mocks::{mock_model_complete, MockGithubBridge};
-#[cfg(feature = "wasm-search")]
-pub use search::{rank_tools_json, search_tools_json};
 #[cfg(feature = "wasm-ext")]
 pub use parsers::{
     parse_command_text, parse_plugin_manifest_text, parse_plugin_servers_text, parse_skill_text,
 };
+#[cfg(feature = "wasm-search")]
+pub use search::{rank_tools_json, search_tools_json};
