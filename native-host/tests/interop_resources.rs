@@ -155,7 +155,9 @@ fn everything_logging_subscriptions_and_list_changes() {
             }
         };
         call("toggle-simulated-logging", json!({})).await;
-        let level = wait_for(&mut events, 30, |e| match e {
+        // The server sends one message at once, then one every 5 s, each at a random one of
+        // eight levels: half pass "error". 60 s makes missing all of them a 1-in-8,000 event.
+        let level = wait_for(&mut events, 60, |e| match e {
             SessionEvent::Log { level, .. } => Some(level.clone()),
             _ => None,
         })
