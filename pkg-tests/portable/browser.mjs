@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { launchChromium } from './chromium.mjs';
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
 
@@ -56,15 +56,10 @@ async function staticServer(pkgDir, portableDir, html) {
  * resolves to the suite's `{ passed, failed, ms }` (or `{ bench }`), page errors as failures.
  */
 export async function viaChromium(env, { project, portableDir, bench = 0 }) {
-  if (!process.env.AW_PLAYWRIGHT) throw new Error('AW_PLAYWRIGHT must point at playwright-core; run pkg-tests/run');
-  const { chromium } = await import(pathToFileURL(join(process.env.AW_PLAYWRIGHT, 'index.mjs')).href);
   const pkgDir = join(project, 'node_modules/agentwire');
   const pkg = JSON.parse(await readFile(join(pkgDir, 'package.json'), 'utf8'));
   const server = await staticServer(pkgDir, portableDir, page(browserEntry(pkg)));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
     const errors = [];

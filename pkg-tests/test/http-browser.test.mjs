@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize } from 'node:path';
 import { test } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import { eventually, startEverythingHttp } from './http-helpers.mjs';
+import { launchChromium } from '../portable/chromium.mjs';
 
 const TYPES = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
 
@@ -27,8 +27,6 @@ try {
 </script>`;
 
 test('httpTransport from a browser page to a cross-origin MCP server (CORS)', { timeout: 120_000 }, async () => {
-  if (!process.env.AW_PLAYWRIGHT) throw new Error('AW_PLAYWRIGHT must point at playwright-core; run the tests with pkg-tests/run');
-  const { chromium } = await import(pathToFileURL(join(process.env.AW_PLAYWRIGHT, 'index.mjs')).href);
   const pkgDir = dirname(createRequire(import.meta.url).resolve('agentwire/package.json'));
   const everything = await startEverythingHttp();
   const server = createServer(async (req, res) => {
@@ -48,10 +46,7 @@ test('httpTransport from a browser page to a cross-origin MCP server (CORS)', { 
   });
   // "localhost" for the page and 127.0.0.1 for the MCP server: two origins.
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage();
     const errors = [];

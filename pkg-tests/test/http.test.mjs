@@ -5,19 +5,9 @@ import { test } from 'node:test';
 import { createAgent, httpTransport, mockGithub } from 'agentwire';
 import { eventLog } from './helpers.mjs';
 import { eventually, freePort, recordingServer, startEverythingHttp } from './http-helpers.mjs';
+import { callOnceModel } from '../portable/suite/scripted.mjs';
 
 const T = { timeout: 60_000 };
-
-/** A model that calls `tool` with `args` once, then answers with the tool's output. */
-function callOnceModel(tool, args) {
-  return {
-    async complete(request) {
-      const last = request.messages.at(-1);
-      if (last.role === 'tool') return { text: `tool said: ${last.content}` };
-      return { toolCalls: [{ id: 'call_1', name: tool, arguments: args }] };
-    },
-  };
-}
 
 test('server-everything over Streamable HTTP: tools, calls, a full run, DELETE on close', T, async () => {
   const server = await startEverythingHttp();

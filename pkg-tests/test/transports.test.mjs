@@ -5,22 +5,9 @@ import { test } from 'node:test';
 import { createAgent } from 'agentwire';
 import { stdioTransport } from 'agentwire/node';
 import { bridgeToProcess, eventLog, everythingServer } from './helpers.mjs';
+import { callOnceModel } from '../portable/suite/scripted.mjs';
 
 const T = { timeout: 60_000 };
-
-/** A model that calls `tool` with `args` once, then answers with the tool's output. */
-function callOnceModel(tool, args) {
-  const requests = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(request);
-      const last = request.messages.at(-1);
-      if (last.role === 'tool') return { text: `tool said: ${last.content}` };
-      return { toolCalls: [{ id: `call_${requests.length}`, name: tool, arguments: args }] };
-    },
-  };
-}
 
 test('a hand-written JS transport bridging a real stdio MCP server (server-everything)', T, async () => {
   const { command, args } = everythingServer();

@@ -3,21 +3,10 @@
 // request leaves the page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { lastAnswer, launch, openPage, RESULTS, serveWww, toolCalls, waitForRunEnd } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { lastAnswer, openPage, RESULTS, toolCalls, waitForRunEnd, useServedPage } from './helpers.mjs';
 
-let browser;
-let server;
-let url;
-
-before(async () => {
-  ({ server, url } = await serveWww());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const www = useServedPage();
 
 const PLACES = {
   Paris: { name: 'Paris', country: 'France', latitude: 48.85341, longitude: 2.3488 },
@@ -60,7 +49,7 @@ async function askAndWaitForDialog(page, prompt) {
 
 describe('approvals', () => {
   test('yes: the dialog shows the call, then the tool runs and the answer uses its result', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       const asked = await fakeOpenMeteo(page);
       await page.locator('.example', { hasText: 'weather in Paris' }).click();
@@ -93,7 +82,7 @@ describe('approvals', () => {
   });
 
   test('no: the call is declined, nothing is fetched, and the run still ends with an answer', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       const asked = await fakeOpenMeteo(page);
       const n = await askAndWaitForDialog(page, 'weather in Berlin');
@@ -121,7 +110,7 @@ describe('approvals', () => {
   });
 
   test('always: runs now and stops asking about that tool for the session', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       const asked = await fakeOpenMeteo(page);
       const n = await askAndWaitForDialog(page, 'weather in Paris');

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
@@ -43,6 +44,23 @@ export function launch() {
 }
 
 /** Serves www/ with serve.mjs on a free loopback port. */
+/**
+ * A test file's browser and served page: `www/` is served and Chromium launched before the
+ * file's tests, both closed after them. Read `browser` and `url` inside tests.
+ */
+export function useServedPage() {
+  const served = { browser: null, server: null, url: '' };
+  before(async () => {
+    ({ server: served.server, url: served.url } = await serveWww());
+    served.browser = await launch();
+  });
+  after(async () => {
+    await served.browser?.close();
+    served.server?.close();
+  });
+  return served;
+}
+
 export async function serveWww() {
   if (!existsSync(join(WWW, 'vendor', 'agentwire', 'index.js'))) {
     throw new Error('www/vendor/agentwire is missing: run `node build.mjs` (npm test does) after scripts/build-pkg');

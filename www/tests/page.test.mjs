@@ -2,21 +2,10 @@
 // multi-turn history, a JS tool, a new chat, and the layout on a phone.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { importPackage, lastAnswer, launch, openPage, RESULTS, sendPrompt, serveWww, toolCalls } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { importPackage, lastAnswer, openPage, RESULTS, sendPrompt, toolCalls, useServedPage } from './helpers.mjs';
 
-let browser;
-let server;
-let url;
-
-before(async () => {
-  ({ server, url } = await serveWww());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const www = useServedPage();
 
 /** The canned issues of vercel/ai, asked of the package's mock GitHub server in Node. */
 async function cannedIssues() {
@@ -33,7 +22,7 @@ async function cannedIssues() {
 
 describe('the page', () => {
   test('runs "查看 vercel/ai 的 issues" on the mock model and mock GitHub server', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       // The example prompt is one click away.
       await page.locator('.example', { hasText: '查看 vercel/ai 的 issues' }).click();
@@ -76,7 +65,7 @@ describe('the page', () => {
   });
 
   test('groups the tool list by source, with each tool\'s risk', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       const groups = await page.locator('.tool-group').evaluateAll((els) => els.map((e) => e.dataset.group));
       assert.deepEqual(groups, ['builtin', 'mcp:github']);
@@ -105,7 +94,7 @@ describe('the page', () => {
   });
 
   test('keeps a multi-turn history, runs a JS tool, and starts over on "New chat"', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       await sendPrompt(page, 'list pull requests in vercel/ai');
       assert.equal(await toolCalls(page, 'mcp__github__list_pull_requests').count(), 1);
@@ -137,7 +126,7 @@ describe('the page', () => {
   });
 
   test('shows a failing tool call as an error, with its message', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       // The mock GitHub server has no such repository: the tool result is an error.
       await sendPrompt(page, 'list issues in nobody/nothing-here');
@@ -153,7 +142,7 @@ describe('the page', () => {
   });
 
   test('fits a phone screen and the dark theme', async () => {
-    const { context, page, errors } = await openPage(browser, url, {
+    const { context, page, errors } = await openPage(www.browser, www.url, {
       viewport: { width: 390, height: 844 },
       colorScheme: 'dark',
     });

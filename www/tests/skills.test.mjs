@@ -2,21 +2,10 @@
 // package's ext module), shown with its warnings, added to the agent, and activated by the mock
 // model when the prompt names it.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { lastAnswer, launch, openPage, sendPrompt, serveWww, toolCalls } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { lastAnswer, openPage, sendPrompt, toolCalls, useServedPage } from './helpers.mjs';
 
-let browser;
-let server;
-let url;
-
-before(async () => {
-  ({ server, url } = await serveWww());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const www = useServedPage();
 
 const SKILL = `---
 name: release-notes
@@ -29,7 +18,7 @@ Group the changes by feature, fix and chore.
 
 describe('skills on the page', () => {
   test('a pasted SKILL.md is parsed, added, listed and activated by the mock model', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       await page.locator('#add-skill-button').click();
       const add = page.locator('#add-skill-add');

@@ -1,21 +1,10 @@
 // Deferred tool loading on the page: which tools are deferred, what each costs, the tokens a
 // request carries, and a run through tool_search (`?toolSearch=on`).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { launch, openPage, sendPrompt, serveWww, toolCalls } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { openPage, sendPrompt, toolCalls, useServedPage } from './helpers.mjs';
 
-let browser;
-let server;
-let url;
-
-before(async () => {
-  ({ server, url } = await serveWww());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const www = useServedPage();
 
 const tokensPerRequest = async (page) => {
   const text = await page.locator('#tools-context').innerText();
@@ -26,7 +15,7 @@ const tokensPerRequest = async (page) => {
 
 describe('tool search on the page', () => {
   test('by default every tool is direct, each with its estimated tokens', async () => {
-    const { context, page, errors } = await openPage(browser, url);
+    const { context, page, errors } = await openPage(www.browser, www.url);
     try {
       const tools = page.locator('.tool');
       const loading = await tools.evaluateAll((els) => els.map((e) => e.dataset.loading));
@@ -46,11 +35,11 @@ describe('tool search on the page', () => {
   });
 
   test('?toolSearch=on defers the MCP tools, shows it, and runs the example in 3 steps', async () => {
-    const direct = await openPage(browser, url);
+    const direct = await openPage(www.browser, www.url);
     const before = (await tokensPerRequest(direct.page)).tokens;
     await direct.context.close();
 
-    const { context, page, errors } = await openPage(browser, `${url}?toolSearch=on`);
+    const { context, page, errors } = await openPage(www.browser, `${www.url}?toolSearch=on`);
     try {
       const github = page.locator('.tool-group[data-group="mcp:github"] .tool');
       const count = await github.count();

@@ -93,3 +93,17 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The `done` and `error` events of a log: a run ends with exactly one. */
 export const terminalEvents = (log) => log.events.filter((e) => e.type === 'done' || e.type === 'error');
+
+/** A model that calls `tool` with `args` once, then answers with the tool's output. */
+export function callOnceModel(tool, args) {
+  const requests = [];
+  return {
+    requests,
+    async complete(request) {
+      requests.push(request);
+      const last = request.messages.at(-1);
+      if (last.role === 'tool') return { text: `tool said: ${last.content}` };
+      return { toolCalls: [{ id: `call_${requests.length}`, name: tool, arguments: args }] };
+    },
+  };
+}

@@ -2,23 +2,9 @@
 // throws, a hang-up mid-session; and disconnect. Each fails alone; the agent keeps working.
 import { createAgent, mockGithub } from 'agentwire';
 import { assert, eventLog, test } from '../harness.mjs';
-import { minimalServer, scriptedTransport } from './scripted.mjs';
+import { callOnceModel, minimalServer, scriptedTransport } from './scripted.mjs';
 
 const ECHO_TOOL = { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { message: { type: 'string' } } } };
-
-/** A model that calls `tool` with `args` once, then answers with the tool's output. */
-function callOnceModel(tool, args) {
-  const requests = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(request);
-      const last = request.messages.at(-1);
-      if (last.role === 'tool') return { text: `tool said: ${last.content}` };
-      return { toolCalls: [{ id: `call_${requests.length}`, name: tool, arguments: args }] };
-    },
-  };
-}
 
 test('a server that sends invalid JSON fails alone; the agent keeps working', async () => {
   const garbage = scriptedTransport(() => 'this is not json {');
