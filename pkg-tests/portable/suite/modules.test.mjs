@@ -39,7 +39,8 @@ test('anthropic() encodes and decodes with the Anthropic codec module', async ()
     };
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  const model = anthropic({ apiKey: 'sk-ant-test', model: 'claude-test', baseURL: 'http://127.0.0.1:9', stream: false, fetch });
+  // The key is a test's own; in a browser page anthropic() refuses without this opt-in.
+  const model = anthropic({ apiKey: 'sk-ant-test', model: 'claude-test', baseURL: 'http://127.0.0.1:9', stream: false, fetch, dangerouslyAllowBrowser: true });
   const agent = await createAgent({ model, servers: {} });
   try {
     assert.equal(await agent.run('hi'), 'hello from claude');
