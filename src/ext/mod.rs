@@ -33,21 +33,41 @@
 //! their `plugin__<p>__<tool>` name; plugin code calling tools goes through
 //! [`crate::agent::Agent::begin_gated_call`] with origin `plugin:<p>`, never the direct path.
 
+#[cfg(feature = "skill-set")]
 pub mod args;
+#[cfg(feature = "skill-set")]
 pub mod frontmatter;
+mod host;
+#[cfg(feature = "skill-set")]
+mod local;
+#[cfg(feature = "skill-set")]
 mod plugin;
+#[cfg(feature = "skill-set")]
 mod record;
+#[cfg(feature = "skill-set")]
 mod set;
+#[cfg(feature = "skill-set")]
 mod skill;
 pub mod tools;
 
-pub use plugin::{parse_plugin_servers, sanitize_plugin_name, Plugin, PluginManifest};
-pub use record::{skill_from_json, skill_json};
-pub use set::{
-    Catalog, Collision, Invocation, RenderContext, Rendered, ShellSnippet, SkillSet,
-    BUILTIN_COMMANDS, DEFAULT_CATALOG_CHARS,
+pub use host::{
+    check_from_json, check_json, Activation, Catalog, Expansion, SkillHost, SkillTools,
 };
+#[cfg(feature = "skill-set")]
+pub use local::LocalSkills;
+#[cfg(feature = "skill-set")]
+pub use plugin::{parse_plugin_servers, sanitize_plugin_name, Plugin, PluginManifest};
+#[cfg(feature = "skill-set")]
+pub use record::{skill_from_json, skill_json};
+#[cfg(feature = "skill-set")]
+pub use set::{
+    Collision, Invocation, RenderContext, Rendered, ShellSnippet, SkillSet, BUILTIN_COMMANDS,
+};
+#[cfg(feature = "skill-set")]
 pub use skill::{parse_command_md, parse_skill_md};
+
+/// Default character budget of the skill catalog.
+pub const DEFAULT_CATALOG_CHARS: usize = 8_000;
 
 use serde_json::{Map, Value};
 use std::fmt;
@@ -181,5 +201,5 @@ impl fmt::Display for ExtError {
 
 impl std::error::Error for ExtError {}
 
-#[cfg(test)]
+#[cfg(all(test, feature = "skill-set"))]
 mod tests;
