@@ -9,8 +9,11 @@
 //! - [`SkillSet`]: every skill and command of a session with precedence and collisions resolved;
 //!   resolves `/name args`, renders invocations and activations, builds the catalog.
 //! - [`tools`]: the two model-facing tools `activate_skill` and `read_skill_file`.
-//! - [`skill_json`], [`skill_from_json`]: a parsed record as JSON and back (the npm package's
-//!   runtime takes skills already parsed).
+//! - [`skill_json`], [`skill_from_json`]: a parsed record as JSON and back (what the npm
+//!   package's JS layer hands its skill set).
+//! - [`SkillHost`]: where an agent's skills come from; [`LocalSkills`] (a set and its render
+//!   context) natively, a host's provider in the npm runtime module, which carries none of the
+//!   above (feature `skill-set` off) and asks the `ext` module's copy of [`LocalSkills`].
 //!
 //! # Driving contract
 //! The core reads no file. The host discovers folders, reads each text (UTF-8, lossy), lists
@@ -24,13 +27,13 @@
 //! `command:/name`), then the outputs are put back with [`Rendered::fill`];
 //! [`crate::driver::Runtime::run`] does all of this for a leading `/name args`.
 //!
-//! The [`crate::agent::Agent`] owns the set (`skills_mut()`, applied at the next run): it
-//! registers the skill tools when a run starts, answers `activate_skill` itself after the gate,
-//! and checks `read_skill_file {skill, path}` against the skill's listing; only a listed path
-//! reaches the host, as a [`crate::registry::ToolSource::Skill`] invocation that the host's
-//! local tools serve by reading `<skill.dir>/<path>`. Plugin tools
-//! ([`crate::registry::Registry::register_plugin_tool`]) reach the host's local tools under
-//! their `plugin__<p>__<tool>` name; plugin code calling tools goes through
+//! The [`crate::agent::Agent`] owns the set (`skills_mut()`, applied at the next run; or asks
+//! a host's [`SkillHost`], `set_skill_host`): it registers the skill tools when a run starts,
+//! answers `activate_skill` itself after the gate, and checks `read_skill_file {skill, path}`
+//! against the skill's listing; only a listed path reaches the host, as a
+//! [`crate::registry::ToolSource::Skill`] invocation that the host's local tools serve by
+//! reading `<skill.dir>/<path>`. Plugin tools ([`crate::registry::Registry::register_plugin_tool`])
+//! reach the host's local tools under their `plugin__<p>__<tool>` name; plugin code calling tools goes through
 //! [`crate::agent::Agent::begin_gated_call`] with origin `plugin:<p>`, never the direct path.
 
 #[cfg(feature = "skill-set")]
