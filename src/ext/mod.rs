@@ -32,8 +32,9 @@
 //! answers `activate_skill` itself after the gate, and checks `read_skill_file {skill, path}`
 //! against the skill's listing; only a listed path reaches the host, as a
 //! [`crate::registry::ToolSource::Skill`] invocation that the host's local tools serve by
-//! reading `<skill.dir>/<path>`. Plugin tools ([`crate::registry::Registry::register_plugin_tool`])
-//! reach the host's local tools under their `plugin__<p>__<tool>` name; plugin code calling tools goes through
+//! reading `<skill.dir>/<path>`. Plugin tools
+//! ([`crate::registry::Registry::register_plugin_tool`]) reach the host's local tools under
+//! their `plugin__<p>__<tool>` name; plugin code calling tools goes through
 //! [`crate::agent::Agent::begin_gated_call`] with origin `plugin:<p>`, never the direct path.
 
 #[cfg(feature = "skill-set")]
