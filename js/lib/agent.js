@@ -250,6 +250,13 @@ export class Agent {
   #plugins = new Map();
   /** Bundled files of object skills, by qualified name, for `read_skill_file`. */
   #skillFiles = new Map();
+  /**
+   * The skills and commands (a `SkillBook` in the `ext` module, which the runtime asks as its
+   * skill host), from the first item on; null before.
+   */
+  #book = null;
+  /** The promise of `#book` while it loads. */
+  #bookLoading = null;
   /** Plugins whose declared tool risk and skill grants the host trusts. */
   #trustedPlugins;
 
@@ -569,18 +576,41 @@ export class Agent {
     return JSON.stringify({ content: [{ type: 'text', text }] });
   }
 
+  /** The skill book, loaded (with the `ext` module) and wired to the runtime on first use. */
+  async #skillBook(where) {
+    if (this.#book) return this.#book;
+    this.#bookLoading ??= extensions().then(({ skillBook }) => skillBook(this.#live(where)));
+    try {
+      this.#book = await this.#bookLoading;
+    } catch (error) {
+      this.#bookLoading = null;
+      throw new Error(`${where}: the ext module could not be loaded (${messageOf(error)})`);
+    }
+    return this.#book;
+  }
+
+  /** Runs `op` on the skill book (`fallback` when no item was ever added) and parses it. */
+  #bookOp(where, op, args, fallback) {
+    this.#live(where);
+    return this.#book ? JSON.parse(this.#book.op(op, JSON.stringify(args))) : fallback;
+  }
+
   /**
    * Adds records (from `toRecords`) for the host (`plugin` undefined) or a plugin; returns the
-   * qualified names and the warnings (collisions, what the parser noticed).
+   * qualified names and the warnings (collisions, what the parser noticed). The skill book must
+   * be loaded when there are records.
    */
   #addRecords(where, entries, plugin, part, trusted) {
     const core = this.#live(where);
     const records = entries.map((e) => e.record);
-    let collisions;
-    try {
-      collisions = JSON.parse(core.extensions('add', JSON.stringify({ records, plugin, trusted })));
-    } catch (error) {
-      throw new TypeError(`${where}: ${messageOf(error)}`);
+    let collisions = [];
+    if (records.length > 0) {
+      try {
+        collisions = JSON.parse(this.#book.op('add', JSON.stringify({ records, plugin, trusted })));
+      } catch (error) {
+        throw new TypeError(`${where}: ${messageOf(error)}`);
+      }
+      core.extensions('refresh', '{}');
     }
     const names = entries.map(({ record, files }) => {
       const leaf = record.name.split(':').pop();
@@ -605,25 +635,30 @@ export class Agent {
     this.#live(where);
     const { toRecords } = await extensions();
     const entries = await toRecords(where, skills, commands);
+    if (entries.length > 0) await this.#skillBook(where);
     return this.#addRecords(where, entries, undefined, undefined, true).warnings;
   }
 
   /** Removes the skill or command `name` reaches; false when none. */
   removeSkill(name) {
-    nonEmptyString('agent.removeSkill', 'name', name);
-    const removed = JSON.parse(this.#live('agent.removeSkill').extensions('remove', JSON.stringify({ name })));
-    if (removed) this.#skillFiles.delete(name);
+    const where = 'agent.removeSkill';
+    nonEmptyString(where, 'name', name);
+    const removed = this.#bookOp(where, 'remove', { name }, false);
+    if (removed) {
+      this.#wasm.extensions('refresh', '{}');
+      this.#skillFiles.delete(name);
+    }
     return removed;
   }
 
   /** Every skill (kind `skill`), sorted by qualified name, without bodies. */
   skills() {
-    return JSON.parse(this.#live('agent.skills').extensions('list', '{}')).filter((s) => s.kind === 'skill');
+    return this.#bookOp('agent.skills', 'list', {}, []).filter((s) => s.kind === 'skill');
   }
 
   /** Every prompt command (kind `command`), sorted by qualified name, without bodies. */
   commands() {
-    return JSON.parse(this.#live('agent.commands').extensions('list', '{}')).filter((s) => s.kind === 'command');
+    return this.#bookOp('agent.commands', 'list', {}, []).filter((s) => s.kind === 'command');
   }
 
   /**
@@ -640,6 +675,7 @@ export class Agent {
     const core = this.#live(where);
     if (this.#plugins.has(plugin.name)) throw new Error(`${where}: plugin ${plugin.name} is already in use`);
     const entries = await toRecords(`${where}: plugin ${plugin.name}`, plugin.skills, plugin.commands);
+    if (entries.length > 0) await this.#skillBook(where);
     const names = (tool) => JSON.parse(core.extensions('names', JSON.stringify({ plugin: plugin.name, tool })));
     const part = names('').plugin;
     for (const [other, { part: taken }] of this.#plugins) {
@@ -715,7 +751,10 @@ export class Agent {
     const entry = this.#plugins.get(name);
     if (!entry) return false;
     this.#plugins.delete(name);
-    this.#live('agent.removePlugin').extensions('removePlugin', JSON.stringify({ plugin: name }));
+    const plugin = JSON.stringify({ plugin: name });
+    this.#book?.op('removePlugin', plugin);
+    // After the book: the runtime rebuilds the skill tools from it.
+    this.#live('agent.removePlugin').extensions('removePlugin', plugin);
     for (const key of [...this.#skillFiles.keys()]) {
       if (key.startsWith(`${entry.part}:`)) this.#skillFiles.delete(key);
     }
@@ -743,7 +782,7 @@ export class Agent {
     const input = `/${name.replace(/^\//, '')}${args ? ` ${args}` : ''}`;
     // Resolved as run() will (precedence, plugin items shared by two plugins, built-ins), so
     // a name that reaches nothing is an error here, never text for the model.
-    if (JSON.parse(this.#live(where).extensions('resolve', JSON.stringify({ input }))) === null) {
+    if (this.#bookOp(where, 'resolve', { input }, null) === null) {
       throw new Error(`${where}: unknown command ${input.split(' ')[0]} (agent.commands() and agent.skills() list them)`);
     }
     return this.run(input, options);
@@ -760,6 +799,8 @@ export class Agent {
     this.#closed = true;
     this.#wasm.close();
     this.#wasm.free();
+    this.#book?.free();
+    this.#book = null;
   }
 }
 

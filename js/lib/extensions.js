@@ -109,6 +109,19 @@ function commandRecord(where, def) {
   };
 }
 
+/**
+ * A new skill book (the `ext` module's `SkillBook`: one agent's skills and commands) wired as
+ * the skill host of runtime agent `core`: the runtime module has no skill set and asks the book,
+ * synchronously, for the skill tools, activations, `read_skill_file` checks and `/name`
+ * expansions.
+ */
+export async function skillBook(core) {
+  const module = await ext();
+  const book = new module.SkillBook();
+  core.setSkillHost((op, argsJson) => book.op(op, argsJson));
+  return book;
+}
+
 /** Throws the parser's refusal (naming the text) as an Error for `where`. */
 function parsed(where, json) {
   const value = JSON.parse(json);

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createAgent } from 'agentwire';
-import { eventLog } from './helpers.mjs';
 import { minimalServer, scriptedTransport } from '../portable/suite/scripted.mjs';
+import { eventLog } from './helpers.mjs';
 
 const FIXTURES = process.env.AW_TOOL_SEARCH_FIXTURES;
 if (!FIXTURES) throw new Error('AW_TOOL_SEARCH_FIXTURES is not set: run these tests with pkg-tests/run');

@@ -1,9 +1,16 @@
-//! The agent's skills: the skill tools kept in step with the [`SkillSet`], `activate_skill`
-//! answered inline (after the gate), `read_skill_file` confined to the files a skill ships,
-//! and a trusted skill's `allowed-tools` turned into grants for the current run only.
+//! The agent's skills: the skill tools kept in step with the skills, `activate_skill` answered
+//! inline (after the gate), `read_skill_file` confined to the files a skill ships, and a
+//! trusted skill's `allowed-tools` turned into grants for the current run only.
+//!
+//! The skills themselves come from a [`SkillHost`]: the agent's own [`crate::ext::LocalSkills`]
+//! (feature `skill-set`), or a host's provider ([`Agent::set_skill_host`]: the npm runtime
+//! module, which carries no skill set). Either only decides text; grants, the gate and the
+//! activation bookkeeping stay here.
 
 use super::Agent;
-use crate::ext::{tools, RenderContext, SkillSet, DEFAULT_CATALOG_CHARS};
+use crate::ext::{tools, Activation, Expansion, SkillHost, DEFAULT_CATALOG_CHARS};
+#[cfg(feature = "skill-set")]
+use crate::ext::{LocalSkills, RenderContext, SkillSet};
 use crate::policy::Policy;
 use crate::registry::names::fnv1a32;
 use crate::registry::Registry;
@@ -20,20 +27,32 @@ const CLAUDE_NAMES: [(&str, &str); 6] = [
 ];
 
 /// Skills of one conversation and what activating them did.
-#[derive(Debug)]
 pub(super) struct SkillState {
-    pub(super) set: SkillSet,
-    pub(super) ctx: RenderContext,
+    /// The agent's own skills (feature `skill-set`).
+    #[cfg(feature = "skill-set")]
+    pub(super) local: LocalSkills,
+    /// A host's provider, which replaces the agent's own skills while set.
+    host: Option<Box<dyn SkillHost>>,
     pub(super) catalog_chars: usize,
     /// Hashes of the activations already in this conversation.
     loaded: Vec<u32>,
 }
 
+impl std::fmt::Debug for SkillState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SkillState")
+            .field("host", &self.host.is_some())
+            .field("loaded", &self.loaded.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for SkillState {
     fn default() -> Self {
         SkillState {
-            set: SkillSet::new(),
-            ctx: RenderContext::default(),
+            #[cfg(feature = "skill-set")]
+            local: LocalSkills::default(),
+            host: None,
             catalog_chars: DEFAULT_CATALOG_CHARS,
             loaded: Vec::new(),
         }
@@ -60,6 +79,18 @@ impl SkillState {
         self.loaded.clear();
     }
 
+    /// Who answers: the host's provider when set, else the agent's own skills (none in a
+    /// build without them).
+    fn source(&self) -> Option<&dyn SkillHost> {
+        if let Some(host) = &self.host {
+            return Some(host.as_ref());
+        }
+        #[cfg(feature = "skill-set")]
+        return Some(&self.local);
+        #[cfg(not(feature = "skill-set"))]
+        None
+    }
+
     /// Answers a gated call of a skill tool: `Some((content, is_error))` when the core answers
     /// it, `None` when the host must run it (a confined `read_skill_file`).
     pub(super) fn answer(
@@ -69,19 +100,26 @@ impl SkillState {
         arguments: &Value,
     ) -> Option<(String, bool)> {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str).unwrap_or("");
+        let refused = |refusal: String| Some((format!("error: {refusal}"), true));
+        let Some(source) = self.source() else {
+            return refused("no skills are installed".to_owned());
+        };
         if name == tools::READ_SKILL_FILE {
-            return match tools::check_skill_file(&self.set, text("skill"), text("path")) {
-                Ok(_) => None,
-                Err(refusal) => Some((format!("error: {refusal}"), true)),
+            return match source.check_file(text("skill"), text("path")) {
+                Ok(()) => None,
+                Err(refusal) => refused(refusal),
             };
         }
         let skill_name = text("name");
-        let body = match tools::activate(&self.set, skill_name, text("arguments"), &self.ctx) {
-            Ok(body) => body,
-            Err(refusal) => return Some((format!("error: {refusal}"), true)),
+        let Activation {
+            body,
+            allowed,
+            disallowed,
+        } = match source.activate(skill_name, text("arguments")) {
+            Ok(activation) => activation,
+            Err(refusal) => return refused(refusal),
         };
-        let skill = self.set.get(skill_name)?;
-        for entry in &skill.disallowed_tools {
+        for entry in &disallowed {
             let pattern = if entry.starts_with("Bash(") {
                 Some("bash")
             } else {
@@ -91,11 +129,11 @@ impl SkillState {
                 let _ = policy.deny_for_run(pattern);
             }
         }
-        if skill.scope.is_trusted() {
-            for entry in &skill.allowed_tools {
-                if let Some(pattern) = entry_pattern(entry) {
-                    let _ = policy.allow_for_run(pattern);
-                }
+        // The source gives `allowed` only for a trusted skill; a grant never beats deny or ask
+        // (the policy's run grants rank below both).
+        for entry in &allowed {
+            if let Some(pattern) = entry_pattern(entry) {
+                let _ = policy.allow_for_run(pattern);
             }
         }
         let hash = fnv1a32(body.as_bytes());
@@ -110,40 +148,58 @@ impl SkillState {
     }
 }
 
-/// Puts the skill tools for `set` into `registry` (none when no skill is offered).
+/// Puts the skill tools for the current skills into `registry` (none when no skill is
+/// offered).
 pub(super) fn refresh_tools(state: &SkillState, registry: &mut Registry) {
     let mut specs = Vec::new();
-    if let Some(spec) =
-        tools::activate_skill_spec(&state.set.catalog(state.catalog_chars), registry)
-    {
-        specs.push(spec);
-    }
-    if let Some(spec) = tools::read_skill_file_spec(&state.set) {
-        specs.push(spec);
+    if let Some(source) = state.source() {
+        let found = source.tools(state.catalog_chars);
+        if let Some(spec) = tools::activate_skill_spec(&found.catalog, registry) {
+            specs.push(spec);
+        }
+        if let Some(spec) = tools::read_skill_file_spec_for(found.file_skills) {
+            specs.push(spec);
+        }
     }
     registry.set_skill_tools(specs);
 }
 
 impl Agent {
     /// The skills and prompt commands of this conversation.
+    #[cfg(feature = "skill-set")]
     pub fn skills(&self) -> &SkillSet {
-        &self.skills.set
+        &self.skills.local.set
     }
 
     /// The skills, to add or remove items; takes effect at the next run (never mid-run, so the
     /// tool definitions, hence the cached prompt prefix, change only between runs).
+    #[cfg(feature = "skill-set")]
     pub fn skills_mut(&mut self) -> &mut SkillSet {
-        &mut self.skills.set
+        &mut self.skills.local.set
     }
 
     /// The host's `${VAR}` values for rendering skills.
+    #[cfg(feature = "skill-set")]
     pub fn skill_context(&self) -> &RenderContext {
-        &self.skills.ctx
+        &self.skills.local.ctx
     }
 
     /// Sets the host's `${VAR}` values for rendering skills (`CLAUDE_PROJECT_DIR`, …).
+    #[cfg(feature = "skill-set")]
     pub fn set_skill_context(&mut self, ctx: RenderContext) {
-        self.skills.ctx = ctx;
+        self.skills.local.ctx = ctx;
+    }
+
+    /// Hands the skills to a host's provider (`None`: back to the agent's own). While set it
+    /// answers everything skills need; the gate, grants and audit stay the agent's.
+    pub fn set_skill_host(&mut self, host: Option<Box<dyn SkillHost>>) {
+        self.skills.host = host;
+    }
+
+    /// Expands a user's `/name args` through the current skills: `None` when it names no
+    /// command or skill (the text then goes as written).
+    pub fn expand_skill_command(&self, input: &str) -> Option<Result<Expansion, String>> {
+        self.skills.source()?.expand(input)
     }
 
     /// Sets the character budget of the skill catalog (default [`DEFAULT_CATALOG_CHARS`]).

@@ -18,32 +18,15 @@ impl<C: Clock> Runtime<C> {
         input: &str,
         observer: &dyn RunObserver,
     ) -> Result<Option<String>, RunError> {
-        let (rendered, name, qualified, source) = {
-            let agent = self.agent.borrow();
-            let Some(invocation) = agent.skills().resolve(input) else {
-                return Ok(None);
-            };
-            if let Some(refusal) = invocation.refusal() {
-                return Err(RunError(refusal));
-            }
-            let typed = input.trim_start()[1..]
-                .split_whitespace()
-                .next()
-                .unwrap_or_default()
-                .to_owned();
-            let rendered = agent.skills().render(&invocation, agent.skill_context());
-            let skill = invocation.skill;
-            (
-                rendered,
-                typed,
-                skill.qualified.clone(),
-                skill.scope.label(),
-            )
+        let expansion = match self.agent.borrow().expand_skill_command(input) {
+            None => return Ok(None),
+            Some(Err(refusal)) => return Err(RunError(refusal)),
+            Some(Ok(expansion)) => expansion,
         };
+        let qualified = expansion.qualified.clone();
         let origin = format!("command:/{qualified}");
         let mut outputs = Vec::new();
-        for snippet in &rendered.snippets {
-            let command = &snippet.command;
+        for command in &expansion.snippets {
             let fail = |why: String| {
                 Err(RunError(format!(
                     "/{qualified}: {why}; nothing was sent to the model"
@@ -73,11 +56,11 @@ impl<C: Clock> Runtime<C> {
                 Err(NotRun::Refused(error)) => return fail(error.to_string()),
             }
         }
-        let text = rendered.fill(&outputs);
+        let text = expansion.fill(&outputs);
         observer.on_event(&UiEvent::CommandExpanded {
-            name,
+            name: expansion.typed,
             qualified,
-            source,
+            source: expansion.source,
             chars: text.chars().count(),
         });
         Ok(Some(text))

@@ -9,8 +9,11 @@
 //! - [`SkillSet`]: every skill and command of a session with precedence and collisions resolved;
 //!   resolves `/name args`, renders invocations and activations, builds the catalog.
 //! - [`tools`]: the two model-facing tools `activate_skill` and `read_skill_file`.
-//! - [`skill_json`], [`skill_from_json`]: a parsed record as JSON and back (the npm package's
-//!   runtime takes skills already parsed).
+//! - [`skill_json`], [`skill_from_json`]: a parsed record as JSON and back (what the npm
+//!   package's JS layer hands its skill set).
+//! - [`SkillHost`]: where an agent's skills come from; [`LocalSkills`] (a set and its render
+//!   context) natively, a host's provider in the npm runtime module, which carries none of the
+//!   above (feature `skill-set` off) and asks the `ext` module's copy of [`LocalSkills`].
 //!
 //! # Driving contract
 //! The core reads no file. The host discovers folders, reads each text (UTF-8, lossy), lists
@@ -24,30 +27,51 @@
 //! `command:/name`), then the outputs are put back with [`Rendered::fill`];
 //! [`crate::driver::Runtime::run`] does all of this for a leading `/name args`.
 //!
-//! The [`crate::agent::Agent`] owns the set (`skills_mut()`, applied at the next run): it
-//! registers the skill tools when a run starts, answers `activate_skill` itself after the gate,
-//! and checks `read_skill_file {skill, path}` against the skill's listing; only a listed path
-//! reaches the host, as a [`crate::registry::ToolSource::Skill`] invocation that the host's
-//! local tools serve by reading `<skill.dir>/<path>`. Plugin tools
+//! The [`crate::agent::Agent`] owns the set (`skills_mut()`, applied at the next run; or asks
+//! a host's [`SkillHost`], `set_skill_host`): it registers the skill tools when a run starts,
+//! answers `activate_skill` itself after the gate, and checks `read_skill_file {skill, path}`
+//! against the skill's listing; only a listed path reaches the host, as a
+//! [`crate::registry::ToolSource::Skill`] invocation that the host's local tools serve by
+//! reading `<skill.dir>/<path>`. Plugin tools
 //! ([`crate::registry::Registry::register_plugin_tool`]) reach the host's local tools under
 //! their `plugin__<p>__<tool>` name; plugin code calling tools goes through
 //! [`crate::agent::Agent::begin_gated_call`] with origin `plugin:<p>`, never the direct path.
 
+#[cfg(feature = "skill-set")]
 pub mod args;
+#[cfg(feature = "skill-set")]
 pub mod frontmatter;
+mod host;
+#[cfg(feature = "skill-set")]
+mod local;
+#[cfg(feature = "skill-set")]
 mod plugin;
+#[cfg(feature = "skill-set")]
 mod record;
+#[cfg(feature = "skill-set")]
 mod set;
+#[cfg(feature = "skill-set")]
 mod skill;
 pub mod tools;
 
-pub use plugin::{parse_plugin_servers, sanitize_plugin_name, Plugin, PluginManifest};
-pub use record::{skill_from_json, skill_json};
-pub use set::{
-    Catalog, Collision, Invocation, RenderContext, Rendered, ShellSnippet, SkillSet,
-    BUILTIN_COMMANDS, DEFAULT_CATALOG_CHARS,
+pub use host::{
+    check_from_json, check_json, Activation, Catalog, Expansion, SkillHost, SkillTools,
 };
+#[cfg(feature = "skill-set")]
+pub use local::LocalSkills;
+#[cfg(feature = "skill-set")]
+pub use plugin::{parse_plugin_servers, sanitize_plugin_name, Plugin, PluginManifest};
+#[cfg(feature = "skill-set")]
+pub use record::{skill_from_json, skill_json};
+#[cfg(feature = "skill-set")]
+pub use set::{
+    Collision, Invocation, RenderContext, Rendered, ShellSnippet, SkillSet, BUILTIN_COMMANDS,
+};
+#[cfg(feature = "skill-set")]
 pub use skill::{parse_command_md, parse_skill_md};
+
+/// Default character budget of the skill catalog.
+pub const DEFAULT_CATALOG_CHARS: usize = 8_000;
 
 use serde_json::{Map, Value};
 use std::fmt;
@@ -181,5 +205,5 @@ impl fmt::Display for ExtError {
 
 impl std::error::Error for ExtError {}
 
-#[cfg(test)]
+#[cfg(all(test, feature = "skill-set"))]
 mod tests;

@@ -1,7 +1,7 @@
 //! [`SkillSet`]: every skill and command of a session, with precedence and collisions resolved.
 
 use super::args::{find_snippets, substitute, Substitution};
-use super::{Scope, Skill, SkillKind};
+use super::{Catalog, Scope, Skill, SkillKind};
 use crate::registry::char_prefix;
 
 /// REPL commands of the hosts; an item with one of these names is never reachable bare.
@@ -9,9 +9,6 @@ pub const BUILTIN_COMMANDS: &[&str] = &[
     "help", "tools", "mcp", "clear", "quit", "exit", "q", "skills", "plugins", "plugin", "reload",
     "commands",
 ];
-
-/// Default character budget of the skill catalog.
-pub const DEFAULT_CATALOG_CHARS: usize = 8_000;
 
 /// An item that lost its bare name to another.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,17 +71,6 @@ pub struct Rendered {
     slots: Vec<usize>,
 }
 
-/// The model-facing catalog: text for the tool description and the enum of names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Catalog {
-    /// `- <qualified>: <description>` lines, sorted, within the budget.
-    pub text: String,
-    /// Model-invocable qualified names, sorted.
-    pub names: Vec<String>,
-    /// Whether descriptions were shortened to fit the budget.
-    pub shortened: bool,
-}
-
 /// Longest catalog entry, in characters (Claude Code's cap).
 pub const MAX_CATALOG_ENTRY_CHARS: usize = 1_536;
 
@@ -142,6 +128,19 @@ impl Rendered {
             text.insert_str(at, outputs.get(n).map_or("", String::as_str));
         }
         text
+    }
+
+    /// The text cut at the snippet slots: one more piece than there are snippets, for a host
+    /// that fills them elsewhere ([`super::Expansion::fill`]).
+    pub fn parts(&self) -> Vec<String> {
+        let mut parts = Vec::with_capacity(self.slots.len() + 1);
+        let mut from = 0;
+        for &at in &self.slots {
+            parts.push(self.text[from..at].to_owned());
+            from = at;
+        }
+        parts.push(self.text[from..].to_owned());
+        parts
     }
 }
 

@@ -4,8 +4,11 @@
 //! Named `activate_skill` rather than Claude Code's `Skill`: every agentwire tool is snake_case,
 //! and the description maps Claude's tool names so skills written for Claude still read right.
 
+#[cfg(feature = "skill-set")]
 use super::set::render;
-use super::{Catalog, RenderContext, SkillSet};
+use super::Catalog;
+#[cfg(feature = "skill-set")]
+use super::{RenderContext, SkillSet};
 use crate::registry::{Registry, Risk, ToolSpec};
 use serde_json::json;
 
@@ -63,7 +66,8 @@ pub fn activate_skill_spec(catalog: &Catalog, registry: &Registry) -> Option<Too
 }
 
 /// Qualified names of reachable skills that ship files, sorted.
-fn skills_with_files(set: &SkillSet) -> Vec<String> {
+#[cfg(feature = "skill-set")]
+pub(crate) fn skills_with_files(set: &SkillSet) -> Vec<String> {
     let mut names = Vec::new();
     for skill in set.items() {
         if !skill.files.is_empty()
@@ -78,8 +82,14 @@ fn skills_with_files(set: &SkillSet) -> Vec<String> {
 }
 
 /// The `read_skill_file` definition (risk `read`); `None` when no skill ships files.
+#[cfg(feature = "skill-set")]
 pub fn read_skill_file_spec(set: &SkillSet) -> Option<ToolSpec> {
-    let names = skills_with_files(set);
+    read_skill_file_spec_for(skills_with_files(set))
+}
+
+/// The `read_skill_file` definition for the skills `names` (qualified, sorted), which ship
+/// files; `None` when there are none.
+pub fn read_skill_file_spec_for(names: Vec<String>) -> Option<ToolSpec> {
     if names.is_empty() {
         return None;
     }
@@ -101,6 +111,7 @@ pub fn read_skill_file_spec(set: &SkillSet) -> Option<ToolSpec> {
 
 /// The result of a model's `activate_skill {name, arguments}`: the rendered body, shell
 /// snippets *not* run (each replaced by a note), the bundled files listed; or the refusal.
+#[cfg(feature = "skill-set")]
 pub fn activate(
     set: &SkillSet,
     name: &str,
@@ -140,6 +151,7 @@ pub fn activate(
 
 /// Checks a `read_skill_file {skill, path}` call: `Ok(dir)` (the skill's directory, for the
 /// host to read `dir/path`) when `path` is one of the files the skill ships, else the refusal.
+#[cfg(feature = "skill-set")]
 pub fn check_skill_file<'a>(
     set: &'a SkillSet,
     skill: &str,

@@ -1,6 +1,7 @@
-//! Skills, prompt commands and JS plugins on [`WasmAgent`]. Skills arrive already parsed (the
-//! record of [`crate::ext::skill_json`]; the parsers live in the `ext` module), so this module
-//! only places them: host items in [`Scope::Host`], a plugin's in its own namespace.
+//! Skills, prompt commands and JS plugins on [`WasmAgent`]. The runtime module holds no skill
+//! set (feature `skill-set` off): the JS layer keeps an agent's skills in the on-demand `ext`
+//! module and answers the agent's [`SkillHost`] questions from there ([`JsSkillHost`]); the
+//! gate, run grants, origins and audit stay here.
 //!
 //! What a plugin contributes goes through the same paths as anything else: its tools are
 //! registry tools named `plugin__<p>__<tool>` (risk = max(declared, inferred) unless the host
@@ -9,62 +10,54 @@
 //! bypasses a rule.
 
 use super::agent::WasmAgent;
-use crate::ext::{skill_from_json, skill_json, Scope, Skill};
-use crate::json::to_text;
+use crate::ext::{check_from_json, Activation, Expansion, SkillHost, SkillTools};
+use crate::json::{parse_str, to_text};
 use crate::registry::names::{plugin_part, plugin_tool_name};
 use js_sys::Function;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-/// The scope of items a plugin (`Some(name)`) or the host (`None`) adds.
-fn scope_of(plugin: Option<&str>, trusted: bool) -> Scope {
-    match plugin {
-        Some(name) => Scope::Plugin {
-            plugin: plugin_part(name),
-            trusted,
-        },
-        None => Scope::Host,
+/// A [`SkillHost`] behind `ask(op, argsJson) → answerJson`, called synchronously (the JS layer
+/// answers from the `ext` module's `SkillBook.op`). A throw or a non-string answer becomes
+/// `{"error"}`: a refusal for the model or the user, never a panic.
+struct JsSkillHost(Function);
+
+impl JsSkillHost {
+    fn ask(&self, op: &str, args: &Value) -> Value {
+        let answer = self.0.call2(
+            &JsValue::NULL,
+            &JsValue::from_str(op),
+            &JsValue::from_str(&to_text(args)),
+        );
+        match answer.ok().and_then(|v| v.as_string()) {
+            Some(text) => parse_str(&text).unwrap_or(Value::Null),
+            None => json!({ "error": "the skill host failed" }),
+        }
     }
 }
 
-/// A listing entry: the record without its body (`bodyChars` tells its size).
-fn listed(skill: &Skill) -> Value {
-    let mut value = skill_json(skill);
-    if let Some(map) = value.as_object_mut() {
-        map.remove("body");
+impl SkillHost for JsSkillHost {
+    fn tools(&self, catalog_chars: usize) -> SkillTools {
+        SkillTools::from_json(&self.ask("tools", &json!({ "chars": catalog_chars })))
     }
-    value
+
+    fn activate(&self, name: &str, arguments: &str) -> Result<Activation, String> {
+        let args = json!({ "name": name, "arguments": arguments });
+        Activation::from_json(&self.ask("activate", &args))
+    }
+
+    fn check_file(&self, skill: &str, path: &str) -> Result<(), String> {
+        check_from_json(&self.ask("file", &json!({ "skill": skill, "path": path })))
+    }
+
+    fn expand(&self, input: &str) -> Option<Result<Expansion, String>> {
+        Expansion::from_json(&self.ask("expand", &json!({ "input": input })))
+    }
 }
 
 impl WasmAgent {
-    /// Adds parsed records for the host or for plugin `plugin` (all or nothing); returns the
-    /// collisions.
-    fn add_skills(&self, args: &Value) -> Result<Value, String> {
-        let Some(Value::Array(records)) = args.get("records") else {
-            return Err("\"records\" must be an array".into());
-        };
-        let plugin = args.get("plugin").and_then(Value::as_str);
-        let trusted = args.get("trusted") == Some(&Value::Bool(true));
-        let scope = scope_of(plugin, trusted);
-        let mut skills = Vec::new();
-        for (i, record) in records.iter().enumerate() {
-            skills.push(
-                skill_from_json(record, scope.clone()).map_err(|e| format!("skills[{i}]: {e}"))?,
-            );
-        }
-        Ok(self.runtime().with_agent(|agent| {
-            let mut collisions = Vec::new();
-            for skill in skills {
-                for c in agent.skills_mut().insert(skill) {
-                    collisions.push(Value::from(c.message));
-                }
-            }
-            agent.refresh_skill_tools();
-            Value::Array(collisions)
-        }))
-    }
-
-    /// Removes exactly plugin `plugin`'s tools, servers, skills and commands.
+    /// Removes exactly plugin `plugin`'s tools and servers (its skills and commands are the
+    /// JS layer's, in the `ext` module) → how many tools.
     fn remove_plugin(&self, plugin: &str) -> Value {
         let part = plugin_part(plugin);
         let prefix = format!("plugin_{part}_");
@@ -75,9 +68,8 @@ impl WasmAgent {
         }
         let removed = self.runtime().with_agent(|agent| {
             let tools = agent.registry_mut().remove_plugin(&part);
-            let skills = agent.skills_mut().remove_plugin(&part);
             agent.refresh_skill_tools();
-            tools + skills
+            tools
         });
         self.js_tools()
             .remove_prefixed(&plugin_tool_name(&part, ""));
@@ -87,43 +79,38 @@ impl WasmAgent {
 
 #[wasm_bindgen]
 impl WasmAgent {
-    /// Skills, commands and plugins, one entry for the synchronous operations (one export
-    /// costs the module less than six). `op` and `args_json`:
-    /// - `add` `{records, plugin?, trusted?}`: parsed records (see [`skill_json`]) for the host
-    ///   or a plugin, all or nothing (a bad record throws naming its index and field) → the
-    ///   collisions' messages;
-    /// - `remove` `{name}`: the skill or command `name` reaches → whether there was one;
-    /// - `list` `{}`: every item sorted by qualified name, records without bodies;
-    /// - `resolve` `{input}`: the qualified name `/name args` reaches, or null (then `run`
-    ///   sends the text as written);
+    /// Plugins and skills, one entry for the synchronous operations. `op` and `args_json`:
     /// - `names` `{plugin, tool}`: `{plugin, tool}` as they appear in names and scopes;
-    /// - `removePlugin` `{plugin}`: exactly its tools, servers, skills, commands → how many.
+    /// - `removePlugin` `{plugin}`: exactly its tools and servers → how many tools;
+    /// - `refresh` `{}`: rebuilds the skill tools from the skill host now (after the JS layer
+    ///   changed the skills; a run start does it too).
     pub fn extensions(&self, op: &str, args_json: &str) -> Result<String, JsError> {
         let args = crate::json::parse_str(args_json).unwrap_or(Value::Null);
         let text = |key: &str| args.get(key).and_then(Value::as_str).unwrap_or_default();
         let out = match op {
-            "add" => self.add_skills(&args).map_err(|e| JsError::new(&e))?,
-            "remove" => Value::from(self.runtime().with_agent(|agent| {
-                let removed = agent.skills_mut().remove(text("name")).is_some();
-                agent.refresh_skill_tools();
-                removed
-            })),
-            "list" => Value::Array(
-                self.runtime()
-                    .with_agent(|agent| agent.skills().items().into_iter().map(listed).collect()),
-            ),
-            "resolve" => self.runtime().with_agent(|agent| {
-                let resolved = agent.skills().resolve(text("input"));
-                resolved.map_or(Value::Null, |inv| inv.skill.qualified.as_str().into())
-            }),
             "names" => json!({
                 "plugin": plugin_part(text("plugin")),
                 "tool": plugin_tool_name(text("plugin"), text("tool")),
             }),
             "removePlugin" => self.remove_plugin(text("plugin")),
+            "refresh" => {
+                self.runtime()
+                    .with_agent(|agent| agent.refresh_skill_tools());
+                Value::Null
+            }
             other => return Err(JsError::new(&format!("unknown operation {other}"))),
         };
         Ok(to_text(&out))
+    }
+
+    /// Sets where the agent's skills come from (`ask(op, argsJson) → answerJson`, synchronous;
+    /// see [`JsSkillHost`]), or removes it (`undefined`: no skills).
+    #[wasm_bindgen(js_name = setSkillHost)]
+    pub fn set_skill_host(&self, ask: Option<Function>) {
+        self.runtime().with_agent(|agent| {
+            agent.set_skill_host(ask.map(|f| Box::new(JsSkillHost(f)) as Box<dyn SkillHost>));
+            agent.refresh_skill_tools();
+        });
     }
 
     /// Serves `read_skill_file` for skills the host gave (`read(argsJson) → Promise<result>`,

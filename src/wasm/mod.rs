@@ -12,7 +12,8 @@
 //! `wasm-anthropic`), the tool_search lexical index (feature `wasm-search`), the mocks (feature
 //! `wasm-mocks`: the mock model and the mock GitHub server, plugged in as an ordinary model and
 //! transport) and the extension parsers (feature `wasm-ext`: SKILL.md, commands, plugin
-//! manifests, loaded when the JS layer gets text).
+//! manifests, and each agent's skill set, [`SkillBook`], which answers the runtime's skill
+//! questions; loaded with an agent's first skill, command or plugin).
 //!
 //! What the JS host provides to the runtime, as implementations of the driver's traits:
 //! - [`clock::JsClock`]: `performance.now()` and cancellable `setTimeout` sleeps; futures run
@@ -53,6 +54,8 @@ mod parsers;
 mod request;
 #[cfg(feature = "wasm-search")]
 mod search;
+#[cfg(feature = "wasm-ext")]
+mod skill_book;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
 mod stream_codec;
 #[cfg(feature = "wasm-runtime")]
@@ -78,3 +81,5 @@ pub use parsers::{
 };
 #[cfg(feature = "wasm-search")]
 pub use search::{rank_tools_json, search_tools_json};
+#[cfg(feature = "wasm-ext")]
+pub use skill_book::SkillBook;

@@ -4,7 +4,10 @@
 mod chaos;
 mod direct;
 mod limits;
+#[cfg(feature = "skill-set")]
 mod plugins;
+#[cfg(feature = "skill-set")]
+mod skill_host;
 mod transcripts;
 mod usage;
 mod vetting;
