@@ -7,6 +7,7 @@ mod limits;
 #[cfg(feature = "skill-set")]
 mod plugins;
 #[cfg(feature = "skill-set")]
+mod skill_api;
 mod skill_host;
 mod transcripts;
 mod usage;
