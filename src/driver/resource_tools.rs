@@ -2,12 +2,10 @@
 //! `read_mcp_resource`. Both are `read` risk and go through the gate, audit and truncation like
 //! every tool; they are registered only once some server offers resources.
 
-use super::mcp_runtime::McpOp;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::ToolOutput;
 use crate::json::to_text;
-use crate::mcp::read_resource_result;
 use crate::registry::{Risk, ToolSpec};
 use futures::future::{ready, LocalBoxFuture};
 use futures::FutureExt;
@@ -65,33 +63,29 @@ impl<C: Clock> Runtime<C> {
         });
     }
 
-    /// Runs a resource tool; failures are error results the model can read. (The one
-    /// [`Runtime::mcp`] future, mapped: no async body of its own in the wasm build.)
+    /// Runs a resource tool; failures are error results the model can read. (The
+    /// runtime's futures, mapped: no async body of its own in the wasm build.)
     pub(super) fn call_resource_tool<'a>(
         &'a self,
         name: &str,
         arguments: &'a Value,
     ) -> LocalBoxFuture<'a, ToolOutput> {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str);
-        let (server, op) = if name == LIST_RESOURCES_TOOL {
-            (text("server"), McpOp::Resources)
-        } else {
-            match (text("server"), text("uri")) {
-                (Some(server), Some(uri)) => (Some(server), McpOp::Read(uri)),
-                _ => {
-                    let why = "read_mcp_resource needs string \"server\" and \"uri\"";
-                    return Box::pin(ready(ToolOutput::error(why.to_owned())));
-                }
+        if name == LIST_RESOURCES_TOOL {
+            return Box::pin(self.resources(text("server")).map(|listed| match listed {
+                Ok(listed) => ToolOutput::text(to_text(&listed)),
+                Err(why) => ToolOutput::error(why),
+            }));
+        }
+        match (text("server"), text("uri")) {
+            (Some(server), Some(uri)) => Box::pin(
+                self.read_resource(server, uri)
+                    .map(|read| read.unwrap_or_else(ToolOutput::error)),
+            ),
+            _ => {
+                let why = "read_mcp_resource needs string \"server\" and \"uri\"";
+                Box::pin(ready(ToolOutput::error(why.to_owned())))
             }
-        };
-        let reading = matches!(op, McpOp::Read(_));
-        Box::pin(self.mcp(server, op).map(move |result| match result {
-            // Contents already checked by `mcp`: a read always converts.
-            Ok(result) if reading => {
-                read_resource_result(&result).unwrap_or_else(ToolOutput::error)
-            }
-            Ok(listed) => ToolOutput::text(to_text(&listed)),
-            Err(why) => ToolOutput::error(why),
-        }))
+        }
     }
 }
