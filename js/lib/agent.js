@@ -589,7 +589,7 @@ export class Agent {
 
   /**
    * One exchange with `server` (the core's `mcp`): the result; `otherwise` when the server is
-   * not connected or does not offer `method` (an error naming it when `otherwise` is not given);
+   * not connected or does not offer `method` (an error saying so when `otherwise` is not given);
    * failures worded by `why`, after `where: ` unless `where` is undefined (a run's errors).
    */
   async #ask(where, server, method, params, why, otherwise) {
@@ -601,12 +601,11 @@ export class Agent {
       text = await core.mcp(server, method, JSON.stringify(params));
     } catch (error) {
       const reason = messageOf(error);
-      if (otherwise !== undefined && reason === NOT_CONNECTED) return otherwise;
+      const absent = reason === NOT_CONNECTED || reason === notOffered(method);
+      if (otherwise !== undefined && absent) return otherwise;
       throw failed(reason);
     }
-    if (text !== null) return JSON.parse(text);
-    if (otherwise !== undefined) return otherwise;
-    throw failed(notOffered(method));
+    return JSON.parse(text);
   }
 
   /**
@@ -626,18 +625,12 @@ export class Agent {
         try {
           items = JSON.parse(await core.mcp(name, method, ''));
         } catch (error) {
-          const reason = messageOf(error);
-          // A server not connected is skipped, unless it was asked for by name.
-          if (reason === NOT_CONNECTED && (server === undefined || i > 0)) break;
-          if (reason === NOT_CONNECTED) throw why(name, 'not connected');
           // The lists after the first are optional even for servers offering the first.
           if (i > 0) continue;
-          throw why(name, reason);
-        }
-        if (items === null) {
-          if (server !== undefined && i === 0) throw why(name, notOffered(method));
-          if (i === 0) break;
-          continue;
+          const reason = messageOf(error);
+          // A server not connected or not offering the list is skipped, unless asked by name.
+          if (server === undefined && (reason === NOT_CONNECTED || reason === notOffered(method))) break;
+          throw why(name, reason === NOT_CONNECTED ? 'not connected' : reason);
         }
         for (const item of items) {
           if (isPlainObject(item)) lists[i].push({ ...item, server: name });

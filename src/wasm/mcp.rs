@@ -14,17 +14,11 @@ impl WasmAgent {
     /// Runs `method` on `server` with `params_json` (ignored for lists): resolves to a list
     /// method's entries across pages (`resources/list`, `resources/templates/list`,
     /// `prompts/list`) or another method's raw result, as JSON text (a `resources/read`
-    /// result once its contents read as tool content do); to `null` when the connected server
-    /// does not offer `method`. Rejects with why (`the server is not connected`, the error).
+    /// result once its contents read as tool content do). Rejects with why (`the server is not
+    /// connected`, the session's refusal of a method the server does not offer, the error).
     pub fn mcp(&self, server: String, method: String, params_json: &str) -> Promise {
         let runtime = self.runtime().clone();
         let params = parse_str(params_json).unwrap_or_default();
-        if runtime
-            .client(&server)
-            .is_some_and(|client| !client.offers(&method))
-        {
-            return Promise::resolve(&JsValue::NULL);
-        }
         future_to_promise(async move {
             let result = runtime.exchange(&server, &method, params).await;
             let checked = result.and_then(|value| match method.as_str() {
