@@ -7,6 +7,7 @@
 //! over `exchange` (the wasm `mcp` export), so the runtime module carries no prompt or
 //! completion code.
 
+use super::client::McpClient;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::{ContentBlock, ToolOutput};
@@ -24,17 +25,37 @@ fn params(text: String) -> Value {
     parse_str(&text).unwrap_or_default()
 }
 
+/// Appends the object entries of `items` to `into`, each tagged with `"server": server`.
+fn tag_into(into: &mut Vec<Value>, items: Vec<Value>, server: &str) {
+    for mut item in items {
+        if let Some(object) = item.as_object_mut() {
+            object.insert("server".into(), server.into());
+            into.push(item);
+        }
+    }
+}
+
 impl<C: Clock> Runtime<C> {
-    /// Names of connected servers (all, or just `only`) that offer `method`.
-    fn offering(&self, only: Option<&str>, method: &str) -> Vec<String> {
-        self.server_names()
-            .into_iter()
-            .filter(|name| only.is_none_or(|o| o == name))
-            .filter(|name| {
-                let client = self.client(name);
-                only.is_some() || client.is_some_and(|c| c.offers(method))
-            })
-            .collect()
+    /// The clients to ask for `method`: every connected server's that offers it, or `only`'s
+    /// (which must be connected); the error names the server and the method.
+    fn offering(
+        &self,
+        only: Option<&str>,
+        method: &str,
+    ) -> Result<Vec<(String, McpClient)>, String> {
+        if let Some(name) = only {
+            return match self.client(name) {
+                Some(client) => Ok(vec![(name.to_owned(), client)]),
+                None => Err(format!("MCP server {name}: {method}: not connected")),
+            };
+        }
+        let mut clients = Vec::new();
+        for name in self.server_names() {
+            if let Some(client) = self.client(&name).filter(|c| c.offers(method)) {
+                clients.push((name, client));
+            }
+        }
+        Ok(clients)
     }
 
     /// One exchange with `server` (see [`McpClient::exchange`](super::McpClient::exchange)):
@@ -57,31 +78,21 @@ impl<C: Clock> Runtime<C> {
 
     /// The entries of `lists` of every server offering the first (or of `server` alone), each
     /// tagged with `"server"`, one vector per list; the lists after the first are optional
-    /// (a server failing them adds nothing). Errors name the server and the first list.
+    /// (a server failing them adds nothing). Errors name the server and the first list. (What
+    /// to ask and how to file answers are plain functions: the async body only awaits.)
     async fn gather(
         &self,
         server: Option<&str>,
         lists: &[ListKind],
     ) -> Result<Vec<Vec<Value>>, String> {
         let method = lists[0].method_and_key().0;
-        let failed = |name: &str, why: &str| format!("MCP server {name}: {method}: {why}");
-        if let Some(name) = server.filter(|name| self.client(name).is_none()) {
-            return Err(failed(name, "not connected"));
-        }
         let mut gathered: Vec<Vec<Value>> = lists.iter().map(|_| Vec::new()).collect();
-        for name in self.offering(server, method) {
+        for (name, client) in self.offering(server, method)? {
             for (i, kind) in lists.iter().enumerate() {
-                let Some(client) = self.client(&name) else {
-                    continue;
-                };
                 match client.list(*kind).await {
-                    Ok(items) => gathered[i].extend(items.into_iter().filter_map(|mut item| {
-                        item.as_object_mut()?
-                            .insert("server".into(), name.as_str().into());
-                        Some(item)
-                    })),
+                    Ok(items) => tag_into(&mut gathered[i], items, &name),
                     Err(_) if i > 0 => {}
-                    Err(e) => return Err(failed(&name, &e.to_string())),
+                    Err(e) => return Err(format!("MCP server {name}: {method}: {e}")),
                 }
             }
         }
@@ -112,8 +123,12 @@ impl<C: Clock> Runtime<C> {
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ToolOutput, String> {
         let failed = |why: String| format!("reading {uri} from MCP server {server} failed: {why}");
         let params = params(format!(r#"{{"uri":{}}}"#, quoted(uri)));
-        let result = self.exchange(server, "resources/read", params).await;
-        read_resource_result(&result.map_err(failed)?).map_err(failed)
+        let client = self
+            .client(server)
+            .ok_or(NOT_CONNECTED)
+            .map_err(|why| failed(why.into()))?;
+        let result = client.feature_request("resources/read", params).await;
+        read_resource_result(&result.map_err(|e| failed(e.to_string()))?).map_err(failed)
     }
 
     /// Gets prompt `name` of `server` with `arguments` (an object of strings): the raw result.
@@ -172,10 +187,7 @@ impl<C: Clock> Runtime<C> {
     /// the servers that refused, with why.
     pub async fn set_log_level(&self, level: &str) -> Vec<String> {
         let mut failures = Vec::new();
-        for name in self.offering(None, "logging/setLevel") {
-            let Some(client) = self.client(&name) else {
-                continue;
-            };
+        for (name, client) in self.offering(None, "logging/setLevel").unwrap_or_default() {
             let result = client.feature_request("logging/setLevel", json!({ "level": level }));
             if let Err(e) = result.await {
                 failures.push(format!("MCP server {name}: logging/setLevel: {e}"));
