@@ -16,6 +16,9 @@ use crate::mcp::{read_resource_result, ListKind};
 use crate::registry::{truncate_output, DEFAULT_MAX_OUTPUT_CHARS};
 use serde_json::{json, Value};
 
+/// The lists of `resources()` and the `list_mcp_resources` tool: resources, then templates.
+pub(super) const RESOURCE_LISTS: [ListKind; 2] = [ListKind::Resources, ListKind::ResourceTemplates];
+
 /// Why an exchange with a server that is not connected failed.
 pub const NOT_CONNECTED: &str = "the server is not connected";
 
@@ -80,7 +83,7 @@ impl<C: Clock> Runtime<C> {
     /// tagged with `"server"`, one vector per list; the lists after the first are optional
     /// (a server failing them adds nothing). Errors name the server and the first list. (What
     /// to ask and how to file answers are plain functions: the async body only awaits.)
-    async fn gather(
+    pub(super) async fn gather(
         &self,
         server: Option<&str>,
         lists: &[ListKind],
@@ -102,8 +105,7 @@ impl<C: Clock> Runtime<C> {
     /// Lists resources and resource templates of every server offering them (or of `server`),
     /// each entry tagged with `"server"`: `{"resources": [...], "resourceTemplates": [...]}`.
     pub async fn resources(&self, server: Option<&str>) -> Result<Value, String> {
-        let lists = [ListKind::Resources, ListKind::ResourceTemplates];
-        let mut gathered = self.gather(server, &lists).await?;
+        let mut gathered = self.gather(server, &RESOURCE_LISTS).await?;
         let templates = gathered.pop().unwrap_or_default();
         let resources = gathered.pop().unwrap_or_default();
         // Built by hand: `json!` would serialize each array again (a `to_value` per entry).
