@@ -2,8 +2,11 @@
 // are attached. The same rules as the core's `Runtime::attach_mentions` (the native CLI's), kept
 // in JS so the runtime wasm module carries no copy of them.
 
-/** What Rust's `str::split_whitespace` splits on (Unicode White_Space; JS's `\s` differs). */
-const WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+/** Rust's `char::is_whitespace` as a character class body (Unicode White_Space; JS's `\s` differs). */
+export const SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+
+/** What Rust's `str::split_whitespace` splits on. */
+const WHITESPACE = new RegExp(`[${SPACE}]+`);
 
 /** The core's `DEFAULT_MAX_OUTPUT_CHARS`: an attached resource is cut like tool output. */
 const MAX_CHARS = 50_000;

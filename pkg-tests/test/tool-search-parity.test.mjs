@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { createAgent } from 'agentwire';
-import { eventLog, minimalServer, scriptedTransport } from './helpers.mjs';
+import { eventLog } from './helpers.mjs';
+import { minimalServer, scriptedTransport } from '../portable/suite/scripted.mjs';
 
 const FIXTURES = process.env.AW_TOOL_SEARCH_FIXTURES;
 if (!FIXTURES) throw new Error('AW_TOOL_SEARCH_FIXTURES is not set: run these tests with pkg-tests/run');
@@ -57,6 +58,45 @@ test('the search module gives the core index\'s names and scores for every commi
   }
   assert.throws(() => search.rankTools('x', '{"not": "an array"}', 5), /catalog must be an array/);
   assert.throws(() => search.rankTools('x', '[{"description": "no name"}]', 5), /catalog\[0\] has no string "name"/);
+});
+
+test('without the search module, the tools a query names are what the core index pins first', T, async () => {
+  const { golden, catalog, queries } = fixture();
+  const dir = join(process.cwd(), 'node_modules/agentwire');
+  const { namedOnly } = await import(pathToFileURL(join(dir, 'lib/pins.js')).href);
+  // The index ranks the names a query pins first: JS's pins are always a prefix of its answer.
+  let pinned = 0;
+  for (const c of golden.cases) {
+    const named = namedOnly(c.query, catalog, golden.limit);
+    assert.deepEqual(named, c.hits.slice(0, named.length).map((h) => h.name), c.query);
+    pinned += named.length > 0;
+  }
+  assert.ok(pinned >= 10, `${pinned} cases with names pinned`);
+  // Every exact name is found first.
+  const exact = queries.filter((q) => q.kind === 'exact');
+  assert.ok(exact.length > 0);
+  for (const q of exact) assert.ok(q.expected.includes(namedOnly(q.query, catalog, 5)[0]), q.query);
+  // The rules one by one (those of the core's tool_search::index::pin).
+  const tools = [
+    { name: 'mcp__github__create_pull_request', tool: 'create_pull_request' },
+    { name: 'mcp__github__create_pull_request_review', tool: 'create_pull_request_review' },
+    { name: 'mcp__everything__echo', tool: 'echo' },
+    { name: 'mcp__fs__read_file', tool: 'read_file' },
+    { name: 'mcp__fs2__read_file', tool: 'read_file' },
+  ];
+  const cases = [
+    ['select:echo, mcp__fs__read_file', ['mcp__everything__echo', 'mcp__fs__read_file']],
+    ['  SELECT: nope', []],
+    ['select:', []],
+    ['create_pull_request', ['mcp__github__create_pull_request']],
+    ['please echo this', []], // a plain word pins only as the whole query
+    ['echo', ['mcp__everything__echo']],
+    ['use read_file.', ['mcp__fs__read_file', 'mcp__fs2__read_file']], // both servers' tool
+    ['Mcp__GitHub__Create_Pull_Request?', ['mcp__github__create_pull_request']],
+    ['"read_file" or `echo`', ['mcp__fs__read_file', 'mcp__fs2__read_file']],
+    ['select:read_file,echo', ['mcp__fs__read_file', 'mcp__fs2__read_file']], // at most the limit
+  ];
+  for (const [query, expected] of cases) assert.deepEqual(namedOnly(query, tools, 2), expected, query);
 });
 
 /** A model that calls tool_search once per query, one per step, then answers. */
