@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createAgent, parseCommand, parsePluginManifest, parseSkill } from 'agentwire';
-import { eventLog, minimalServer, scriptedTransport } from './helpers.mjs';
+import { eventLog } from './helpers.mjs';
+import { minimalServer, scriptedTransport } from '../portable/suite/scripted.mjs';
 
 const HELPER_SKILL = `---
 name: helper
