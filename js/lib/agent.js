@@ -18,11 +18,12 @@ import { eventStream } from './stream.js';
 import { attachment, mentions } from './mentions.js';
 /** Skills, commands and plugins: loaded with their first use, so agents without them skip it. */
 const extensions = () => import('./extensions.js');
+import { init, mocks, wasm } from './wasm.js';
+
 /** Why the core's `mcp` fails for a server that is not connected (`driver::NOT_CONNECTED`). */
 const NOT_CONNECTED = 'the server is not connected';
 /** The session's refusal of a method the server did not declare (as the core words it). */
 const notOffered = (method) => `the server does not offer ${method} (not in its capabilities)`;
-import { init, mocks, wasm } from './wasm.js';
 
 const AGENT_OPTIONS = [
   'model',
