@@ -126,3 +126,46 @@ fn a_deny_rule_stops_resource_reads_and_servers_without_resources_get_no_tools()
     });
     assert!(!names.iter().any(|n| n.contains("resource")), "{names:?}");
 }
+
+fn exchange(host: &mut Host, server: &str, method: &str) -> Result<serde_json::Value, String> {
+    let params = json!({"uri": "repo://vercel/ai/contents/LICENSE"});
+    Stepper::new(host.runtime.exchange(server, method, params))
+        .step(&mut host.pool)
+        .expect("the mock answers at once")
+}
+
+/// The npm package's JS layer words errors and skips servers by these exact texts.
+#[test]
+fn exchanges_give_lists_results_and_the_reasons_the_js_layer_matches() {
+    let mut host = Host::with_policy(Policy::new(), ScriptedModel::new([]));
+    host.add_server("github", MockGithubTransport::default());
+    let listed = exchange(&mut host, "github", "resources/list").unwrap();
+    assert!(listed.as_array().is_some_and(|l| !l.is_empty()), "{listed}");
+    let read = exchange(&mut host, "github", "resources/read").unwrap();
+    assert!(read["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Apache License"));
+    assert_eq!(
+        exchange(&mut host, "nope", "resources/list"),
+        Err(agentwire::driver::NOT_CONNECTED.to_owned())
+    );
+    let js = include_str!("../js/lib/agent.js");
+    let constant = format!(
+        "const NOT_CONNECTED = '{}';",
+        agentwire::driver::NOT_CONNECTED
+    );
+    assert!(
+        js.contains(&constant),
+        "js/lib/agent.js must say {constant}"
+    );
+    let not_offered = "`the server does not offer ${method} (not in its capabilities)`";
+    assert!(
+        js.contains(not_offered),
+        "js/lib/agent.js must word refusals as {not_offered}"
+    );
+    assert_eq!(
+        exchange(&mut host, "github", "logging/setLevel"),
+        Err("the server does not offer logging/setLevel (not in its capabilities)".to_owned())
+    );
+}

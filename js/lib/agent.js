@@ -15,9 +15,15 @@ import { checkModel, isMockModel, modelFunction } from './models.js';
 import { adaptTransport, checkTransport, isMockGithub, mockGithub } from './transports.js';
 import { checkDefer, checkToolSearch, indexSearcher } from './tool-search.js';
 import { eventStream } from './stream.js';
+import { attachment, mentions } from './mentions.js';
 /** Skills, commands and plugins: loaded with their first use, so agents without them skip it. */
 const extensions = () => import('./extensions.js');
 import { init, mocks, wasm } from './wasm.js';
+
+/** Why the core's `mcp` fails for a server that is not connected (`driver::NOT_CONNECTED`). */
+const NOT_CONNECTED = 'the server is not connected';
+/** The session's refusal of a method the server did not declare (as the core words it). */
+const notOffered = (method) => `the server does not offer ${method} (not in its capabilities)`;
 
 const AGENT_OPTIONS = [
   'model',
@@ -367,7 +373,11 @@ export class Agent {
     const onAbort = () => core.interrupt(abortReason(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await core.run(prompt, emit, approve);
+      // `@server:uri` attaches that resource; one that cannot be read fails the run.
+      const running = core.run(await this.#attachMentions(prompt), emit, approve);
+      // An abort while reading them reaches the run as soon as it starts (it queues the stop).
+      if (signal?.aborted) core.interrupt(abortReason(signal));
+      return await running;
     } catch (error) {
       throw signal?.aborted ? abortError(signal, messageOf(error)) : error;
     } finally {
@@ -527,42 +537,115 @@ export class Agent {
 
   /** Resources and resource templates of every server offering them (or of `server`). */
   async resources(server) {
-    return this.#mcp('agent.resources', 'resources', { server });
+    const methods = ['resources/list', 'resources/templates/list'];
+    const [resources, resourceTemplates] = await this.#gather('agent.resources', server, methods);
+    return { resources, resourceTemplates };
   }
 
   /** Reads one resource of `server`: `{contents: [{uri, mimeType?, text? | blob?}]}`. */
   async readResource(server, uri) {
-    nonEmptyString('agent.readResource', 'uri', uri);
-    return this.#mcp('agent.readResource', 'readResource', { server: server ?? '', uri });
+    const where = 'agent.readResource';
+    nonEmptyString(where, 'uri', uri);
+    const why = (reason) => `reading ${uri} from MCP server ${server} failed: ${reason}`;
+    return this.#ask(where, server ?? '', 'resources/read', { uri }, why);
   }
 
   /** Prompts of every server offering them (or of `server`), each with its `server`. */
   async prompts(server) {
-    return this.#mcp('agent.prompts', 'prompts', { server });
+    return (await this.#gather('agent.prompts', server, ['prompts/list']))[0];
   }
 
   /** Gets prompt `name` of `server` filled in with `args`: `{description?, messages}`. */
   async getPrompt(server, name, args) {
-    nonEmptyString('agent.getPrompt', 'name', name);
-    return this.#mcp('agent.getPrompt', 'getPrompt', { server: server ?? '', name, args: args ?? {} });
+    const where = 'agent.getPrompt';
+    nonEmptyString(where, 'name', name);
+    const params = { name, arguments: args ?? {} };
+    const why = (reason) => `MCP server ${server}: prompt ${name}: ${reason}`;
+    return this.#ask(where, server ?? '', 'prompts/get', params, why);
   }
 
   /** Values `server` suggests for `argument` of prompt `prompt`, typed so far as `value`. */
   async complete(server, prompt, argument, value, context) {
-    nonEmptyString('agent.complete', 'argument', argument);
-    const args = { server: server ?? '', prompt, argument, value: value ?? '', context: context ?? {} };
-    return this.#mcp('agent.complete', 'complete', args);
+    const where = 'agent.complete';
+    nonEmptyString(where, 'argument', argument);
+    const text = (v) => (typeof v === 'string' ? v : '');
+    const params = {
+      ref: { type: 'ref/prompt', name: text(prompt) },
+      argument: { name: argument, value: text(value) },
+      context: { arguments: context ?? {} },
+    };
+    const why = (reason) => `MCP server ${server}: completion: ${reason}`;
+    // A server that is not connected or offers no completion suggests nothing.
+    const result = await this.#ask(where, server ?? '', 'completion/complete', params, why, []);
+    const values = result?.completion?.values;
+    if (!Array.isArray(values)) throw new Error(`${where}: ${why('no values')}`);
+    return values.filter((v) => typeof v === 'string');
   }
 
-  /** Checks `args.server` (a name, or undefined for "every server"), asks the core, parses. */
-  async #mcp(where, op, args) {
-    if (args.server !== undefined) nonEmptyString(where, 'server', args.server);
-    const core = this.#live(where);
-    try {
-      return JSON.parse(await core.mcp(op, JSON.stringify(args)));
-    } catch (error) {
-      throw new Error(`${where}: ${messageOf(error)}`);
+  /** `prompt` with the resource of each of its `@server:uri` mentions attached. */
+  async #attachMentions(prompt) {
+    if (!prompt.includes('@')) return prompt;
+    const found = mentions(prompt, this.servers().map((s) => s.name));
+    let attached = prompt;
+    for (const [server, uri] of found) {
+      const why = (reason) => `reading ${uri} from MCP server ${server} failed: ${reason}`;
+      const read = await this.#ask(undefined, server, 'resources/read', { uri }, why);
+      attached += attachment(server, uri, read);
     }
+    return attached;
+  }
+
+  /**
+   * One exchange with `server` (the core's `mcp`): the result; `otherwise` when the server is
+   * not connected or does not offer `method` (an error saying so when `otherwise` is not given);
+   * failures worded by `why`, after `where: ` unless `where` is undefined (a run's errors).
+   */
+  async #ask(where, server, method, params, why, otherwise) {
+    const failed = (reason) => new Error(where ? `${where}: ${why(reason)}` : why(reason));
+    if (where) nonEmptyString(where, 'server', server);
+    const core = this.#live(where ?? 'agent.run');
+    let text;
+    try {
+      text = await core.mcp(server, method, JSON.stringify(params));
+    } catch (error) {
+      const reason = messageOf(error);
+      const absent = reason === NOT_CONNECTED || reason === notOffered(method);
+      if (otherwise !== undefined && absent) return otherwise;
+      throw failed(reason);
+    }
+    return JSON.parse(text);
+  }
+
+  /**
+   * The entries of the list `methods[0]` (and of the optional lists after it) of every
+   * connected server offering it, or of `server` alone, each tagged with its `server`: one
+   * array per method. Errors name the server and `methods[0]`.
+   */
+  async #gather(where, server, methods) {
+    if (server !== undefined) nonEmptyString(where, 'server', server);
+    const core = this.#live(where);
+    const names = server === undefined ? this.servers().map((s) => s.name) : [server];
+    const lists = methods.map(() => []);
+    const why = (name, reason) => new Error(`${where}: MCP server ${name}: ${methods[0]}: ${reason}`);
+    for (const name of names) {
+      for (const [i, method] of methods.entries()) {
+        let items;
+        try {
+          items = JSON.parse(await core.mcp(name, method, ''));
+        } catch (error) {
+          // The lists after the first are optional even for servers offering the first.
+          if (i > 0) continue;
+          const reason = messageOf(error);
+          // A server not connected or not offering the list is skipped, unless asked by name.
+          if (server === undefined && (reason === NOT_CONNECTED || reason === notOffered(method))) break;
+          throw why(name, reason === NOT_CONNECTED ? 'not connected' : reason);
+        }
+        for (const item of items) {
+          if (isPlainObject(item)) lists[i].push({ ...item, server: name });
+        }
+      }
+    }
+    return lists;
   }
 
   /** Serves `read_skill_file` for object skills (the core has confined `path` already). */

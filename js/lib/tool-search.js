@@ -1,6 +1,7 @@
 // Deferred tool loading: the `toolSearch` option of `createAgent`, the `defer` option of
 // `connect`, and the JS searcher the core calls for `tool_search`.
 import { describe, fail, isPlainObject, messageOf, optionalCount, optionalFunction, optionalStrings, options } from './check.js';
+import { namedOnly } from './pins.js';
 import { loadModule } from './wasm.js';
 
 const MODES = ['auto', 'on', 'off'];
@@ -46,8 +47,8 @@ export function checkDefer(where, value) {
  * index in the on-demand `search` module (loaded on the first search), fused with the user's
  * `search(query, catalog)` ranking when there is one, exactly as the native core does. A user
  * callback that throws or returns anything but an array of names is reported once per search
- * through `onNotice`, and the index answers alone. If the module cannot be loaded, the search
- * fails (reported too) and the runtime answers with the tools the query names exactly.
+ * through `onNotice`, and the index answers alone. If the module cannot be loaded (reported
+ * too), the answer is the tools the query names exactly (`select:` lists and exact names).
  */
 export function indexSearcher(search, onNotice) {
   const notice = (message) => {
@@ -74,9 +75,9 @@ export function indexSearcher(search, onNotice) {
       try {
         index = await loadModule('search');
       } catch (error) {
-        const message = `tool_search: the search module could not be loaded (${messageOf(error)}); only tools named exactly were found`;
-        notice(message);
-        throw new Error(message);
+        notice(`tool_search: the search module could not be loaded (${messageOf(error)}); only tools named exactly were found`);
+        // The tools the query names, found here: the runtime module ranks nothing itself.
+        return JSON.stringify(namedOnly(query, JSON.parse(catalogJson), limit));
       }
       return index.rankTools(query, catalogJson, limit, host);
     })();

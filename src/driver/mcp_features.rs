@@ -57,6 +57,19 @@ impl McpClient {
         self.ask(Ask::Request(method, params))
     }
 
+    /// One exchange by method name: every entry of the list when `method` is a list method
+    /// (`resources/list`, ...; `params` unused), else one optional-feature request's raw result.
+    pub fn exchange<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, RequestError>> + 'a {
+        self.ask(match ListKind::of_method(method) {
+            Some(kind) => Ask::List(kind),
+            None => Ask::Request(method, params),
+        })
+    }
+
     /// Whether the server declared what `method` needs.
     pub fn offers(&self, method: &str) -> bool {
         self.with_session(|s| s.offers(method))

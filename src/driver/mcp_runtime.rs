@@ -1,11 +1,13 @@
 //! What the runtime offers from servers beyond tools: resources (listed, read, attached with
 //! `@server:uri`), prompts, argument completion and log levels.
 //!
-//! Every operation goes through [`Runtime::mcp`] (prepared and finished synchronously around one
-//! wire exchange), so the wasm build carries one async state machine for all of them rather
-//! than one per feature and per caller.
+//! Two async bodies carry every operation: [`Runtime::exchange`] (one request, or one whole
+//! list, with one server) and `gather` (a list across servers); each operation prepares and
+//! finishes around them synchronously. The npm package's JS layer shapes its results itself
+//! over `exchange` (the wasm `mcp` export), so the runtime module carries no prompt or
+//! completion code.
 
-use super::mcp_features::Ask;
+use super::client::McpClient;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::{ContentBlock, ToolOutput};
@@ -14,57 +16,11 @@ use crate::mcp::{read_resource_result, ListKind};
 use crate::registry::{truncate_output, DEFAULT_MAX_OUTPUT_CHARS};
 use serde_json::{json, Value};
 
-/// An operation on MCP servers beyond tools, for [`Runtime::mcp`].
-#[derive(Debug)]
-pub enum McpOp<'a> {
-    /// Resources and resource templates: `{"resources": [...], "resourceTemplates": [...]}`.
-    Resources,
-    /// Prompts: `[...]`.
-    Prompts,
-    /// `resources/read` of a URI: the raw result, once its contents read as tool content do.
-    Read(&'a str),
-    /// `prompts/get` of a prompt with its arguments (an object of strings): the raw result.
-    GetPrompt(&'a str, Value),
-    /// `completion/complete` of a prompt's argument: the suggested values, `[]` when the
-    /// server does not offer completion.
-    Complete {
-        /// The prompt.
-        prompt: &'a str,
-        /// The argument being typed.
-        argument: &'a str,
-        /// What is typed of it so far.
-        value: &'a str,
-        /// The arguments already given (an object of strings).
-        context: Value,
-    },
-}
+/// The lists of `resources()` and the `list_mcp_resources` tool: resources, then templates.
+pub(super) const RESOURCE_LISTS: [ListKind; 2] = [ListKind::Resources, ListKind::ResourceTemplates];
 
-impl McpOp<'_> {
-    /// The lists this operation gathers across servers (none for a single request); the
-    /// second, when there is one, is optional even for servers offering the first.
-    fn lists(&self) -> &'static [ListKind] {
-        match self {
-            McpOp::Resources => &[ListKind::Resources, ListKind::ResourceTemplates],
-            McpOp::Prompts => &[ListKind::Prompts],
-            _ => &[],
-        }
-    }
-
-    /// Why asking `server` failed, naming what was asked.
-    fn failed(&self, server: &str, why: &str) -> String {
-        let what = match self {
-            McpOp::Read(uri) => {
-                return format!("reading {uri} from MCP server {server} failed: {why}")
-            }
-            McpOp::GetPrompt(name, _) => {
-                return format!("MCP server {server}: prompt {name}: {why}")
-            }
-            McpOp::Complete { .. } => "completion",
-            _ => self.lists()[0].method_and_key().0,
-        };
-        format!("MCP server {server}: {what}: {why}")
-    }
-}
+/// Why an exchange with a server that is not connected failed.
+pub const NOT_CONNECTED: &str = "the server is not connected";
 
 /// Request params from their JSON text (always valid: names through [`quoted`], values through
 /// [`to_text`]); text costs the wasm build less than a `json!` expansion per key.
@@ -72,142 +28,109 @@ fn params(text: String) -> Value {
     parse_str(&text).unwrap_or_default()
 }
 
-/// Marks an exchange that is a single request rather than one of the gathered lists.
-const SINGLE: usize = usize::MAX;
+/// Appends the object entries of `items` to `into`, each tagged with `"server": server`.
+fn tag_into(into: &mut Vec<Value>, items: Vec<Value>, server: &str) {
+    for mut item in items {
+        if let Some(object) = item.as_object_mut() {
+            object.insert("server".into(), server.into());
+            into.push(item);
+        }
+    }
+}
 
 impl<C: Clock> Runtime<C> {
-    /// Names of connected servers (all, or just `only`) that offer `method`.
-    fn offering(&self, only: Option<&str>, method: &str) -> Vec<String> {
-        self.server_names()
-            .into_iter()
-            .filter(|name| only.is_none_or(|o| o == name))
-            .filter(|name| {
-                let client = self.client(name);
-                only.is_some() || client.is_some_and(|c| c.offers(method))
-            })
-            .collect()
+    /// The clients to ask for `method`: every connected server's that offers it, or `only`'s
+    /// (which must be connected); the error names the server and the method.
+    fn offering(
+        &self,
+        only: Option<&str>,
+        method: &str,
+    ) -> Result<Vec<(String, McpClient)>, String> {
+        if let Some(name) = only {
+            return match self.client(name) {
+                Some(client) => Ok(vec![(name.to_owned(), client)]),
+                None => Err(format!("MCP server {name}: {method}: not connected")),
+            };
+        }
+        let mut clients = Vec::new();
+        for name in self.server_names() {
+            if let Some(client) = self.client(&name).filter(|c| c.offers(method)) {
+                clients.push((name, client));
+            }
+        }
+        Ok(clients)
     }
 
-    /// Runs `op` on `server`, or for lists on every server offering them (each entry tagged
-    /// with `"server"`); errors name the server and what was asked. Every operation goes
-    /// through this one function with one wire exchange in it, so the wasm build carries a
-    /// single async body for all of them (bindings, resource tools and `@server:uri`).
-    pub async fn mcp(&self, server: Option<&str>, op: McpOp<'_>) -> Result<Value, String> {
-        let lists = op.lists();
-        let name = server.unwrap_or_default();
-        // What to ask whom, in order: (server, exchange, index of its list if it is one).
-        let mut asks: Vec<(String, Ask<'_>, usize)> = Vec::new();
-        match &op {
-            McpOp::Resources | McpOp::Prompts => {
-                if server.is_some() && self.client(name).is_none() {
-                    return Err(op.failed(name, "not connected"));
+    /// One exchange with `server` (see [`McpClient::exchange`](super::McpClient::exchange)):
+    /// a whole list for a list method, else the raw result of one request; the error is why
+    /// (the caller names the server and what was asked).
+    pub async fn exchange(
+        &self,
+        server: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
+        let Some(client) = self.client(server) else {
+            return Err(NOT_CONNECTED.to_owned());
+        };
+        client
+            .exchange(method, params)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// The entries of `lists` of every server offering the first (or of `server` alone), each
+    /// tagged with `"server"`, one vector per list; the lists after the first are optional
+    /// (a server failing them adds nothing). Errors name the server and the first list. (What
+    /// to ask and how to file answers are plain functions: the async body only awaits.)
+    pub(super) async fn gather(
+        &self,
+        server: Option<&str>,
+        lists: &[ListKind],
+    ) -> Result<Vec<Vec<Value>>, String> {
+        let method = lists[0].method_and_key().0;
+        let mut gathered: Vec<Vec<Value>> = lists.iter().map(|_| Vec::new()).collect();
+        for (name, client) in self.offering(server, method)? {
+            for (i, kind) in lists.iter().enumerate() {
+                match client.list(*kind).await {
+                    Ok(items) => tag_into(&mut gathered[i], items, &name),
+                    Err(_) if i > 0 => {}
+                    Err(e) => return Err(format!("MCP server {name}: {method}: {e}")),
                 }
-                for server in self.offering(server, lists[0].method_and_key().0) {
-                    for (i, kind) in lists.iter().enumerate() {
-                        asks.push((server.clone(), Ask::List(*kind), i));
-                    }
-                }
-            }
-            McpOp::Read(uri) => {
-                let text = format!(r#"{{"uri":{}}}"#, quoted(uri));
-                asks.push((
-                    name.into(),
-                    Ask::Request("resources/read", params(text)),
-                    SINGLE,
-                ));
-            }
-            McpOp::GetPrompt(prompt, arguments) => {
-                let (prompt, arguments) = (quoted(prompt), to_text(arguments));
-                let text = format!(r#"{{"name":{prompt},"arguments":{arguments}}}"#);
-                asks.push((
-                    name.into(),
-                    Ask::Request("prompts/get", params(text)),
-                    SINGLE,
-                ));
-            }
-            McpOp::Complete {
-                prompt,
-                argument,
-                value,
-                context,
-            } => {
-                let method = "completion/complete";
-                if !self.client(name).is_some_and(|c| c.offers(method)) {
-                    return Ok(json!([]));
-                }
-                let text = format!(
-                    r#"{{"ref":{{"type":"ref/prompt","name":{}}},"argument":{{"name":{},"value":{}}},"context":{{"arguments":{}}}}}"#,
-                    quoted(prompt),
-                    quoted(argument),
-                    quoted(value),
-                    to_text(context)
-                );
-                asks.push((name.into(), Ask::Request(method, params(text)), SINGLE));
             }
         }
-        let mut gathered: [Vec<Value>; 2] = Default::default();
-        let mut single = Value::Null;
-        for (server, ask, list) in asks {
-            let Some(client) = self.client(&server) else {
-                if list == SINGLE {
-                    return Err(op.failed(&server, "the server is not connected"));
-                }
-                continue;
-            };
-            match (client.ask(ask).await, list) {
-                (Ok(result), SINGLE) => single = result,
-                (Ok(Value::Array(items)), i) => {
-                    gathered[i].extend(items.into_iter().filter_map(|mut item| {
-                        item.as_object_mut()?
-                            .insert("server".into(), server.as_str().into());
-                        Some(item)
-                    }))
-                }
-                (Ok(_), _) => {}
-                // Templates are optional even for servers with resources.
-                (Err(_), 1) => {}
-                (Err(e), _) => return Err(op.failed(&server, &e.to_string())),
-            }
-        }
-        let [first, second] = gathered;
-        match op {
-            McpOp::Resources => Ok(json!({"resources": first, "resourceTemplates": second})),
-            McpOp::Prompts => Ok(Value::Array(first)),
-            McpOp::Read(_) => match read_resource_result(&single) {
-                Ok(_) => Ok(single),
-                Err(why) => Err(op.failed(name, &why)),
-            },
-            McpOp::GetPrompt(..) => Ok(single),
-            McpOp::Complete { .. } => {
-                let values = single
-                    .pointer("/completion/values")
-                    .and_then(Value::as_array);
-                let values = values.ok_or_else(|| op.failed(name, "no values"))?;
-                let strings = values.iter().filter(|v| v.is_string()).cloned();
-                Ok(Value::Array(strings.collect()))
-            }
-        }
+        Ok(gathered)
     }
 
     /// Lists resources and resource templates of every server offering them (or of `server`),
     /// each entry tagged with `"server"`: `{"resources": [...], "resourceTemplates": [...]}`.
     pub async fn resources(&self, server: Option<&str>) -> Result<Value, String> {
-        self.mcp(server, McpOp::Resources).await
+        let mut gathered = self.gather(server, &RESOURCE_LISTS).await?;
+        let templates = gathered.pop().unwrap_or_default();
+        let resources = gathered.pop().unwrap_or_default();
+        // Built by hand: `json!` would serialize each array again (a `to_value` per entry).
+        let mut listed = serde_json::Map::new();
+        listed.insert("resources".into(), Value::Array(resources));
+        listed.insert("resourceTemplates".into(), Value::Array(templates));
+        Ok(Value::Object(listed))
     }
 
     /// Lists the prompts of every server offering them (or of `server`), tagged with `"server"`.
     pub async fn prompts(&self, server: Option<&str>) -> Result<Vec<Value>, String> {
-        match self.mcp(server, McpOp::Prompts).await? {
-            Value::Array(prompts) => Ok(prompts),
-            _ => Ok(Vec::new()),
-        }
+        let gathered = self.gather(server, &[ListKind::Prompts]).await?;
+        Ok(gathered.into_iter().next().unwrap_or_default())
     }
 
     /// Reads one resource of `server`; the error names the server and the URI.
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ToolOutput, String> {
-        let result = self.mcp(Some(server), McpOp::Read(uri)).await?;
-        // Already checked by `mcp`: this cannot fail.
-        read_resource_result(&result)
+        let failed = |why: String| format!("reading {uri} from MCP server {server} failed: {why}");
+        let params = params(format!(r#"{{"uri":{}}}"#, quoted(uri)));
+        let client = self
+            .client(server)
+            .ok_or(NOT_CONNECTED)
+            .map_err(|why| failed(why.into()))?;
+        let result = client.feature_request("resources/read", params).await;
+        read_resource_result(&result.map_err(|e| failed(e.to_string()))?).map_err(failed)
     }
 
     /// Gets prompt `name` of `server` with `arguments` (an object of strings): the raw result.
@@ -217,8 +140,14 @@ impl<C: Clock> Runtime<C> {
         name: &str,
         arguments: Value,
     ) -> Result<Value, String> {
-        self.mcp(Some(server), McpOp::GetPrompt(name, arguments))
+        let text = format!(
+            r#"{{"name":{},"arguments":{}}}"#,
+            quoted(name),
+            to_text(&arguments)
+        );
+        self.exchange(server, "prompts/get", params(text))
             .await
+            .map_err(|why| format!("MCP server {server}: prompt {name}: {why}"))
     }
 
     /// Completion values for argument `argument` of prompt `prompt` on `server` (typed so far
@@ -232,15 +161,26 @@ impl<C: Clock> Runtime<C> {
         value: &str,
         context: Value,
     ) -> Result<Vec<String>, String> {
-        let op = McpOp::Complete {
-            prompt,
-            argument,
-            value,
-            context,
-        };
-        let values = self.mcp(Some(server), op).await?;
-        let values = values.as_array().into_iter().flatten();
+        let method = "completion/complete";
+        if !self.client(server).is_some_and(|c| c.offers(method)) {
+            return Ok(Vec::new());
+        }
+        let text = format!(
+            r#"{{"ref":{{"type":"ref/prompt","name":{}}},"argument":{{"name":{},"value":{}}},"context":{{"arguments":{}}}}}"#,
+            quoted(prompt),
+            quoted(argument),
+            quoted(value),
+            to_text(&context)
+        );
+        let failed = |why: &str| format!("MCP server {server}: completion: {why}");
+        let result = self.exchange(server, method, params(text)).await;
+        let result = result.map_err(|why| failed(&why))?;
+        let values = result
+            .pointer("/completion/values")
+            .and_then(Value::as_array);
+        let values = values.ok_or_else(|| failed("no values"))?;
         Ok(values
+            .iter()
             .filter_map(|v| Some(v.as_str()?.to_owned()))
             .collect())
     }
@@ -249,10 +189,7 @@ impl<C: Clock> Runtime<C> {
     /// the servers that refused, with why.
     pub async fn set_log_level(&self, level: &str) -> Vec<String> {
         let mut failures = Vec::new();
-        for name in self.offering(None, "logging/setLevel") {
-            let Some(client) = self.client(&name) else {
-                continue;
-            };
+        for (name, client) in self.offering(None, "logging/setLevel").unwrap_or_default() {
             let result = client.feature_request("logging/setLevel", json!({ "level": level }));
             if let Err(e) = result.await {
                 failures.push(format!("MCP server {name}: logging/setLevel: {e}"));
@@ -267,9 +204,7 @@ impl<C: Clock> Runtime<C> {
     pub async fn attach_mentions(&self, prompt: &str) -> Result<String, String> {
         let mut attached = prompt.to_owned();
         for (server, uri) in self.mentions(prompt) {
-            let result = self.mcp(Some(&server), McpOp::Read(&uri)).await?;
-            // Already checked by `mcp`: this cannot fail.
-            let output = read_resource_result(&result)?;
+            let output = self.read_resource(&server, &uri).await?;
             // The tag already names the resource: text contents go in bare.
             let parts: Vec<String> = output
                 .content

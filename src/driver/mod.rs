@@ -24,7 +24,7 @@ pub use events::{Empty, EventStream, EVENT_QUEUE_CAPACITY};
 pub use gated::NotRun;
 pub use in_process::MockGithubTransport;
 pub use interrupt::{NothingRunning, RunInterrupt};
-pub use mcp_runtime::McpOp;
+pub use mcp_runtime::NOT_CONNECTED;
 pub use resource_tools::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
 pub use runtime::{DirectCallOutput, RunError, Runtime, ServerStatus, ToolSearcher};
 pub use traits::{Clock, Spawn, Transport};

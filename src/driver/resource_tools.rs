@@ -2,12 +2,11 @@
 //! `read_mcp_resource`. Both are `read` risk and go through the gate, audit and truncation like
 //! every tool; they are registered only once some server offers resources.
 
-use super::mcp_runtime::McpOp;
+use super::mcp_runtime::RESOURCE_LISTS;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::content::ToolOutput;
 use crate::json::to_text;
-use crate::mcp::read_resource_result;
 use crate::registry::{Risk, ToolSpec};
 use futures::future::{ready, LocalBoxFuture};
 use futures::FutureExt;
@@ -20,23 +19,41 @@ pub const READ_RESOURCE_TOOL: &str = "read_mcp_resource";
 
 /// Names, descriptions and input schemas, as JSON text: parsed once at registration, which
 /// costs the wasm build less than building the values in code.
-const SPECS: &str = r#"[
- ["list_mcp_resources", "List the resources (and resource templates) that MCP servers offer: URIs, names, descriptions. Optionally only those of one server.",
-  {"type": "object", "properties": {"server": {"type": "string", "description": "MCP server name"}}}],
- ["read_mcp_resource", "Read one resource of an MCP server by its URI.",
-  {"type": "object", "properties": {"server": {"type": "string", "description": "MCP server name"},
-   "uri": {"type": "string"}}, "required": ["server", "uri"]}]
-]"#;
+const SPECS: &str = concat!(
+    r#"[["list_mcp_resources","List the resources (and resource templates) that MCP servers offer: URIs, names, descriptions. Optionally only those of one server.","#,
+    r#"{"type":"object","properties":{"server":{"type":"string","description":"MCP server name"}}}],"#,
+    r#"["read_mcp_resource","Read one resource of an MCP server by its URI.","#,
+    r#"{"type":"object","properties":{"server":{"type":"string","description":"MCP server name"},"uri":{"type":"string"}},"required":["server","uri"]}]]"#
+);
 
+/// The resource tools' specs (a plain loop: no iterator adapter instances in the wasm build).
 fn specs() -> Vec<ToolSpec> {
-    let specs = crate::json::parse_str(SPECS).unwrap_or_default();
-    let specs = specs.as_array().into_iter().flatten();
-    specs
-        .map(|s| {
+    let mut specs = Vec::new();
+    if let Ok(Value::Array(listed)) = crate::json::parse_str(SPECS) {
+        for s in &listed {
             let text = |i: usize| s[i].as_str().unwrap_or_default();
-            ToolSpec::builtin(text(0), text(1), s[2].clone(), Risk::Read)
-        })
-        .collect()
+            specs.push(ToolSpec::builtin(
+                text(0),
+                text(1),
+                s[2].clone(),
+                Risk::Read,
+            ));
+        }
+    }
+    specs
+}
+
+/// A list as compact JSON text.
+fn list_text(items: &[Value]) -> String {
+    let mut text = String::from("[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&to_text(item));
+    }
+    text.push(']');
+    text
 }
 
 /// Whether `name` is one of the resource tools.
@@ -65,33 +82,36 @@ impl<C: Clock> Runtime<C> {
         });
     }
 
-    /// Runs a resource tool; failures are error results the model can read. (The one
-    /// [`Runtime::mcp`] future, mapped: no async body of its own in the wasm build.)
+    /// Runs a resource tool; failures are error results the model can read. (The
+    /// runtime's futures, mapped: no async body of its own in the wasm build.)
     pub(super) fn call_resource_tool<'a>(
         &'a self,
         name: &str,
         arguments: &'a Value,
     ) -> LocalBoxFuture<'a, ToolOutput> {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str);
-        let (server, op) = if name == LIST_RESOURCES_TOOL {
-            (text("server"), McpOp::Resources)
-        } else {
-            match (text("server"), text("uri")) {
-                (Some(server), Some(uri)) => (Some(server), McpOp::Read(uri)),
-                _ => {
-                    let why = "read_mcp_resource needs string \"server\" and \"uri\"";
-                    return Box::pin(ready(ToolOutput::error(why.to_owned())));
-                }
+        if name == LIST_RESOURCES_TOOL {
+            // The text `to_text` gives `resources()`'s object, without building that object.
+            let listed = self.gather(text("server"), &RESOURCE_LISTS);
+            return Box::pin(listed.map(|listed| match listed.as_deref() {
+                Ok([resources, templates]) => ToolOutput::text(format!(
+                    r#"{{"resources":{},"resourceTemplates":{}}}"#,
+                    list_text(resources),
+                    list_text(templates)
+                )),
+                Ok(_) => ToolOutput::error(String::new()),
+                Err(why) => ToolOutput::error(why.clone()),
+            }));
+        }
+        match (text("server"), text("uri")) {
+            (Some(server), Some(uri)) => Box::pin(
+                self.read_resource(server, uri)
+                    .map(|read| read.unwrap_or_else(ToolOutput::error)),
+            ),
+            _ => {
+                let why = "read_mcp_resource needs string \"server\" and \"uri\"";
+                Box::pin(ready(ToolOutput::error(why.to_owned())))
             }
-        };
-        let reading = matches!(op, McpOp::Read(_));
-        Box::pin(self.mcp(server, op).map(move |result| match result {
-            // Contents already checked by `mcp`: a read always converts.
-            Ok(result) if reading => {
-                read_resource_result(&result).unwrap_or_else(ToolOutput::error)
-            }
-            Ok(listed) => ToolOutput::text(to_text(&listed)),
-            Err(why) => ToolOutput::error(why),
-        }))
+        }
     }
 }

@@ -31,6 +31,19 @@ impl ListKind {
             ListKind::Prompts => ("prompts/list", "prompts"),
         }
     }
+
+    /// The list `method` asks for (`resources/list`, ...), if it is a list method.
+    pub fn of_method(method: &str) -> Option<ListKind> {
+        let kinds = [
+            ListKind::Tools,
+            ListKind::Resources,
+            ListKind::ResourceTemplates,
+            ListKind::Prompts,
+        ];
+        kinds
+            .into_iter()
+            .find(|kind| kind.method_and_key().0 == method)
+    }
 }
 
 /// The capability (and sub-flag, if any) a method needs from the server.

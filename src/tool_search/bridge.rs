@@ -133,22 +133,29 @@ pub fn resolve_name<'a>(registry: &'a Registry, name: &str) -> Result<&'a ToolSp
     if let Some(spec) = registry.get(name) {
         return Ok(spec);
     }
-    let matches: Vec<&ToolSpec> = registry
-        .tools()
-        .iter()
-        .filter(|t| t.server().is_some() && (bare_name(t) == name || t.call_name() == name))
-        .collect();
+    // Plain loops: no iterator adapter or `collect` instances in the wasm build.
+    let mut matches: Vec<&ToolSpec> = Vec::new();
+    for tool in registry.tools() {
+        if tool.server().is_some() && (bare_name(tool) == name || tool.call_name() == name) {
+            matches.push(tool);
+        }
+    }
     match matches.as_slice() {
         [one] => Ok(one),
         [] => Err(unknown_name(registry, name)),
-        many => Err(format!(
-            "error: {name} names several tools ({}); call_tool needs the full name",
-            many.iter()
-                .map(|t| t.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            name = quoted(name)
-        )),
+        many => {
+            let mut text = String::from("error: ");
+            text.push_str(&quoted(name).to_string());
+            text.push_str(" names several tools (");
+            for (i, tool) in many.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(&tool.name);
+            }
+            text.push_str("); call_tool needs the full name");
+            Err(text)
+        }
     }
 }
 

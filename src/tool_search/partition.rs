@@ -88,38 +88,35 @@ fn deferrable(spec: &ToolSpec, config: &ToolSearchConfig) -> Option<Defer> {
 /// [`ToolSearchConfig::threshold`] (so `on`, a threshold of 0, defers whatever it can).
 pub fn partition(registry: &Registry, config: &ToolSearchConfig) -> Vec<ToolLoading> {
     let threshold = config.threshold();
-    let sized: Vec<(&ToolSpec, u32, Option<Defer>)> = registry
-        .tools()
-        .iter()
-        .map(|spec| {
-            let tokens = estimate_tokens(&spec.definition());
-            (spec, tokens, deferrable(spec, config))
-        })
-        .collect();
-    let deferrable_tokens: u64 = sized
-        .iter()
-        .filter(|(_, _, d)| d.is_some())
-        .map(|(_, t, _)| u64::from(*t))
-        .sum();
+    // Plain loops: no iterator adapter or `collect` instances in the wasm build.
+    let mut sized: Vec<(&ToolSpec, u32, Option<Defer>)> = Vec::new();
+    let mut deferrable_tokens: u64 = 0;
+    for spec in registry.tools() {
+        let tokens = estimate_tokens(&spec.definition());
+        let defer = deferrable(spec, config);
+        if defer.is_some() {
+            deferrable_tokens += u64::from(tokens);
+        }
+        sized.push((spec, tokens, defer));
+    }
     let over = threshold.is_some_and(|t| deferrable_tokens > u64::from(t));
-    sized
-        .into_iter()
-        .map(|(spec, estimated_tokens, defer)| {
-            let deferred = threshold.is_some()
-                && match defer {
-                    Some(Defer::Always) => true,
-                    Some(Defer::Auto) => over,
-                    _ => false,
-                };
-            ToolLoading {
-                name: spec.name.clone(),
-                loading: if deferred {
-                    Loading::Deferred
-                } else {
-                    Loading::Direct
-                },
-                estimated_tokens,
-            }
-        })
-        .collect()
+    let mut loading = Vec::with_capacity(sized.len());
+    for (spec, estimated_tokens, defer) in sized {
+        let deferred = threshold.is_some()
+            && match defer {
+                Some(Defer::Always) => true,
+                Some(Defer::Auto) => over,
+                _ => false,
+            };
+        loading.push(ToolLoading {
+            name: spec.name.clone(),
+            loading: if deferred {
+                Loading::Deferred
+            } else {
+                Loading::Direct
+            },
+            estimated_tokens,
+        });
+    }
+    loading
 }

@@ -1,11 +1,8 @@
 //! Ranking the deferred catalog for a query. With the lexical index (feature `lexical-index`,
 //! on by default): the index's ranking, fused with a host searcher's when there is one. Without
 //! it (the npm runtime module, whose JS layer ranks with the same index in a wasm module of its
-//! own, loaded on the first search): the host's ranking as given, or, when the host gave none,
-//! only the tools the query names (`select:` and exact names, see [`super::index`]).
-
-#[cfg(not(feature = "lexical-index"))]
-use super::index::pins;
+//! own, loaded on the first search, and answers with the tools the query names when that module
+//! cannot be loaded: `js/lib/pins.js`): the host's ranking as given, or nothing without one.
 #[cfg(feature = "lexical-index")]
 use super::index::{ToolDoc, ToolIndex};
 use crate::registry::ToolSpec;
@@ -35,9 +32,9 @@ pub(super) fn ranking(
         rank_tools(docs, query, limit, host)
     }
     #[cfg(not(feature = "lexical-index"))]
-    match host {
-        Some(host) => as_given(catalog, host, limit),
-        None => named_only(catalog, query, limit),
+    {
+        let _ = query;
+        host.map_or_else(Vec::new, |host| as_given(catalog, host, limit))
     }
 }
 
@@ -118,24 +115,6 @@ fn as_given(catalog: &[&ToolSpec], host: &[String], limit: usize) -> Vec<String>
         if !out.contains(name) && catalog.iter().any(|spec| spec.name == *name) {
             out.push(name.clone());
         }
-    }
-    out
-}
-
-/// Only the tools `query` names (`select:` lists and exact names), at most `limit`.
-#[cfg(not(feature = "lexical-index"))]
-fn named_only(catalog: &[&ToolSpec], query: &str, limit: usize) -> Vec<String> {
-    let names: Vec<String> = catalog.iter().map(|spec| spec.name.clone()).collect();
-    let bare: Vec<String> = catalog
-        .iter()
-        .map(|spec| spec.call_name().to_owned())
-        .collect();
-    let mut out = Vec::new();
-    for i in pins(&names, &bare, query).positions {
-        if out.len() == limit {
-            break;
-        }
-        out.push(names[i].clone());
     }
     out
 }

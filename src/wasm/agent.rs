@@ -457,14 +457,7 @@ impl WasmAgent {
         let audit = self.audit_events;
         future_to_promise(async move {
             let observer = JsObserver::new(emit, approve, audit);
-            // `@server:uri` attaches that resource; one that cannot be read fails the run.
-            let prompt = match runtime.attach_mentions(&prompt).await {
-                Ok(prompt) => prompt,
-                Err(e) => {
-                    *stop.borrow_mut() = RunStop::default();
-                    return Err(JsError::new(&e).into());
-                }
-            };
+            // `@server:uri` mentions were attached by the JS layer (`agent.run`), over `mcp`.
             let handle = runtime.interrupt_handle();
             let run = runtime.run(&prompt, &observer);
             futures::pin_mut!(run);

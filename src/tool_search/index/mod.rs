@@ -22,6 +22,7 @@
 mod bm25;
 #[cfg(feature = "lexical-index")]
 mod lexicon;
+#[cfg(feature = "lexical-index")]
 mod pin;
 #[cfg(feature = "lexical-index")]
 mod tokenize;
@@ -30,6 +31,7 @@ mod tokenize;
 use bm25::{Postings, FIELDS};
 #[cfg(feature = "lexical-index")]
 use lexicon::Lexicon;
+#[cfg(feature = "lexical-index")]
 pub(crate) use pin::pins;
 use serde_json::Value;
 

@@ -31,8 +31,6 @@ pub(crate) fn name_tokens(query: &str) -> Vec<&str> {
 }
 
 /// What a query names outright, and what is left to score.
-// Without the index only `positions` is read: nothing is scored.
-#[cfg_attr(not(feature = "lexical-index"), allow(dead_code))]
 pub(crate) struct Pins {
     /// Catalog positions of the named tools, in query order, each once.
     pub positions: Vec<usize>,
@@ -120,6 +118,41 @@ pub(crate) fn distinctive(token: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The same table as `pkg-tests/test/tool-search-parity.test.mjs` checks against the JS
+    /// layer's copy of these rules (`js/lib/pins.js`), here with the limit of 2 applied.
+    #[test]
+    fn the_js_layers_table_holds_here() {
+        let names: Vec<String> = [
+            "mcp__github__create_pull_request",
+            "mcp__github__create_pull_request_review",
+            "mcp__everything__echo",
+            "mcp__fs__read_file",
+            "mcp__fs2__read_file",
+        ]
+        .map(String::from)
+        .into();
+        let bare: Vec<String> = names
+            .iter()
+            .map(|n| n.splitn(4, "__").last().unwrap().to_owned())
+            .collect();
+        let cases: [(&str, &[usize]); 10] = [
+            ("select:echo, mcp__fs__read_file", &[2, 3]),
+            ("  SELECT: nope", &[]),
+            ("select:", &[]),
+            ("create_pull_request", &[0]),
+            ("please echo this", &[]),
+            ("echo", &[2]),
+            ("use read_file.", &[3, 4]),
+            ("Mcp__GitHub__Create_Pull_Request?", &[0]),
+            ("\"read_file\" or `echo`", &[3, 4]),
+            ("select:read_file,echo", &[3, 4, 2]),
+        ];
+        for (query, expected) in cases {
+            let found = pins(&names, &bare, query).positions;
+            assert_eq!(found, expected, "{query}");
+        }
+    }
 
     #[test]
     fn select_lists_split_on_commas_and_spaces() {
