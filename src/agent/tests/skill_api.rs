@@ -117,3 +117,15 @@ fn a_users_slash_command_expands_and_other_text_does_not() {
     assert!(h.agent.expand_skill_command("/nowhere").is_none());
     assert!(h.agent.expand_skill_command("go home").is_none());
 }
+
+#[test]
+fn the_agents_debug_output_says_who_answers_for_skills_and_what_was_loaded() {
+    let h = agent_with_skills();
+    let mut h = h.script([activate("a"), answer("done")]);
+    h.run("take a note");
+    let shown = format!("{:?}", h.agent);
+    assert!(
+        shown.contains("SkillState { host: false, loaded: 1"),
+        "{shown}"
+    );
+}

@@ -243,6 +243,12 @@ fn malformed_host_answers_are_refusals_never_panics() {
         "no answer is no access"
     );
     assert!(check_from_json(&json!("ok")).is_err());
+    assert_eq!(
+        check_from_json(&json!({})),
+        Ok(()),
+        "an empty object allows"
+    );
+    assert_eq!(check_from_json(&check_json(&Ok(()))), Ok(()));
     assert_eq!(SkillTools::from_json(&json!(7)), SkillTools::default());
     // An agent with no skills anywhere refuses the skill tools' calls.
     let mut h = Harness::default();
