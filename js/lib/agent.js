@@ -154,6 +154,18 @@ function toCallToolResult(result) {
   return out;
 }
 
+/** A checked JS tool as the runtime registers it (defaults filled in). */
+function toolSpec(tool) {
+  return {
+    name: tool.name,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
+    risk: String(tool.risk ?? 'write').toLowerCase(),
+    toolTimeoutMs: tool.timeoutMs,
+    maxOutputChars: tool.maxOutputChars,
+  };
+}
+
 function toolFunction(name, execute, runSignal, context = {}) {
   return (argsJson) => {
     const controller = new AbortController();
@@ -443,14 +455,7 @@ export class Agent {
     const where = 'agent.registerTool';
     checkTool(where, tool);
     const core = this.#live(where);
-    const spec = {
-      name: tool.name,
-      description: tool.description ?? '',
-      inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
-      risk: String(tool.risk ?? 'write').toLowerCase(),
-      toolTimeoutMs: tool.timeoutMs,
-      maxOutputChars: tool.maxOutputChars,
-    };
+    const spec = toolSpec(tool);
     try {
       core.registerTool(JSON.stringify(spec), toolFunction(tool.name, tool.execute, () => this.#runSignal));
     } catch (error) {
@@ -769,14 +774,7 @@ export class Agent {
     this.#plugins.set(plugin.name, { info, part });
     try {
       for (const tool of plugin.tools ?? []) {
-        const spec = {
-          name: tool.name,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema ?? { type: 'object', properties: {} },
-          risk: String(tool.risk ?? 'write').toLowerCase(),
-          toolTimeoutMs: tool.timeoutMs,
-          maxOutputChars: tool.maxOutputChars,
-        };
+        const spec = toolSpec(tool);
         const full = names(tool.name).tool;
         const context = this.#pluginContext(part);
         try {
