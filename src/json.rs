@@ -48,6 +48,19 @@ pub(crate) fn to_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// The strings of a JSON array (other items skipped); empty for anything but an array.
+pub(crate) fn strings(value: Option<&Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(Value::Array(items)) = value {
+        for item in items {
+            if let Some(text) = item.as_str() {
+                out.push(text.to_owned());
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +81,13 @@ mod tests {
             r#""a \"b\"\n\u001bé""#
         );
         assert_eq!(format!("unknown tool {}", quoted("")), "unknown tool \"\"");
+    }
+
+    #[test]
+    fn strings_takes_the_strings_of_an_array_only() {
+        let value = serde_json::json!(["a", 1, null, "b"]);
+        assert_eq!(strings(Some(&value)), ["a", "b"]);
+        assert!(strings(Some(&serde_json::json!("a"))).is_empty());
+        assert!(strings(None).is_empty());
     }
 }

@@ -12,6 +12,7 @@
 //! The JSON forms (`*_from_json`) are what crosses from the JS host; a malformed answer is
 //! refused with a message, never a panic.
 
+use crate::json::strings;
 use serde_json::Value;
 
 /// The model-facing catalog: text for the tool description and the enum of names.
@@ -86,17 +87,6 @@ pub trait SkillHost {
     /// A user's input: `None` when it names no command or skill, else the expansion or why
     /// the user may not run it.
     fn expand(&self, input: &str) -> Option<Result<Expansion, String>>;
-}
-
-fn strings(value: Option<&Value>) -> Vec<String> {
-    match value {
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 fn text(value: &Value, key: &str) -> String {

@@ -5,7 +5,7 @@ use super::agent::{JsRuntime, WasmAgent};
 use super::js::{error_text, expect_string, settle};
 use crate::agent::Agent;
 use crate::driver::ToolSearcher;
-use crate::json::to_text;
+use crate::json::{strings, to_text};
 use crate::model::ToolDefinition;
 use crate::tool_search::{
     estimate_tokens, Defer, Reveal, ServerDefer, ToolSearchConfig, ToolSearchMode, ToolSession,
@@ -15,17 +15,6 @@ use js_sys::Function;
 use serde_json::{Map, Value};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
-
-fn names(value: Option<&Value>) -> Vec<String> {
-    match value {
-        Some(Value::Array(items)) => items
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
 
 fn tokens(obj: &Map<String, Value>, key: &str) -> Option<u32> {
     obj.get(key)
@@ -55,7 +44,7 @@ pub(super) fn config_from(options: &Map<String, Value>) -> Result<ToolSearchConf
     if let Some(limit) = search.get("limit").and_then(Value::as_u64) {
         config.limit = u8::try_from(limit).unwrap_or(u8::MAX);
     }
-    config.always_load = names(search.get("alwaysLoad"));
+    config.always_load = strings(search.get("alwaysLoad"));
     Ok(config)
 }
 
@@ -67,7 +56,7 @@ pub(super) fn server_defer(options: &Map<String, Value>) -> Option<ServerDefer> 
         Some(Value::Bool(false)) => Defer::Never,
         _ => Defer::Auto,
     };
-    let always_load = names(options.get("alwaysLoad"));
+    let always_load = strings(options.get("alwaysLoad"));
     (defer != Defer::Auto || !always_load.is_empty()).then_some(ServerDefer { defer, always_load })
 }
 
@@ -122,7 +111,7 @@ fn js_searcher(search: Function, runtime: Weak<JsRuntime>) -> ToolSearcher {
                     .map_err(|e| error_text(&e))?;
                 let text = expect_string(settle(returned).await?, "the tool searcher")?;
                 match crate::json::parse_str(&text) {
-                    Ok(value @ Value::Array(_)) => Ok(names(Some(&value))),
+                    Ok(value @ Value::Array(_)) => Ok(strings(Some(&value))),
                     _ => Err("the tool searcher did not return an array of names".to_owned()),
                 }
             })

@@ -217,27 +217,36 @@ impl Harness {
         }
     }
 
+    /// Every tool message the last model request carries (the whole conversation's), as
+    /// `(id, content, is_error)`.
+    fn all_tool_results(&self) -> Vec<(String, String, bool)> {
+        let request = self.requests.last().expect("no model request");
+        let mut results = Vec::new();
+        for message in &request.messages {
+            if let ChatMessage::Tool {
+                tool_call_id,
+                content,
+                is_error,
+                ..
+            } = message
+            {
+                results.push((tool_call_id.clone(), content.clone(), *is_error));
+            }
+        }
+        results
+    }
+
     /// The tool messages of the last model request, as `(id, content, is_error)`.
     fn last_tool_results(&self) -> Vec<(String, String, bool)> {
+        let mut results = self.all_tool_results();
         let request = self.requests.last().expect("no model request");
-        request
+        let trailing = request
             .messages
             .iter()
             .rev()
             .take_while(|m| matches!(m, ChatMessage::Tool { .. }))
-            .filter_map(|m| match m {
-                ChatMessage::Tool {
-                    tool_call_id,
-                    content,
-                    is_error,
-                    ..
-                } => Some((tool_call_id.clone(), content.clone(), *is_error)),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect()
+            .count();
+        results.split_off(results.len() - trailing)
     }
 
     fn outcomes(&self) -> Vec<(String, Outcome)> {

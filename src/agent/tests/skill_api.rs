@@ -25,16 +25,8 @@ fn agent_with_skills() -> Harness {
 
 /// The results of the tool calls in the last request, `(id, content)`.
 fn tool_results(h: &Harness) -> Vec<(String, String)> {
-    let messages = &h.requests.last().unwrap().messages;
-    let results = messages.iter().filter_map(|m| match m {
-        ChatMessage::Tool {
-            tool_call_id,
-            content,
-            ..
-        } => Some((tool_call_id.clone(), content.clone())),
-        _ => None,
-    });
-    results.collect()
+    let results = h.all_tool_results().into_iter();
+    results.map(|(id, content, _)| (id, content)).collect()
 }
 
 fn activate(id: &str) -> Result<ModelResponse, String> {

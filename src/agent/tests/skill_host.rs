@@ -128,22 +128,7 @@ fn transcript(hosted: bool, trusted: bool) -> Transcript {
     let log = h.run("first");
     let log2 = h.run("second");
     // The last request carries the whole conversation.
-    let results = h
-        .requests
-        .last()
-        .unwrap()
-        .messages
-        .iter()
-        .filter_map(|m| match m {
-            ChatMessage::Tool {
-                tool_call_id,
-                content,
-                is_error,
-                ..
-            } => Some((tool_call_id.clone(), content.clone(), *is_error)),
-            _ => None,
-        });
-    let results = results.collect();
+    let results = h.all_tool_results();
     let options = crate::model::openai::OpenAiOptions::default();
     let bytes = h
         .requests
