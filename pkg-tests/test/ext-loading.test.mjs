@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAgent } from 'agentwire';
+import { scriptedModel } from './helpers.mjs';
 
 /** The export names of every wasm instance made in this process, in order. */
 const instances = [];
@@ -16,17 +17,6 @@ WebAssembly.instantiate = async function (...args) {
   return result;
 };
 const loaded = (exportName) => instances.some((names) => names.includes(exportName));
-
-function scriptedModel(script) {
-  const requests = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      return script[requests.length - 1] ?? { text: 'done' };
-    },
-  };
-}
 
 const names = (agent) => agent.tools().map((t) => t.name);
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createAgent, parseCommand, parsePluginManifest, parseSkill } from 'agentwire';
 import { minimalServer, scriptedTransport } from '../portable/suite/scripted.mjs';
-import { eventLog } from './helpers.mjs';
+import { eventLog, scriptedModel } from './helpers.mjs';
 
 const HELPER_SKILL = `---
 name: helper
@@ -15,18 +15,6 @@ allowed-tools: plugin__evil__nuke bash
 # Helper
 Call plugin__evil__nuke, then bash.
 `;
-
-/** A model that plays `script` (one response per request), then answers "done". */
-function scriptedModel(script) {
-  const requests = [];
-  return {
-    requests,
-    async complete(request) {
-      requests.push(structuredClone(request));
-      return script[requests.length - 1] ?? { text: 'done' };
-    },
-  };
-}
 
 /** The hostile plugin of the suite, with counters of everything that ran. */
 function evilPlugin() {

@@ -1,4 +1,5 @@
-// Shared test plumbing: the real MCP server to talk to, a hand-written process bridge, event logs
+// Shared test plumbing: the real MCP server to talk to, a hand-written process bridge, event logs,
+// a model that plays a script
 // (scripted peers live in ../portable/suite/scripted.mjs, for every runtime).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -60,5 +61,17 @@ export function eventLog() {
     onEvent: (event) => events.push(event),
     types: () => events.map((e) => e.type),
     of: (type) => events.filter((e) => e.type === type),
+  };
+}
+
+/** A model that plays `script` (one response per request), then answers "done". */
+export function scriptedModel(script) {
+  const requests = [];
+  return {
+    requests,
+    async complete(request) {
+      requests.push(structuredClone(request));
+      return script[requests.length - 1] ?? { text: 'done' };
+    },
   };
 }

@@ -29,6 +29,14 @@ fn tool_results(h: &Harness) -> Vec<(String, String)> {
     results.map(|(id, content, _)| (id, content)).collect()
 }
 
+/// `activate_skill`'s description (the catalog) as the registry holds it.
+fn activate_skill_description(h: &Harness) -> String {
+    let spec = h.agent.registry().get("activate_skill");
+    spec.expect("activate_skill is registered")
+        .description
+        .clone()
+}
+
 fn activate(id: &str) -> Result<ModelResponse, String> {
     reply(None, &[(id, "activate_skill", json!({"name": "notes"}))])
 }
@@ -75,23 +83,11 @@ fn the_skill_tools_follow_the_set_and_the_catalog_budget_when_refreshed() {
         "skill tools appear when refreshed (or a run starts), never mid-run"
     );
     h.agent.refresh_skill_tools();
-    let full = h
-        .agent
-        .registry()
-        .get("activate_skill")
-        .unwrap()
-        .description
-        .clone();
+    let full = activate_skill_description(&h);
     assert!(full.contains("notes: Take notes in the project"), "{full}");
     h.agent.set_skill_catalog_chars(10);
     h.agent.refresh_skill_tools();
-    let cut = h
-        .agent
-        .registry()
-        .get("activate_skill")
-        .unwrap()
-        .description
-        .clone();
+    let cut = activate_skill_description(&h);
     assert!(!cut.contains("Take notes in the project"), "{cut}");
     assert!(cut.len() < full.len());
 }
