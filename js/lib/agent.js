@@ -306,7 +306,7 @@ export class Agent {
       this.#wasm = new glue.WasmAgent(JSON.stringify(config), this.#modelFunction(options.model));
       // Always: the runtime module ranks tool_search through the JS layer's search module.
       const search = options.toolSearch?.search;
-      this.#wasm.setToolSearcher(indexSearcher(search, (m) => this.#onNotice?.(m)));
+      this.#wasm.setToolSearcher(indexSearcher(search, (m) => this.#onNotice?.(m), () => JSON.parse(this.#wasm.tools())));
       this.#wasm.setSkillFileReader((argsJson) => this.#readSkillFile(argsJson));
     } catch (error) {
       throw new TypeError(`createAgent: ${messageOf(error)}`);

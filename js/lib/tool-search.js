@@ -42,27 +42,48 @@ export function checkDefer(where, value) {
 }
 
 /**
- * The searcher the runtime ranks `tool_search` with: `(query, catalogJson, limit)` → a promise
- * of a JSON array of names. The runtime module has no lexical index; this ranks with the core's
- * index in the on-demand `search` module (loaded on the first search), fused with the user's
- * `search(query, catalog)` ranking when there is one, exactly as the native core does. A user
- * callback that throws or returns anything but an array of names is reported once per search
- * through `onNotice`, and the index answers alone. If the module cannot be loaded (reported
- * too), the answer is the tools the query names exactly (`select:` lists and exact names).
+ * The catalog entries (`{name, description, inputSchema, server?, tool}`, the core's shape) of
+ * the tools named in `names`, from a `tools()` listing.
  */
-export function indexSearcher(search, onNotice) {
+export function catalogEntries(tools, names) {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const entries = [];
+  for (const name of names) {
+    const t = byName.get(name);
+    if (!t) continue;
+    const entry = { name, description: t.description, inputSchema: t.inputSchema };
+    if (t.server !== undefined) entry.server = t.server;
+    entry.tool = t.originalName ?? name;
+    entries.push(entry);
+  }
+  return entries;
+}
+
+/**
+ * The searcher the runtime ranks `tool_search` with: `(query, namesJson, limit)` → a promise
+ * of a JSON array of names, where `namesJson` lists the deferred catalog and `listTools()`
+ * gives the agent's `tools()` listing its entries come from. The runtime module has no lexical
+ * index; this ranks with the core's index in the on-demand `search` module (loaded on the
+ * first search), fused with the user's `search(query, catalog)` ranking when there is one,
+ * exactly as the native core does. A user callback that throws or returns anything but an
+ * array of names is reported once per search through `onNotice`, and the index answers alone.
+ * If the module cannot be loaded (reported too), the answer is the tools the query names
+ * exactly (`select:` lists and exact names).
+ */
+export function indexSearcher(search, onNotice, listTools) {
   const notice = (message) => {
     try {
       onNotice?.(message);
     } catch {}
   };
-  return (query, catalogJson, limit) =>
+  return (query, namesJson, limit) =>
     (async () => {
       await null; // out of the wasm call: the callback may call the agent back
+      const catalog = catalogEntries(listTools(), JSON.parse(namesJson));
       let host;
       if (search) {
         try {
-          const names = await search(query, JSON.parse(catalogJson));
+          const names = await search(query, catalog);
           if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
             throw new TypeError(`it must resolve to an array of tool names, got ${describe(names)}`);
           }
@@ -77,8 +98,8 @@ export function indexSearcher(search, onNotice) {
       } catch (error) {
         notice(`tool_search: the search module could not be loaded (${messageOf(error)}); only tools named exactly were found`);
         // The tools the query names, found here: the runtime module ranks nothing itself.
-        return JSON.stringify(namedOnly(query, JSON.parse(catalogJson), limit));
+        return JSON.stringify(namedOnly(query, catalog, limit));
       }
-      return index.rankTools(query, catalogJson, limit, host);
+      return index.rankTools(query, JSON.stringify(catalog), limit, host);
     })();
 }

@@ -1,7 +1,7 @@
 //! Deferred tool loading for JS: the `toolSearch` and `defer` options, the host searcher, and
 //! what `agent.tools()` says about loading.
 
-use super::agent::{JsRuntime, WasmAgent};
+use super::agent::WasmAgent;
 use super::js::{error_text, expect_string, settle};
 use crate::agent::Agent;
 use crate::driver::ToolSearcher;
@@ -13,7 +13,7 @@ use crate::tool_search::{
 };
 use js_sys::Function;
 use serde_json::{Map, Value};
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 fn tokens(obj: &Map<String, Value>, key: &str) -> Option<u32> {
@@ -70,36 +70,18 @@ pub(super) fn request_tokens(agent: &Agent) -> u64 {
     tools.iter().map(|t| u64::from(estimate_tokens(t))).sum()
 }
 
-/// The deferred catalog as the JS searcher reads it: each definition (`{name, description,
-/// inputSchema}`) with its `server` and server-side `tool` name when the registry knows them
-/// (what the lexical index reads, so the JS layer's index ranks exactly as the core's would).
-fn catalog_json(runtime: &Weak<JsRuntime>, catalog: &[ToolDefinition]) -> String {
-    let runtime = runtime.upgrade();
-    let mut entries = Vec::with_capacity(catalog.len());
-    for definition in catalog {
-        let mut entry = definition.to_value();
-        if let (Some(runtime), Value::Object(fields)) = (&runtime, &mut entry) {
-            runtime.with_agent(|agent| {
-                if let Some(spec) = agent.registry().get(&definition.name) {
-                    if let Some(server) = spec.server() {
-                        fields.insert("server".into(), Value::from(server));
-                    }
-                    fields.insert("tool".into(), Value::from(spec.call_name()));
-                }
-            });
-        }
-        entries.push(entry);
-    }
-    to_text(&Value::Array(entries))
-}
-
-/// A searcher behind `search(query, catalogJson, limit) → Promise<namesJson>`.
-fn js_searcher(search: Function, runtime: Weak<JsRuntime>) -> ToolSearcher {
+/// A searcher behind `search(query, catalogNamesJson, limit) → Promise<namesJson>`: the JS
+/// layer reads the catalog's definitions, servers and server-side names from `tools()`, the
+/// registry's own listing, so the runtime builds no second description of them.
+fn js_searcher(search: Function) -> ToolSearcher {
     Rc::new(
         move |query: String, catalog: Vec<ToolDefinition>, limit: usize| {
             let search = search.clone();
-            // Read when the search starts (the agent is not borrowed then), before any await.
-            let catalog = catalog_json(&runtime, &catalog);
+            let mut names = Vec::with_capacity(catalog.len());
+            for definition in catalog {
+                names.push(Value::String(definition.name));
+            }
+            let catalog = to_text(&Value::Array(names));
             Box::pin(async move {
                 let returned = search
                     .call3(
@@ -121,14 +103,12 @@ fn js_searcher(search: Function, runtime: Weak<JsRuntime>) -> ToolSearcher {
 
 #[wasm_bindgen]
 impl WasmAgent {
-    /// Sets the host's `tool_search` ranking (`search(query, catalogJson, limit) →
+    /// Sets the host's `tool_search` ranking (`search(query, catalogNamesJson, limit) →
     /// Promise<namesJson>`), or removes it (`undefined`). The runtime module has no lexical
     /// index: this ranking is the answer (the JS layer ranks with the search module).
     #[wasm_bindgen(js_name = setToolSearcher)]
     pub fn set_tool_searcher(&self, search: Option<Function>) {
-        let runtime = Rc::downgrade(self.runtime());
-        self.runtime()
-            .set_tool_searcher(search.map(|search| js_searcher(search, runtime)));
+        self.runtime().set_tool_searcher(search.map(js_searcher));
     }
 
     /// Estimated tokens of the tool definitions the next model request carries.
