@@ -4,6 +4,7 @@
 //! built from what a backend actually said: a response without usage has none (no zeros are
 //! invented), and fields a backend does not report stay `None`.
 
+use crate::json::to_text;
 use serde_json::{json, Map, Value};
 
 /// Tokens one model call (or a whole run, summed) consumed.
@@ -129,10 +130,13 @@ impl Usage {
         };
         let field = |key: &str| match obj.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => v
-                .as_u64()
-                .map(Some)
-                .ok_or_else(|| format!("\"usage.{key}\" must be a non-negative integer, got {v}")),
+            // `to_text`, not `{v}`: the same text without `Value`'s `Display` in the wasm module.
+            Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+                format!(
+                    "\"usage.{key}\" must be a non-negative integer, got {}",
+                    to_text(v)
+                )
+            }),
         };
         let required = |key: &str| field(key)?.ok_or_else(|| format!("\"usage.{key}\" is missing"));
         Ok(Some(Usage {

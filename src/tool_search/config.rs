@@ -155,13 +155,15 @@ impl ToolSearchConfig {
         self.servers.push((server.to_owned(), settings));
     }
 
-    /// `server`'s deferral settings (the defaults when none were set).
-    pub fn server(&self, server: &str) -> ServerDefer {
-        self.servers
-            .iter()
-            .find(|(name, _)| name == server)
-            .map(|(_, settings)| settings.clone())
-            .unwrap_or_default()
+    /// `server`'s deferral settings, when any were set (the defaults apply otherwise).
+    pub fn server(&self, server: &str) -> Option<&ServerDefer> {
+        // A plain loop: no clone of the settings, no `find` instance in the wasm build.
+        for (name, settings) in &self.servers {
+            if name == server {
+                return Some(settings);
+            }
+        }
+        None
     }
 
     /// The token count above which `auto` defers: `min(threshold, 10% of the window)`; `None`

@@ -71,10 +71,13 @@ fn bytes_to_tokens(bytes: usize) -> u32 {
 /// named in either `alwaysLoad` list.
 fn deferrable(spec: &ToolSpec, config: &ToolSearchConfig) -> Option<Defer> {
     let server = spec.server()?;
-    let settings = config.server(server);
+    let (defer, server_pins) = match config.server(server) {
+        Some(settings) => (settings.defer, settings.always_load.as_slice()),
+        None => (Defer::Auto, &[][..]),
+    };
     let pinned = config.always_load.contains(&spec.name)
-        || settings.always_load.iter().any(|n| n == spec.call_name());
-    match settings.defer {
+        || server_pins.iter().any(|n| n == spec.call_name());
+    match defer {
         _ if pinned => None,
         Defer::Never => None,
         other => Some(other),

@@ -73,21 +73,19 @@ impl ToolSession {
     /// Partitions `registry` under `config` and freezes `tools` if anything is deferred.
     pub fn start(registry: &Registry, config: &ToolSearchConfig) -> Self {
         let loading = partition(registry, config);
+        // One pass (indexes, no `zip` instance): partition keeps the registry's order.
         let mut deferred: Vec<&ToolSpec> = Vec::new();
-        for (spec, l) in registry.tools().iter().zip(&loading) {
-            if l.loading == Loading::Deferred {
+        let mut direct = VecSet::new();
+        let mut tools = Vec::new();
+        for (at, spec) in registry.tools().iter().enumerate() {
+            if loading[at].loading == Loading::Deferred {
                 deferred.push(spec);
+            } else {
+                direct.insert(spec.name.clone());
+                tools.push(spec.definition());
             }
         }
         let bridge = (!deferred.is_empty()).then(|| {
-            let mut direct = VecSet::new();
-            let mut tools = Vec::new();
-            for (spec, l) in registry.tools().iter().zip(&loading) {
-                if l.loading == Loading::Direct {
-                    direct.insert(spec.name.clone());
-                    tools.push(spec.definition());
-                }
-            }
             let index = bridge::render_index(deferred.iter().copied());
             tools.push(bridge::tool_search_definition(&index, config.limit));
             tools.push(bridge::call_tool_definition());
@@ -120,7 +118,17 @@ impl ToolSession {
     pub fn request_tools(&self, registry: &Registry) -> Vec<ToolDefinition> {
         match &self.bridge {
             None => registry.definitions(),
-            Some(b) => b.tools.iter().chain(&b.appended).cloned().collect(),
+            Some(b) => {
+                // Plain loops: no `chain`/`collect` instances in the wasm build.
+                let mut tools = Vec::with_capacity(b.tools.len() + b.appended.len());
+                for definition in &b.tools {
+                    tools.push(definition.clone());
+                }
+                for definition in &b.appended {
+                    tools.push(definition.clone());
+                }
+                tools
+            }
         }
     }
 

@@ -274,8 +274,7 @@ impl WasmAgent {
         let mut registry = Registry::new();
         registry.set_default_limits(limits_from(&options, ToolLimits::default()));
         let mut config = config_from(&options);
-        config.tool_search =
-            super::tool_search::config_from(&options).map_err(|e| JsError::new(&e))?;
+        config.tool_search = super::tool_search::config_from(&options);
         let mut agent = Agent::new(registry, policy, config);
         if let Some(n) = count(&options, "skillCatalogChars") {
             agent.set_skill_catalog_chars(usize::try_from(n).unwrap_or(usize::MAX));

@@ -24,13 +24,13 @@ fn tokens(obj: &Map<String, Value>, key: &str) -> Option<u32> {
 
 /// `toolSearch` (`{mode, threshold?, reveal?, limit?, alwaysLoad?}`, checked by the JS layer)
 /// and `contextWindow` of the agent options; absent fields keep the core's defaults.
-pub(super) fn config_from(options: &Map<String, Value>) -> Result<ToolSearchConfig, String> {
+pub(super) fn config_from(options: &Map<String, Value>) -> ToolSearchConfig {
     let mut config = ToolSearchConfig {
         context_window: tokens(options, "contextWindow"),
         ..ToolSearchConfig::default()
     };
     let Some(Value::Object(search)) = options.get("toolSearch") else {
-        return Ok(config);
+        return config;
     };
     let threshold_tokens = tokens(search, "threshold").unwrap_or(DEFAULT_THRESHOLD_TOKENS);
     config.mode = match search.get("mode").and_then(Value::as_str) {
@@ -38,14 +38,15 @@ pub(super) fn config_from(options: &Map<String, Value>) -> Result<ToolSearchConf
         Some("off") => ToolSearchMode::Off,
         _ => ToolSearchMode::Auto { threshold_tokens },
     };
-    if let Some(reveal) = search.get("reveal").and_then(Value::as_str) {
-        config.reveal = Reveal::parse(reveal)?;
+    // The JS layer accepts only "bridge" and "append": no second check (and error text) here.
+    if search.get("reveal").and_then(Value::as_str) == Some("append") {
+        config.reveal = Reveal::Append;
     }
     if let Some(limit) = search.get("limit").and_then(Value::as_u64) {
         config.limit = u8::try_from(limit).unwrap_or(u8::MAX);
     }
     config.always_load = strings(search.get("alwaysLoad"));
-    Ok(config)
+    config
 }
 
 /// A server's `defer` (`true`, `false` or `"auto"`) and `alwaysLoad` from its connect options,
