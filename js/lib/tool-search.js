@@ -43,26 +43,25 @@ export function checkDefer(where, value) {
 
 /**
  * The catalog entries (`{name, description, inputSchema, server?, tool}`, the core's shape) of
- * the tools named in `names`, from a `tools()` listing.
+ * the deferred tools of a `tools()` listing, in its order (the registry's).
  */
-export function catalogEntries(tools, names) {
-  const byName = new Map(tools.map((t) => [t.name, t]));
+export function catalogEntries(tools) {
   const entries = [];
-  for (const name of names) {
-    const t = byName.get(name);
-    if (!t) continue;
-    const entry = { name, description: t.description, inputSchema: t.inputSchema };
+  for (const t of tools) {
+    if (t.loading !== 'deferred') continue;
+    const entry = { name: t.name, description: t.description, inputSchema: t.inputSchema };
     if (t.server !== undefined) entry.server = t.server;
-    entry.tool = t.originalName ?? name;
+    entry.tool = t.originalName ?? t.name;
     entries.push(entry);
   }
   return entries;
 }
 
 /**
- * The searcher the runtime ranks `tool_search` with: `(query, namesJson, limit)` → a promise
- * of a JSON array of names, where `namesJson` lists the deferred catalog and `listTools()`
- * gives the agent's `tools()` listing its entries come from. The runtime module has no lexical
+ * The searcher the runtime ranks `tool_search` with: `(query, limit)` → a promise of a JSON
+ * array of names. The catalog is what `listTools()` (the agent's `tools()` listing) marks
+ * deferred: the tools the runtime keeps from the answer, which it reads from the same live
+ * registry when the answer comes back. The runtime module has no lexical
  * index; this ranks with the core's index in the on-demand `search` module (loaded on the
  * first search), fused with the user's `search(query, catalog)` ranking when there is one,
  * exactly as the native core does. A user callback that throws or returns anything but an
@@ -76,10 +75,10 @@ export function indexSearcher(search, onNotice, listTools) {
       onNotice?.(message);
     } catch {}
   };
-  return (query, namesJson, limit) =>
+  return (query, limit) =>
     (async () => {
       await null; // out of the wasm call: the callback may call the agent back
-      const catalog = catalogEntries(listTools(), JSON.parse(namesJson));
+      const catalog = catalogEntries(listTools());
       let host;
       if (search) {
         try {

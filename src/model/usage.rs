@@ -5,7 +5,7 @@
 //! invented), and fields a backend does not report stay `None`.
 
 use crate::json::to_text;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Tokens one model call (or a whole run, summed) consumed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,6 +22,22 @@ pub struct Usage {
     /// `cache_creation_input_tokens`; OpenAI does not report it).
     pub cache_write_tokens: Option<u64>,
 }
+
+/// The keys of [`Usage::to_value`], in [`Usage::counts`] order.
+const EVENT_KEYS: [&str; 4] = [
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+];
+
+/// The keys of [`Usage::to_js_value`] and [`Usage::from_js_value`], in the same order.
+const JS_KEYS: [&str; 4] = [
+    "inputTokens",
+    "outputTokens",
+    "cacheReadTokens",
+    "cacheWriteTokens",
+];
 
 /// A non-negative integer field, or `None` when absent, null or anything else.
 fn count(object: &Map<String, Value>, key: &str) -> Option<u64> {
@@ -90,34 +106,34 @@ impl Usage {
     /// `{"input_tokens", "output_tokens", "cache_read_tokens"?, "cache_write_tokens"?}`, the
     /// snake_case shape of UI events and the audit; unknown counts are left out.
     pub fn to_value(&self) -> Value {
-        self.with_keys([
-            "input_tokens",
-            "output_tokens",
-            "cache_read_tokens",
-            "cache_write_tokens",
-        ])
+        self.with_keys(EVENT_KEYS)
     }
 
     /// `{"inputTokens", "outputTokens", "cacheReadTokens"?, "cacheWriteTokens"?}`, the shape of
     /// model responses exchanged with JS.
     pub fn to_js_value(&self) -> Value {
-        self.with_keys([
-            "inputTokens",
-            "outputTokens",
-            "cacheReadTokens",
-            "cacheWriteTokens",
-        ])
+        self.with_keys(JS_KEYS)
+    }
+
+    /// The four counts in key order (the two required ones always known).
+    fn counts(&self) -> [Option<u64>; 4] {
+        [
+            Some(self.input_tokens),
+            Some(self.output_tokens),
+            self.cache_read_tokens,
+            self.cache_write_tokens,
+        ]
     }
 
     fn with_keys(&self, keys: [&str; 4]) -> Value {
-        let mut v = json!({keys[0]: self.input_tokens, keys[1]: self.output_tokens});
-        if let Some(n) = self.cache_read_tokens {
-            v[keys[2]] = n.into();
+        // One loop over the four counts: smaller in the wasm module than four `json!` steps.
+        let mut object = Map::new();
+        for (key, count) in keys.into_iter().zip(self.counts()) {
+            if let Some(n) = count {
+                object.insert(key.to_owned(), n.into());
+            }
         }
-        if let Some(n) = self.cache_write_tokens {
-            v[keys[3]] = n.into();
-        }
-        v
+        Value::Object(object)
     }
 
     /// Reads [`to_js_value`](Self::to_js_value)'s shape (absent or null is `None`); errors
@@ -128,22 +144,29 @@ impl Usage {
             Some(Value::Object(obj)) => obj,
             Some(_) => return Err("\"usage\" must be an object".into()),
         };
-        let field = |key: &str| match obj.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            // `to_text`, not `{v}`: the same text without `Value`'s `Display` in the wasm module.
-            Some(v) => v.as_u64().map(Some).ok_or_else(|| {
-                format!(
-                    "\"usage.{key}\" must be a non-negative integer, got {}",
-                    to_text(v)
-                )
-            }),
-        };
-        let required = |key: &str| field(key)?.ok_or_else(|| format!("\"usage.{key}\" is missing"));
+        // One loop over the four keys, in order: the first bad field is the one named.
+        let mut counts = [None; 4];
+        for (at, key) in JS_KEYS.into_iter().enumerate() {
+            counts[at] = match obj.get(key) {
+                None | Some(Value::Null) if at < 2 => {
+                    return Err(format!("\"usage.{key}\" is missing"))
+                }
+                None | Some(Value::Null) => None,
+                // `to_text`, not `{v}`: the same text without `Value`'s `Display` in wasm.
+                Some(v) => Some(v.as_u64().ok_or_else(|| {
+                    format!(
+                        "\"usage.{key}\" must be a non-negative integer, got {}",
+                        to_text(v)
+                    )
+                })?),
+            };
+        }
+        let [input, output, cache_read_tokens, cache_write_tokens] = counts;
         Ok(Some(Usage {
-            input_tokens: required("inputTokens")?,
-            output_tokens: required("outputTokens")?,
-            cache_read_tokens: field("cacheReadTokens")?,
-            cache_write_tokens: field("cacheWriteTokens")?,
+            input_tokens: input.unwrap_or(0),
+            output_tokens: output.unwrap_or(0),
+            cache_read_tokens,
+            cache_write_tokens,
         }))
     }
 
@@ -189,6 +212,7 @@ fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn openai_usage_with_cached_tokens_is_read() {

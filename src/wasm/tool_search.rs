@@ -5,7 +5,7 @@ use super::agent::WasmAgent;
 use super::js::{error_text, expect_string, settle};
 use crate::agent::Agent;
 use crate::driver::ToolSearcher;
-use crate::json::{strings, to_text};
+use crate::json::strings;
 use crate::model::ToolDefinition;
 use crate::tool_search::{
     estimate_tokens, Defer, Reveal, ServerDefer, ToolSearchConfig, ToolSearchMode, ToolSession,
@@ -71,24 +71,19 @@ pub(super) fn request_tokens(agent: &Agent) -> u64 {
     tools.iter().map(|t| u64::from(estimate_tokens(t))).sum()
 }
 
-/// A searcher behind `search(query, catalogNamesJson, limit) → Promise<namesJson>`: the JS
-/// layer reads the catalog's definitions, servers and server-side names from `tools()`, the
-/// registry's own listing, so the runtime builds no second description of them.
+/// A searcher behind `search(query, limit) → Promise<namesJson>`. The JS layer reads the
+/// catalog from `tools()` (the tools marked deferred, with their definitions, servers and
+/// server-side names), so the runtime passes no second description of it; names outside the
+/// live catalog are dropped from the answer anyway (`tool_search::rank`).
 fn js_searcher(search: Function) -> ToolSearcher {
     Rc::new(
-        move |query: String, catalog: Vec<ToolDefinition>, limit: usize| {
+        move |query: String, _catalog: Vec<ToolDefinition>, limit: usize| {
             let search = search.clone();
-            let mut names = Vec::with_capacity(catalog.len());
-            for definition in catalog {
-                names.push(Value::String(definition.name));
-            }
-            let catalog = to_text(&Value::Array(names));
             Box::pin(async move {
                 let returned = search
-                    .call3(
+                    .call2(
                         &JsValue::NULL,
                         &JsValue::from_str(&query),
-                        &JsValue::from_str(&catalog),
                         &JsValue::from_f64(limit as f64),
                     )
                     .map_err(|e| error_text(&e))?;
@@ -104,8 +99,7 @@ fn js_searcher(search: Function) -> ToolSearcher {
 
 #[wasm_bindgen]
 impl WasmAgent {
-    /// Sets the host's `tool_search` ranking (`search(query, catalogNamesJson, limit) →
-    /// Promise<namesJson>`), or removes it (`undefined`). The runtime module has no lexical
+    /// Sets the host's `tool_search` ranking (`search(query, limit) → Promise<namesJson>`), or removes it (`undefined`). The runtime module has no lexical
     /// index: this ranking is the answer (the JS layer ranks with the search module).
     #[wasm_bindgen(js_name = setToolSearcher)]
     pub fn set_tool_searcher(&self, search: Option<Function>) {
