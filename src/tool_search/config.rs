@@ -151,7 +151,13 @@ impl Default for ToolSearchConfig {
 impl ToolSearchConfig {
     /// Sets `server`'s deferral settings, replacing earlier ones.
     pub fn set_server(&mut self, server: &str, settings: ServerDefer) {
-        self.servers.retain(|(name, _)| name != server);
+        // A plain loop: no `retain` instance in the wasm build (names are unique here).
+        for (name, current) in &mut self.servers {
+            if name == server {
+                *current = settings;
+                return;
+            }
+        }
         self.servers.push((server.to_owned(), settings));
     }
 

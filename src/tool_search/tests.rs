@@ -117,6 +117,18 @@ fn per_server_defer_and_always_load_are_honoured() {
         },
     );
     assert_eq!(deferred(&registry, &config), ["mcp__a__one"]);
+    // Setting a server again replaces its settings (a reconnect with other options).
+    config.set_server("a", ServerDefer::default());
+    assert_eq!(config.servers.len(), 2);
+    assert_eq!(deferred(&registry, &config), ["mcp__a__one", "mcp__a__two"]);
+    config.set_server(
+        "a",
+        ServerDefer {
+            defer: Defer::Auto,
+            always_load: vec!["two".into()],
+        },
+    );
+    assert_eq!(deferred(&registry, &config), ["mcp__a__one"]);
     config.always_load = vec!["mcp__a__one".into()];
     assert!(deferred(&registry, &config).is_empty());
 

@@ -380,19 +380,16 @@ impl WasmAgent {
     /// estimatedTokens}`.
     pub fn tools(&self) -> String {
         let tools: Vec<Value> = self.runtime.with_agent(|agent| {
-            let loading = agent.tool_loading();
-            agent
-                .registry()
-                .tools()
-                .iter()
-                .zip(loading)
-                .map(|(spec, loading)| {
-                    let mut v = tool_value(spec);
-                    v["loading"] = loading.loading.as_str().into();
-                    v["estimatedTokens"] = loading.estimated_tokens.into();
-                    v
-                })
-                .collect()
+            let all = agent.tool_loading();
+            // A plain loop (no `zip`/`collect` instances); the loading list is in registry order.
+            let mut tools = Vec::with_capacity(all.len());
+            for (spec, loading) in agent.registry().tools().iter().zip(&all) {
+                let mut v = tool_value(spec);
+                v["loading"] = loading.loading.as_str().into();
+                v["estimatedTokens"] = loading.estimated_tokens.into();
+                tools.push(v);
+            }
+            tools
         });
         to_text(&Value::Array(tools))
     }
