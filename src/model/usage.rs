@@ -307,6 +307,18 @@ mod tests {
         let err = Usage::from_js_value(Some(&json!({"inputTokens": 1, "outputTokens": "2"})))
             .unwrap_err();
         assert!(err.contains("usage.outputTokens"), "{err}");
+        // The two cache counts are optional (absent or null), the first two are not.
+        let two = json!({"inputTokens": 5, "outputTokens": 6, "cacheReadTokens": null});
+        assert_eq!(Usage::from_js_value(Some(&two)), Ok(Some(bare)));
+        let err = Usage::from_js_value(Some(&json!({"outputTokens": 6}))).unwrap_err();
+        assert_eq!(err, "\"usage.inputTokens\" is missing");
+        let err = Usage::from_js_value(Some(&json!({"inputTokens": 5, "outputTokens": 6,
+                                                    "cacheWriteTokens": -1})))
+        .unwrap_err();
+        assert_eq!(
+            err,
+            "\"usage.cacheWriteTokens\" must be a non-negative integer, got -1"
+        );
     }
 
     #[test]

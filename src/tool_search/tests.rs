@@ -139,6 +139,29 @@ fn per_server_defer_and_always_load_are_honoured() {
     assert!(deferred(&registry, &config).is_empty(), "off is off");
 }
 
+#[test]
+fn a_server_that_never_defers_does_not_count_towards_the_threshold() {
+    let registry = registry();
+    let at = |threshold_tokens| config(ToolSearchMode::Auto { threshold_tokens });
+    let a_tokens: u32 = partition(&registry, &at(0))
+        .iter()
+        .filter(|l| l.name.starts_with("mcp__a__"))
+        .map(|l| l.estimated_tokens)
+        .sum();
+    // a and b together are above a's size alone: everything deferrable is deferred.
+    let mut config = at(a_tokens);
+    assert_eq!(deferred(&registry, &config).len(), 3);
+    // With b at `"defer": false`, only a's tokens count, and they are not above.
+    config.set_server(
+        "b",
+        ServerDefer {
+            defer: Defer::Never,
+            always_load: vec![],
+        },
+    );
+    assert!(deferred(&registry, &config).is_empty());
+}
+
 fn config_with_b_always() -> ToolSearchConfig {
     let mut config = config(ToolSearchMode::Auto {
         threshold_tokens: 1_000_000,
