@@ -21,7 +21,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// How many discarded events are kept for [`SseDecoder::next_dropped`]; older ones are forgotten
 /// (a caller that drains after every push never comes near it).
-const MAX_DROPPED: usize = 32;
+pub const MAX_DROPPED: usize = 32;
 
 /// One dispatched server-sent event.
 #[derive(Clone, Debug, PartialEq, Eq)]
