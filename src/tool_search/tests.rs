@@ -41,6 +41,15 @@ fn deferred(registry: &Registry, config: &ToolSearchConfig) -> Vec<String> {
         .collect()
 }
 
+/// Estimated tokens of the registry's tools whose names start with `prefix`.
+fn tokens_of(registry: &Registry, prefix: &str) -> u32 {
+    partition(registry, &ToolSearchConfig::default())
+        .iter()
+        .filter(|l| l.name.starts_with(prefix))
+        .map(|l| l.estimated_tokens)
+        .sum()
+}
+
 fn config(mode: ToolSearchMode) -> ToolSearchConfig {
     ToolSearchConfig {
         mode,
@@ -70,11 +79,7 @@ fn auto_defers_every_deferrable_mcp_tool_above_the_threshold_only() {
     // About 4,050 tokens of MCP definitions: above 3,000.
     assert_eq!(deferred(&registry, &ToolSearchConfig::default()), all);
     let at = |threshold_tokens| config(ToolSearchMode::Auto { threshold_tokens });
-    let total: u32 = partition(&registry, &at(0))
-        .iter()
-        .filter(|l| l.name.starts_with("mcp__"))
-        .map(|l| l.estimated_tokens)
-        .sum();
+    let total = tokens_of(&registry, "mcp__");
     assert!(
         deferred(&registry, &at(total)).is_empty(),
         "not above: direct"
@@ -143,11 +148,7 @@ fn per_server_defer_and_always_load_are_honoured() {
 fn a_server_that_never_defers_does_not_count_towards_the_threshold() {
     let registry = registry();
     let at = |threshold_tokens| config(ToolSearchMode::Auto { threshold_tokens });
-    let a_tokens: u32 = partition(&registry, &at(0))
-        .iter()
-        .filter(|l| l.name.starts_with("mcp__a__"))
-        .map(|l| l.estimated_tokens)
-        .sum();
+    let a_tokens = tokens_of(&registry, "mcp__a__");
     // a and b together are above a's size alone: everything deferrable is deferred.
     let mut config = at(a_tokens);
     assert_eq!(deferred(&registry, &config).len(), 3);
