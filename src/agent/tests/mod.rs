@@ -8,6 +8,7 @@ mod limits;
 mod plugins;
 #[cfg(feature = "skill-set")]
 mod skill_api;
+#[cfg(feature = "skill-set")]
 mod skill_host;
 mod transcripts;
 mod usage;

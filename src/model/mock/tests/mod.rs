@@ -82,6 +82,7 @@ fn answer(prompt: &str, name: &str, args: Value, result: &str) -> String {
     response.text.expect("an answer")
 }
 
+#[cfg(feature = "skill-set")]
 mod skills {
     use crate::ext::{parse_skill_md, tools, RenderContext, Scope, SkillSet};
     use crate::model::{ChatMessage, MockModel, ModelRequest};
