@@ -436,3 +436,121 @@ fn bridge_definitions_and_texts_keep_their_exact_bytes() {
         ]
     );
 }
+
+#[test]
+fn modes_reveals_and_loadings_read_and_print_their_words() {
+    let parse = |text| ToolSearchMode::parse(text);
+    assert_eq!(parse(" Auto "), Ok(ToolSearchMode::default()));
+    for on in ["on", "TRUE"] {
+        assert_eq!(parse(on), Ok(ToolSearchMode::On));
+    }
+    for off in ["off", "false"] {
+        assert_eq!(parse(off), Ok(ToolSearchMode::Off));
+    }
+    assert_eq!(
+        parse("auto: 1200"),
+        Ok(ToolSearchMode::Auto {
+            threshold_tokens: 1_200
+        })
+    );
+    assert_eq!(
+        parse("sometimes"),
+        Err(
+            "unknown tool search mode \"sometimes\": expected auto, on, off or auto:TOKENS"
+                .to_owned()
+        )
+    );
+    let words = [
+        ToolSearchMode::Off,
+        ToolSearchMode::default(),
+        ToolSearchMode::On,
+    ]
+    .map(|mode| mode.as_str());
+    assert_eq!(words, ["off", "auto", "on"]);
+
+    assert_eq!(Reveal::parse(" Bridge"), Ok(Reveal::Bridge));
+    assert_eq!(Reveal::parse("append"), Ok(Reveal::Append));
+    assert_eq!(
+        Reveal::parse("inline"),
+        Err("unknown reveal \"inline\": expected bridge or append".to_owned())
+    );
+    assert_eq!(
+        [Reveal::Bridge, Reveal::Append].map(|r| r.as_str()),
+        ["bridge", "append"]
+    );
+
+    assert_eq!(
+        [Loading::Direct, Loading::Deferred].map(|l| l.as_str()),
+        ["direct", "deferred"]
+    );
+    let loading = ToolLoading {
+        name: "mcp__a__one".into(),
+        loading: Loading::Deferred,
+        estimated_tokens: 12,
+    };
+    assert_eq!(
+        loading.to_value(),
+        json!({"name": "mcp__a__one", "loading": "deferred", "estimatedTokens": 12})
+    );
+}
+
+#[test]
+fn bridge_arguments_are_read_with_defaults_caps_and_named_errors() {
+    let search = |args: Value| bridge::search_arguments(&args, 5);
+    assert_eq!(
+        search(json!({"query": "  list issues "})),
+        Ok(("list issues".to_owned(), 5))
+    );
+    for (limit, expected) in [
+        (json!(3), 3),
+        (json!(0), 5),
+        (json!(50), 20),
+        (json!("2"), 5),
+    ] {
+        assert_eq!(
+            search(json!({"query": "q", "limit": limit})),
+            Ok(("q".to_owned(), expected))
+        );
+    }
+    let needs_query = Err("error: tool_search needs a non-empty string \"query\"".to_owned());
+    for bad in [json!({}), json!({"query": "   "}), json!({"query": 7})] {
+        assert_eq!(search(bad), needs_query);
+    }
+
+    let call = |args: Value| bridge::call_arguments(&args);
+    assert_eq!(
+        call(json!({"name": " mcp__a__one ", "arguments": "{\"n\": 1}"})),
+        Ok(("mcp__a__one".to_owned(), json!({"n": 1})))
+    );
+    assert_eq!(
+        call(json!({"name": "one", "arguments": null})),
+        Ok(("one".to_owned(), json!({})))
+    );
+    let needs_name = Err("error: call_tool needs a string \"name\" (the tool to call)".to_owned());
+    for bad in [
+        json!({"arguments": {}}),
+        json!({"name": "  "}),
+        json!({"name": 1}),
+    ] {
+        assert_eq!(call(bad), needs_name);
+    }
+    let err = call(json!({"name": "one", "arguments": "{oops"})).unwrap_err();
+    assert!(
+        err.starts_with("error: call_tool's \"arguments\" for \"one\" are not valid JSON: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_name_sharing_only_mcp_with_the_tools_has_no_close_names() {
+    let registry = registry();
+    assert_eq!(
+        bridge::resolve_name(&registry, "mcp__zz__nothing").unwrap_err(),
+        "error: unknown tool \"mcp__zz__nothing\"; use tool_search to find tools"
+    );
+    assert_eq!(
+        bridge::not_loaded_text("mcp__a__one", "{\"x\":1}"),
+        "not run: mcp__a__one was called before its definition was loaded. Here it is; check \
+         the arguments against it and call again:\n{\"x\":1}"
+    );
+}
