@@ -12,7 +12,7 @@
 //! The JSON forms (`*_from_json`) are what crosses from the JS host; a malformed answer is
 //! refused with a message, never a panic.
 
-use crate::json::strings;
+use crate::json::{strings, to_text};
 use serde_json::Value;
 
 /// The model-facing catalog: text for the tool description and the enum of names.
@@ -101,7 +101,8 @@ fn text(value: &Value, key: &str) -> String {
 fn refusal(value: &Value) -> Option<String> {
     value.get("error").map(|e| match e.as_str() {
         Some(text) => text.to_owned(),
-        None => e.to_string(),
+        // `to_text`, not `to_string()`: the same text without `Value`'s `Display` in wasm.
+        None => to_text(e),
     })
 }
 
