@@ -64,15 +64,21 @@ pub struct Expansion {
 impl Expansion {
     /// The text with each snippet's output between its pieces (a missing output stays empty).
     pub fn fill(&self, outputs: &[String]) -> String {
-        let mut text = String::new();
-        for (n, part) in self.parts.iter().enumerate() {
-            if n > 0 {
-                text.push_str(outputs.get(n - 1).map_or("", String::as_str));
-            }
-            text.push_str(part);
-        }
-        text
+        fill_parts(&self.parts, outputs)
     }
+}
+
+/// `parts` with `outputs[n]` between parts `n` and `n + 1` (a missing output stays empty): how
+/// both an [`Expansion`] and a rendered skill put snippet outputs back.
+pub(crate) fn fill_parts(parts: &[String], outputs: &[String]) -> String {
+    let mut text = String::new();
+    for (n, part) in parts.iter().enumerate() {
+        if n > 0 {
+            text.push_str(outputs.get(n - 1).map_or("", String::as_str));
+        }
+        text.push_str(part);
+    }
+    text
 }
 
 /// Where an agent's skills come from: activations answered synchronously, between runs the

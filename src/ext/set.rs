@@ -123,11 +123,7 @@ impl Rendered {
     /// The text with each snippet replaced by its output, in order (no re-scan); a missing
     /// output leaves the slot empty.
     pub fn fill(self, outputs: &[String]) -> String {
-        let mut text = self.text;
-        for (n, &at) in self.slots.iter().enumerate().rev() {
-            text.insert_str(at, outputs.get(n).map_or("", String::as_str));
-        }
-        text
+        super::host::fill_parts(&self.parts(), outputs)
     }
 
     /// The text cut at the snippet slots: one more piece than there are snippets, for a host
