@@ -11,8 +11,8 @@
 use agentwire::content::ContentBlock;
 use agentwire::driver::McpClient;
 use agentwire::mcp::{CallOptions, SessionConfig};
-use agentwire_host::clock::TokioClock;
-use agentwire_host::stdio::{StdioCommand, StdioTransport};
+use agentwire_host::os::clock::TokioClock;
+use agentwire_host::transport::stdio::{StdioCommand, StdioTransport};
 use futures::future::{join_all, LocalBoxFuture};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -1,34 +1,13 @@
 //! The native home of agentwire: processes, stdio, HTTP, built-in tools and the CLI.
+//!
+//! Layered by folder, each importing only those below it (`scripts/check-layering` checks):
+//! [`cli`] → [`app`] → [`extensions`], [`model`], [`tools`], [`config`] → [`transport`] → [`os`].
 
-pub mod account;
 pub mod app;
 pub mod cli;
-pub mod clock;
-pub mod commands;
-pub mod config_file;
-pub mod connect;
-pub mod display_url;
+pub mod config;
 pub mod extensions;
-pub mod http_transport;
-pub mod jwt;
-pub mod local_tools;
-pub mod mcp_prompts;
 pub mod model;
-pub mod oauth;
-pub mod private_file;
-pub mod project_config;
-pub mod prompt_completion;
-pub mod reaper;
-pub mod redirect;
-pub mod render;
-pub mod repl;
-pub mod repl_commands;
-pub mod servers;
-pub mod signals;
-pub mod stdio;
-pub mod term_safe;
-pub mod token_store;
-pub mod tool_search;
+pub mod os;
 pub mod tools;
-pub mod trust;
-pub mod trust_command;
+pub mod transport;

@@ -1,6 +1,6 @@
 //! The `agentwire` binary.
 
-use agentwire_host::reaper;
+use agentwire_host::os::reaper;
 use clap::Parser;
 use std::time::Duration;
 
@@ -17,14 +17,14 @@ fn main() {
         }
     };
     // Installed first, so a Ctrl-C at any point is ours to handle, not a sudden death.
-    let mut signals = match runtime.block_on(async { agentwire_host::signals::Signals::install() })
-    {
-        Ok(signals) => signals,
-        Err(error) => {
-            eprintln!("error: cannot install the signal handlers: {error}");
-            std::process::exit(2);
-        }
-    };
+    let mut signals =
+        match runtime.block_on(async { agentwire_host::os::signals::Signals::install() }) {
+            Ok(signals) => signals,
+            Err(error) => {
+                eprintln!("error: cannot install the signal handlers: {error}");
+                std::process::exit(2);
+            }
+        };
     // Everything runs on one thread: the core's futures are !Send by design.
     let local = tokio::task::LocalSet::new();
     let code = runtime.block_on(local.run_until(agentwire_host::cli::main(cli, &mut signals)));

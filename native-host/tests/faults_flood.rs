@@ -6,8 +6,8 @@ mod common;
 
 use agentwire::driver::McpClient;
 use agentwire::mcp::{CallOptions, SessionConfig, SessionEvent};
-use agentwire_host::clock::TokioClock;
-use agentwire_host::http_transport::HttpTransport;
+use agentwire_host::os::clock::TokioClock;
+use agentwire_host::transport::http_transport::HttpTransport;
 use common::lib_host::{block_on, spawn_local};
 use common::Project;
 use serde_json::{json, Value};

@@ -413,18 +413,18 @@ fn same_tool_name_on_two_servers_reaches_the_right_one() {
 #[test]
 fn a_server_that_crashes_at_start_fails_connect_with_its_reason() {
     local(async {
-        let spec = agentwire_host::stdio::StdioCommand {
+        let spec = agentwire_host::transport::stdio::StdioCommand {
             command: "node".into(),
             args: vec![common::fixture("crash-start.mjs")],
             ..Default::default()
         };
-        let transport = agentwire_host::stdio::StdioTransport::spawn("boom", &spec)
+        let transport = agentwire_host::transport::stdio::StdioTransport::spawn("boom", &spec)
             .expect("the process itself starts");
         let started = Instant::now();
         let result = agentwire::driver::McpClient::connect(
             session(DEFAULT),
             transport,
-            agentwire_host::clock::TokioClock,
+            agentwire_host::os::clock::TokioClock,
             |f| {
                 tokio::task::spawn_local(f);
             },
@@ -454,13 +454,14 @@ fn the_last_stderr_line_before_a_crash_is_always_in_the_reason() {
                       echo \"noise $i: a line of chatter on stderr\" >&2; i=$((i+1)); done; \
                       echo 'fatal: boom' >&2; exit 7";
         for _ in 0..3 {
-            let spec = agentwire_host::stdio::StdioCommand {
+            let spec = agentwire_host::transport::stdio::StdioCommand {
                 command: "sh".into(),
                 args: vec!["-c".into(), script.into()],
                 ..Default::default()
             };
             let transport =
-                agentwire_host::stdio::StdioTransport::spawn("chatty", &spec).expect("sh starts");
+                agentwire_host::transport::stdio::StdioTransport::spawn("chatty", &spec)
+                    .expect("sh starts");
             assert!(transport.recv().await.is_none(), "stdout is closed");
             let reason = transport.closed_reason().await;
             assert!(reason.contains("exited with status 7"), "{reason}");

@@ -6,8 +6,8 @@ mod common;
 
 use agentwire::driver::McpClient;
 use agentwire::mcp::SessionConfig;
-use agentwire_host::clock::TokioClock;
-use agentwire_host::http_transport::HttpTransport;
+use agentwire_host::os::clock::TokioClock;
+use agentwire_host::transport::http_transport::HttpTransport;
 use common::lib_host::{block_on, spawn_local};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

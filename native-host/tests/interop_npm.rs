@@ -9,8 +9,8 @@ mod common;
 
 use agentwire::content::ContentBlock;
 use agentwire::mcp::{CallOptions, SessionEvent};
-use agentwire_host::clock::TokioClock;
-use agentwire_host::stdio::{StdioCommand, StdioTransport};
+use agentwire_host::os::clock::TokioClock;
+use agentwire_host::transport::stdio::{StdioCommand, StdioTransport};
 use common::lib_host::{local, session};
 use common::{assert_server_shape, server_entry, tool_names, Project};
 use serde_json::{json, Value};

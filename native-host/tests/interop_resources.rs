@@ -6,8 +6,8 @@ mod common;
 
 use agentwire::driver::{EventStream, McpClient};
 use agentwire::mcp::{ListKind, SessionEvent};
-use agentwire_host::clock::TokioClock;
-use agentwire_host::stdio::{StdioCommand, StdioTransport};
+use agentwire_host::os::clock::TokioClock;
+use agentwire_host::transport::stdio::{StdioCommand, StdioTransport};
 use common::lib_host::{local, session, spawn_local};
 use common::Project;
 use futures::StreamExt;

@@ -9,7 +9,7 @@ use agentwire::driver::{NoLocalTools, Runtime};
 use agentwire::model::MockModel;
 use agentwire::policy::Policy;
 use agentwire::registry::{Registry, Risk};
-use agentwire_host::clock::TokioClock;
+use agentwire_host::os::clock::TokioClock;
 use common::lib_host::{connect, local, session, Recorder};
 use serde_json::{json, Value};
 use std::rc::Rc;

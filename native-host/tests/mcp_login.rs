@@ -6,7 +6,7 @@
 
 mod common;
 
-use agentwire_host::token_store::{TokenStore, FILE_NAME};
+use agentwire_host::transport::token_store::{TokenStore, FILE_NAME};
 use common::oauth_server::{count, OAuthServer};
 use serde_json::json;
 use std::path::Path;

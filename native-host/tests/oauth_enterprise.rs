@@ -6,7 +6,7 @@
 mod common;
 
 use agentwire::mcp::oauth::{EnterpriseGrant, OAuthClient};
-use agentwire_host::oauth::{Authorizer, OAuthOptions};
+use agentwire_host::transport::oauth::{Authorizer, OAuthOptions};
 use common::oauth_server::{count, whoami_with, OAuthServer};
 use serde_json::json;
 use std::path::Path;

@@ -5,8 +5,8 @@
 
 mod common;
 
-use agentwire_host::oauth::{Authorizer, OAuthOptions};
-use agentwire_host::token_store::{StoredToken, TokenStore, FILE_NAME};
+use agentwire_host::transport::oauth::{Authorizer, OAuthOptions};
+use agentwire_host::transport::token_store::{StoredToken, TokenStore, FILE_NAME};
 use common::oauth_server::{count, whoami_with, OAuthServer};
 use serde_json::json;
 

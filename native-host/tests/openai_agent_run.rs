@@ -10,8 +10,8 @@ use agentwire::driver::{McpClient, MockGithubTransport, NoLocalTools, RunObserve
 use agentwire::mcp::SessionConfig;
 use agentwire::policy::Policy;
 use agentwire::registry::Registry;
-use agentwire_host::clock::TokioClock;
 use agentwire_host::model::OpenAiBackend;
+use agentwire_host::os::clock::TokioClock;
 use futures::future::LocalBoxFuture;
 use replay::ReplayServer;
 use serde_json::{json, Value};

@@ -1,6 +1,6 @@
 //! The command line, as clap sees it.
 
-use crate::tool_search::{parse_mode, SearchMode};
+use crate::config::tool_search::{parse_mode, SearchMode};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -103,7 +103,7 @@ pub enum ToolsCommand {
         /// JSON line.
         query: String,
         /// Most tools listed per query.
-        #[arg(long, default_value_t = crate::commands::SEARCH_LIMIT, value_name = "N")]
+        #[arg(long, default_value_t = crate::cli::commands::SEARCH_LIMIT, value_name = "N")]
         limit: usize,
     },
 }
@@ -188,7 +188,7 @@ pub struct CommonOptions {
     pub audit: Option<PathBuf>,
     /// Ask MCP servers for log messages at LEVEL and above (`debug`, `info`, `notice`,
     /// `warning`, `error`, ...) and show them: on stderr, or as `server_log` events with `--json`.
-    #[arg(long, global = true, value_name = "LEVEL", value_parser = crate::render::parse_log_level)]
+    #[arg(long, global = true, value_name = "LEVEL", value_parser = crate::app::render::parse_log_level)]
     pub log_level: Option<String>,
     /// Most model calls in one run.
     #[arg(long, global = true, default_value_t = 20, value_name = "N")]

@@ -1,12 +1,19 @@
 //! The `agentwire` command line: parse, assemble the app, dispatch.
 
+pub mod account;
 pub mod args;
+pub mod commands;
+pub mod extension_commands;
+pub mod extension_listing;
+pub mod mcp_prompts;
+pub mod prompt_completion;
+pub mod repl;
+pub mod repl_commands;
+pub mod trust_command;
 
 use crate::app::{App, ServerSelection};
-use crate::commands;
-use crate::mcp_prompts;
-use crate::project_config::TrustPrompt;
-use crate::signals::{decide, Response, Signals, Situation};
+use crate::config::project_config::TrustPrompt;
+use crate::os::signals::{decide, Response, Signals, Situation};
 use agentwire::driver::RunInterrupt;
 use args::{Cli, Command, McpCommand, ToolsCommand};
 use std::future::Future;
@@ -15,15 +22,15 @@ use std::pin::Pin;
 use std::time::Duration;
 
 /// Runs the parsed command line; returns the process exit status. SIGINT and SIGTERM are
-/// handled as [`crate::signals`] describes.
+/// handled as [`crate::os::signals`] describes.
 pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     let options = &cli.common;
     // Needs the trust store only.
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
-        return crate::trust_command::run(dir.as_deref(), *revoke, *list, options.json);
+        return crate::cli::trust_command::run(dir.as_deref(), *revoke, *list, options.json);
     }
     // Needs discovery only: no server is started.
-    if let Some(code) = crate::extensions::cli::run(&cli) {
+    if let Some(code) = crate::cli::extension_commands::run(&cli) {
         return code;
     }
     // Needs the config only: no server is started.
@@ -31,14 +38,14 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
         command: McpCommand::Logout { server },
     }) = &cli.command
     {
-        return crate::account::mcp_logout(options, server);
+        return crate::cli::account::mcp_logout(options, server);
     }
     // Starts the one server itself, to report on its authorization.
     if let Some(Command::Mcp {
         command: McpCommand::Login { server },
     }) = &cli.command
     {
-        return crate::account::mcp_login(options, server).await;
+        return crate::cli::account::mcp_login(options, server).await;
     }
     let selection = match &cli.command {
         Some(Command::Mcp {
@@ -179,7 +186,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             | Command::Skills { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),
-        None if std::io::stdin().is_terminal() => match crate::repl::run(app).await {
+        None if std::io::stdin().is_terminal() => match crate::cli::repl::run(app).await {
             Ok(()) => 0,
             Err(message) => {
                 crate::errln!("error: {message}");

@@ -1,9 +1,7 @@
 //! Skills, commands and plugins on disk: where they are found and how they are read. Parsing,
 //! precedence and the gate belong to the core (`agentwire::ext`); this module brings it text.
 
-pub mod cli;
 pub mod discover;
-pub mod listing;
 pub mod plugin_dir;
 pub mod plugin_paths;
 pub mod read;

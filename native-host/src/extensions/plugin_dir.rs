@@ -148,7 +148,7 @@ fn plugin_vars(root: &Path, name: &str) -> Vec<(String, String)> {
         "CLAUDE_PLUGIN_ROOT".to_owned(),
         absolute.display().to_string(),
     )];
-    if let Some(state) = crate::private_file::state_dir() {
+    if let Some(state) = crate::os::private_file::state_dir() {
         let data = state.join("plugins").join(name);
         vars.push(("CLAUDE_PLUGIN_DATA".to_owned(), data.display().to_string()));
     }

@@ -3,7 +3,7 @@
 
 use super::discover::{discover, project_dirs, project_root, Found, Places, Scope};
 use super::plugin_dir::{host_lookup, read_plugin, PluginFolder};
-use crate::trust::{canonical_dir, TrustStore};
+use crate::config::trust::{canonical_dir, TrustStore};
 use agentwire::config::ServerConfig;
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,7 @@ pub struct Extensions {
     /// The core's parse of every skill and command found.
     pub parsed: super::skillset::Parsed,
     /// Each skill's folder, shared with the `read_skill_file` tool.
-    pub skill_dirs: crate::local_tools::SkillDirs,
+    pub skill_dirs: crate::app::local_tools::SkillDirs,
     /// The directory `${CLAUDE_PROJECT_DIR}` names.
     cwd: PathBuf,
 }

@@ -73,7 +73,7 @@ pub enum ModelError {
 /// secrets, and server answers and HTTP stack errors may quote them.
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::display_url::redact_message(
+        f.write_str(&crate::os::display_url::redact_message(
             &Unredacted(self).to_string(),
         ))
     }

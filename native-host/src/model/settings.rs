@@ -283,7 +283,7 @@ impl ModelSettings {
         let mut line = format!(
             "{} at {} ({}, key from {})",
             self.model,
-            crate::display_url::for_display(&self.base_url),
+            crate::os::display_url::for_display(&self.base_url),
             self.provider.label(),
             self.api_key.source()
         );

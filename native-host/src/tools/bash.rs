@@ -4,13 +4,13 @@
 //! servers get, plus `--bash-env` names). When bash exits, on a timeout, and when the call is
 //! cancelled (its future dropped), its whole tree is killed: the group, every descendant, and
 //! whatever escaped with `setsid`, a double fork or `nohup` (orphans come back to agentwire as
-//! subreaper: see [`crate::reaper`]), so no background job outlives the call or holds its pipes.
+//! subreaper: see [`crate::os::reaper`]), so no background job outlives the call or holds its pipes.
 //! Everything killed is reaped.
 
 use super::args::Args;
 use super::{BuiltinTool, ToolContext, Workspace, RISK_EXECUTE};
-use crate::reaper::{self, Tracked};
-use crate::stdio::INHERITED_ENV;
+use crate::os::reaper::{self, Tracked};
+use crate::transport::stdio::INHERITED_ENV;
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
 use nix::sys::signal::{killpg, Signal};

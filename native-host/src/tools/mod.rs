@@ -50,7 +50,7 @@ pub struct ToolContext {
     /// read_file pages by lines and has its own, larger cap.
     pub max_output_bytes: usize,
     /// Names of the host's environment variables that bash gets on top of
-    /// [`crate::stdio::INHERITED_ENV`] (`--bash-env`); everything else stays out of its reach.
+    /// [`crate::transport::stdio::INHERITED_ENV`] (`--bash-env`); everything else stays out of its reach.
     pub bash_env: Vec<String>,
 }
 

@@ -1,6 +1,6 @@
 //! How a run looks on a terminal (or as NDJSON), and how approvals are asked.
 
-use crate::term_safe::visible;
+use crate::os::term_safe::visible;
 use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::driver::RunObserver;

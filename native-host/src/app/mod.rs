@@ -1,14 +1,19 @@
 //! The assembled application: runtime, servers, built-in tools, model and the terminal view.
 
+pub mod connect;
+pub mod local_tools;
+pub mod render;
+pub mod servers;
+
+use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
+use crate::app::local_tools::BuiltinTools;
+use crate::app::render::{Format, Terminal};
+use crate::app::servers::{mock_github, plan};
 use crate::cli::args::CommonOptions;
-use crate::clock::TokioClock;
-use crate::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
+use crate::config::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
 use crate::extensions::session::Extensions;
-use crate::local_tools::BuiltinTools;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
-use crate::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
-use crate::render::{Format, Terminal};
-use crate::servers::{mock_github, plan};
+use crate::os::clock::TokioClock;
 use crate::tools::Workspace;
 use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
@@ -170,7 +175,7 @@ impl App {
         }
         let mut config = AgentConfig {
             max_steps: options.max_steps,
-            tool_search: crate::tool_search::resolve(
+            tool_search: crate::config::tool_search::resolve(
                 options.tool_search,
                 options.tool_search_threshold,
                 options.context_window,

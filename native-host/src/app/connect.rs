@@ -1,12 +1,12 @@
 //! Connecting the configured MCP servers: all at once, each with its own startup timeout, with
 //! a spinner per server on a terminal and one status line each when done.
 
-use crate::clock::TokioClock;
-use crate::display_url::redact_message;
-use crate::http_transport::HttpTransport;
-use crate::oauth::{Authorizer, OAuthOptions};
-use crate::stdio::{StderrTail, StdioCommand, StdioTransport};
-use crate::token_store::TokenStore;
+use crate::os::clock::TokioClock;
+use crate::os::display_url::redact_message;
+use crate::transport::http_transport::HttpTransport;
+use crate::transport::oauth::{Authorizer, OAuthOptions};
+use crate::transport::stdio::{StderrTail, StdioCommand, StdioTransport};
+use crate::transport::token_store::TokenStore;
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, RequestHandler, Runtime};
 use agentwire::mcp::http::HttpConfig;
@@ -50,7 +50,7 @@ async fn connect_one(
     // The outer limit below has no such pause, so it allows for the longest authorization.
     let authorization_allowance = match &server.transport {
         ServerTransport::Http { oauth: Some(_), .. } => {
-            crate::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)
+            crate::transport::oauth::BROWSER_TIMEOUT + Duration::from_secs(30)
         }
         _ => Duration::ZERO,
     };
@@ -137,7 +137,7 @@ pub async fn connect_all(
         let bar = bars.add(ProgressBar::new_spinner());
         bar.set_style(style.clone());
         let message = format!("starting MCP server {}…", server.name);
-        bar.set_message(crate::term_safe::visible(&message).into_owned());
+        bar.set_message(crate::os::term_safe::visible(&message).into_owned());
         bar.enable_steady_tick(Duration::from_millis(100));
         async move {
             let started = Instant::now();

@@ -77,7 +77,7 @@ pub fn plan(line: &str, pos: usize, commands: &[String], prompts: &[Value]) -> P
         .split_whitespace()
         .map(str::to_owned)
         .collect();
-    let Ok(Value::Object(given)) = crate::mcp_prompts::parse_arguments(
+    let Ok(Value::Object(given)) = crate::cli::mcp_prompts::parse_arguments(
         &declared.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
         &before,
     ) else {

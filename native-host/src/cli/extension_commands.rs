@@ -1,10 +1,10 @@
 //! `agentwire skills …` and `agentwire plugins …`: discovery and listing; no server starts.
 
-use super::discover::Scope;
-use super::listing::{plugins_json, print_plugins, print_skills, skills_json};
-use super::plugin_dir::{host_lookup, read_plugin};
-use super::session::Extensions;
 use crate::cli::args::{Cli, Command, PluginsCommand, SkillsCommand};
+use crate::cli::extension_listing::{plugins_json, print_plugins, print_skills, skills_json};
+use crate::extensions::discover::Scope;
+use crate::extensions::plugin_dir::{host_lookup, read_plugin};
+use crate::extensions::session::Extensions;
 use serde_json::json;
 use std::path::Path;
 
@@ -65,7 +65,7 @@ pub fn run(cli: &Cli) -> Option<i32> {
                 .or_else(|| set.items().into_iter().find(|s| s.name == *name));
             match found {
                 Some(skill) => {
-                    let shown = super::listing::show_json(skill);
+                    let shown = crate::cli::extension_listing::show_json(skill);
                     if options.json {
                         crate::outln!("{shown}");
                     } else {

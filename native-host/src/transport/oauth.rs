@@ -1,9 +1,9 @@
 //! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
 //! (or a headless stand-in) through the authorization step.
 
-use crate::http_transport::{header_pairs, to_reqwest};
-use crate::jwt::AssertionKey;
-use crate::token_store::{unix_now, StoredToken, TokenStore};
+use crate::transport::http_transport::{header_pairs, to_reqwest};
+use crate::transport::jwt::AssertionKey;
+use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::mcp::http::HttpRequest;
 use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
 use std::fmt;
@@ -93,7 +93,7 @@ impl OAuthOptions {
         if let Err(error) = store.save(url, &StoredToken::from_token(token, unix_now())) {
             crate::errln!(
                 "warning: the OAuth token for {} is not kept for the next run: {error}",
-                crate::display_url::for_display(url)
+                crate::os::display_url::for_display(url)
             );
         }
     }

@@ -12,8 +12,8 @@
 //! [`HttpTransport::take_events`] ([`EVENT_QUEUE`]; dropped and counted when full, see
 //! [`HttpTransport::dropped_events`]).
 
-use crate::clock::TokioClock;
-use crate::oauth::OAuthOptions;
+use crate::os::clock::TokioClock;
+use crate::transport::oauth::OAuthOptions;
 use agentwire::driver::{Clock, Transport};
 use agentwire::mcp::http::{
     HttpConfig, HttpEvent, HttpMethod, HttpRequest, HttpRequestId, StreamableHttp,
@@ -85,7 +85,7 @@ impl HttpTransport {
     }
 
     /// Like [`with_config`](Self::with_config); with `oauth`, a `401`/`403` starts an OAuth
-    /// authorization ([`crate::oauth::authorize`]) and the refused messages are re-sent with
+    /// authorization ([`crate::transport::oauth::authorize`]) and the refused messages are re-sent with
     /// the token, instead of closing.
     ///
     /// With a token store in `oauth`, a token kept by an earlier run is sent from the first
@@ -327,7 +327,8 @@ impl Driver {
         let url = self.machine.config().url.clone();
         // Nobody listening (the session is gone) is fine.
         let _ = self.authorizing.send(true);
-        let outcome = crate::oauth::authorize(&options, &url, challenge.as_deref()).await;
+        let outcome =
+            crate::transport::oauth::authorize(&options, &url, challenge.as_deref()).await;
         let _ = self.authorizing.send(false);
         match outcome {
             Ok(mut token) => {
@@ -449,7 +450,7 @@ async fn perform(
     io: mpsc::Sender<(HttpRequestId, Io)>,
 ) {
     let id = request.id;
-    let response = match crate::redirect::send(&client, request, describe).await {
+    let response = match crate::transport::redirect::send(&client, request, describe).await {
         Ok(response) => response,
         Err(error) => {
             let _ = io.send((id, Io::Error(error))).await;

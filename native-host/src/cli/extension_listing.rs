@@ -1,9 +1,9 @@
 //! What `/skills`, `/plugins`, `/help`, `agentwire skills …` and `agentwire plugins …` print.
 
-use super::discover::ItemFile;
-use super::session::Extensions;
 use crate::app::App;
-use crate::repl_commands::HelpEntry;
+use crate::cli::repl_commands::HelpEntry;
+use crate::extensions::discover::ItemFile;
+use crate::extensions::session::Extensions;
 use agentwire::ext::{Skill, SkillKind, DEFAULT_CATALOG_CHARS};
 use serde_json::{json, Value};
 

@@ -39,7 +39,7 @@ pub async fn send(
     describe: fn(&(dyn std::error::Error + 'static)) -> String,
 ) -> Result<reqwest::Response, String> {
     for _ in 0..=MAX_REDIRECTS {
-        let response = crate::http_transport::to_reqwest(client, request.clone())?
+        let response = crate::transport::http_transport::to_reqwest(client, request.clone())?
             .send()
             .await
             .map_err(|e| describe(&e))?;
@@ -50,7 +50,7 @@ pub async fn send(
     }
     Err(format!(
         "more than {MAX_REDIRECTS} redirects from {}",
-        crate::display_url::for_display(&request.url)
+        crate::os::display_url::for_display(&request.url)
     ))
 }
 

@@ -2,7 +2,7 @@
 //! server).
 
 use crate::app::App;
-use crate::display_url::redact_message;
+use crate::os::display_url::redact_message;
 use agentwire::agent::Agent;
 use agentwire::audit::redact_value;
 use agentwire::driver::ServerStatus;
@@ -99,7 +99,7 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     .servers
                     .iter()
                     .find(|s| &s.name == name)
-                    .and_then(crate::account::oauth_state);
+                    .and_then(crate::cli::account::oauth_state);
                 let skipped: Vec<Value> = agent
                     .registry()
                     .skipped_tools(name)
@@ -122,7 +122,7 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
         for entry in &entries {
             let tools = entry["tools"].as_array().map_or(0, Vec::len);
             let oauth = match entry.get("oauth") {
-                Some(state) => format!(" ({})", crate::account::describe_oauth_state(state)),
+                Some(state) => format!(" ({})", crate::cli::account::describe_oauth_state(state)),
                 None => String::new(),
             };
             match entry["status"].as_str() {

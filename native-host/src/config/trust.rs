@@ -10,8 +10,8 @@
 //! and changed under a lock, like the token store. A file that is not such a store is never
 //! overwritten; reading it fails with an error naming it, and nothing counts as trusted.
 
-use crate::private_file;
-use crate::token_store::unix_now;
+use crate::os::private_file;
+use crate::transport::token_store::unix_now;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 

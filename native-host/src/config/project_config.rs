@@ -6,8 +6,8 @@
 //! lowered, no sampling is turned on; the run goes on without it, saying how to trust.
 
 use crate::cli::args::CommonOptions;
-use crate::config_file::read_config;
-use crate::trust::{canonical_dir, TrustStore};
+use crate::config::trust::{canonical_dir, TrustStore};
+use crate::os::config_file::read_config;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Which MCP servers to start: the config file's, or the GitHub fallback when there is none.
 
-use crate::config_file::read_config;
-use crate::project_config::ConfigChoice;
+use crate::config::project_config::ConfigChoice;
+use crate::os::config_file::read_config;
 use agentwire::config::{
     McpConfig, ServerConfig, ServerTransport, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT,
 };

@@ -50,7 +50,7 @@ macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let line = format!($($arg)*);
-        let _ = writeln!(std::io::stdout().lock(), "{}", $crate::term_safe::visible(&line));
+        let _ = writeln!(std::io::stdout().lock(), "{}", $crate::os::term_safe::visible(&line));
     }};
 }
 
@@ -61,7 +61,7 @@ macro_rules! errln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let line = format!($($arg)*);
-        let _ = writeln!(std::io::stderr().lock(), "{}", $crate::term_safe::visible(&line));
+        let _ = writeln!(std::io::stderr().lock(), "{}", $crate::os::term_safe::visible(&line));
     }};
 }
 

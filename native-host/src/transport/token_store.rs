@@ -9,7 +9,7 @@
 //! credentials). A file that cannot be read as such a store is never overwritten: saving fails
 //! with an error naming it, and the run goes on without stored tokens.
 
-use crate::private_file;
+use crate::os::private_file;
 use agentwire::mcp::oauth::{OAuthClient, OAuthToken};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};

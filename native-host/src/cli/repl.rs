@@ -1,10 +1,10 @@
 //! The interactive session: a prompt with history and a few slash commands.
 
 use crate::app::App;
-use crate::commands;
-use crate::mcp_prompts;
-use crate::prompt_completion::{command_of, PromptCompleter, Question};
-use crate::repl_commands::{help_text, parse, reserved_names, Action, Input};
+use crate::cli::commands;
+use crate::cli::mcp_prompts;
+use crate::cli::prompt_completion::{command_of, PromptCompleter, Question};
+use crate::cli::repl_commands::{help_text, parse, reserved_names, Action, Input};
 use agentwire::driver::ServerStatus;
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
@@ -68,7 +68,7 @@ pub async fn run(app: &App) -> Result<(), String> {
         match parse(input) {
             Input::Builtin(Action::Quit) => break,
             Input::Builtin(Action::Help) => {
-                let entries = crate::extensions::listing::help_entries(app);
+                let entries = crate::cli::extension_listing::help_entries(app);
                 crate::outln!("{}\n{HELP_TAIL}", help_text(&entries));
                 let prompts = mcp_prompts::help_lines(app).await;
                 if !prompts.is_empty() {
@@ -87,7 +87,7 @@ pub async fn run(app: &App) -> Result<(), String> {
                 Ok(prompt) => {
                     let _ = app.runtime.run(&prompt, &app.terminal).await;
                 }
-                Err(e) => crate::errln!("error: {}", crate::display_url::redact_message(&e)),
+                Err(e) => crate::errln!("error: {}", crate::os::display_url::redact_message(&e)),
             },
         }
     }
@@ -102,7 +102,7 @@ fn builtin(app: &App, action: Action) {
     match action {
         Action::Help => crate::outln!(
             "{}",
-            help_text(&crate::extensions::listing::help_entries(app))
+            help_text(&crate::cli::extension_listing::help_entries(app))
         ),
         Action::Tools => {
             commands::tools(app, false);
@@ -112,8 +112,8 @@ fn builtin(app: &App, action: Action) {
             Ok(()) => crate::outln!("conversation cleared"),
             Err(e) => crate::outln!("cannot clear: {e}"),
         },
-        Action::Skills => crate::extensions::listing::print_skills(&app.extensions.borrow()),
-        Action::Plugins => crate::extensions::listing::print_plugins(&app.extensions.borrow()),
+        Action::Skills => crate::cli::extension_listing::print_skills(&app.extensions.borrow()),
+        Action::Plugins => crate::cli::extension_listing::print_plugins(&app.extensions.borrow()),
         Action::Reload => {
             let mut extensions = app.extensions.borrow_mut();
             let changes = extensions.reload();

@@ -1,7 +1,7 @@
 //! The REPL's built-in slash commands as one table: input is looked up in it, `/help` is
 //! generated from it, and its names are reserved so no skill or command can shadow them.
 
-/// What a built-in command does; [`crate::repl`] carries it out.
+/// What a built-in command does; [`crate::cli::repl`] carries it out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Leave the session.

@@ -2,8 +2,8 @@
 //! server prompts as `/mcp__<server>__<prompt>` commands in the interactive session.
 
 use crate::app::App;
-use crate::commands::{fail, ExitCode};
-use crate::display_url::redact_message;
+use crate::cli::commands::{fail, ExitCode};
+use crate::os::display_url::redact_message;
 use agentwire::mcp::prompt_text;
 use serde_json::{json, Map, Value};
 

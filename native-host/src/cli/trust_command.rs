@@ -1,8 +1,8 @@
 //! `agentwire trust [DIR] [--revoke] [--list]`: the user's word on a workspace, kept in the
-//! trust store (see [`crate::trust`]). Starts no server and reads no config.
+//! trust store (see [`crate::config::trust`]). Starts no server and reads no config.
 
-use crate::commands::ExitCode;
-use crate::trust::{canonical_dir, TrustStore};
+use crate::cli::commands::ExitCode;
+use crate::config::trust::{canonical_dir, TrustStore};
 use serde_json::{json, Value};
 use std::path::Path;
 

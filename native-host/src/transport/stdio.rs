@@ -96,7 +96,7 @@ pub struct StdioTransport {
     child: Arc<Mutex<Child>>,
     /// The child's process group (its pid, see `spawn`), kept after the leader exits: what it
     /// started in the group must still be stopped.
-    group: crate::reaper::Tracked,
+    group: crate::os::reaper::Tracked,
     stderr: Arc<StdMutex<StderrTail>>,
     /// Turns `true` when the stderr reader has read everything (end of file).
     stderr_done: tokio::sync::watch::Receiver<bool>,
@@ -145,7 +145,7 @@ impl StdioTransport {
         // Its own process group, so a terminal's Ctrl-C reaches us first and we shut it down
         // in order.
         command.process_group(0);
-        let (mut child, tracked) = crate::reaper::spawn_tracked(&mut command)
+        let (mut child, tracked) = crate::os::reaper::spawn_tracked(&mut command)
             .map_err(|e| format!("could not start `{}`: {e}", spec.command))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -291,7 +291,7 @@ impl StdioTransport {
         use nix::sys::signal::{killpg, Signal};
         self.close_stdin();
         let group = self.group.pid();
-        let group_alive = || group.is_some_and(crate::reaper::group_alive);
+        let group_alive = || group.is_some_and(crate::os::reaper::group_alive);
         let mut status = self.wait_exit(Duration::from_secs(2)).await;
         if status.is_some() && !group_alive() {
             return status;

@@ -2,12 +2,12 @@
 //! one `http` server, ahead of time (so an unattended run finds a token) or forgotten (so the
 //! next connection authorizes anew: another account, revoked access, a changed scope).
 
+use crate::app::servers::plan;
 use crate::app::{App, ServerSelection};
 use crate::cli::args::CommonOptions;
-use crate::commands::ExitCode;
-use crate::project_config::{choose_config_without_asking, TrustPrompt};
-use crate::servers::plan;
-use crate::token_store::{unix_now, StoredToken, TokenStore};
+use crate::cli::commands::ExitCode;
+use crate::config::project_config::{choose_config_without_asking, TrustPrompt};
+use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::ServerStatus;
 use serde_json::{json, Value};
@@ -55,7 +55,7 @@ pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
         });
     app.shutdown().await;
     if let Some(reason) = failure {
-        let message = crate::display_url::redact_message(&format!(
+        let message = crate::os::display_url::redact_message(&format!(
             "could not authorize {server} ({url}): {reason}"
         ));
         if options.json {

@@ -1,0 +1,6 @@
+//! What a run is configured with and may trust: the workspace trust store, which MCP config a
+//! run may use, and how deferred tool loading is asked for.
+
+pub mod project_config;
+pub mod tool_search;
+pub mod trust;
