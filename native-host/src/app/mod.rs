@@ -9,8 +9,8 @@ use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, St
 use crate::app::local_tools::BuiltinTools;
 use crate::app::render::{Format, Terminal};
 use crate::app::servers::{mock_github, plan};
-use crate::cli::args::CommonOptions;
 use crate::config::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
+use crate::config::settings::Settings;
 use crate::extensions::session::Extensions;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::os::clock::TokioClock;
@@ -52,7 +52,7 @@ pub enum ServerSelection<'a> {
     Only(&'a str),
 }
 
-fn policy(options: &CommonOptions) -> Result<Policy, String> {
+fn policy(options: &Settings) -> Result<Policy, String> {
     Policy::from_lists(&options.allow, &options.ask, &options.deny).map_err(|e| e.to_string())
 }
 
@@ -76,7 +76,7 @@ fn overrides(servers: &[ServerConfig], project_scoped: bool) -> Result<RiskOverr
 
 /// The model the options and environment ask for: an OpenAI-compatible endpoint when a key is
 /// configured, otherwise the mock model (with a notice saying why).
-fn model(options: &CommonOptions) -> Result<(Rc<dyn ModelBackend>, Option<String>), String> {
+fn model(options: &Settings) -> Result<(Rc<dyn ModelBackend>, Option<String>), String> {
     let overrides = ModelOverrides {
         model: options.model.clone(),
         base_url: options.base_url.clone(),
@@ -109,7 +109,7 @@ impl App {
     /// notices and one status line per server to stderr (unless `quiet`). A project's
     /// `.mcp.json` is used only in a trusted workspace; `prompt` says whether to ask.
     pub async fn start(
-        options: &CommonOptions,
+        options: &Settings,
         selection: ServerSelection<'_>,
         quiet: bool,
         prompt: TrustPrompt,

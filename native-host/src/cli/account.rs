@@ -4,9 +4,9 @@
 
 use crate::app::servers::plan;
 use crate::app::{App, ServerSelection};
-use crate::cli::args::CommonOptions;
 use crate::cli::commands::ExitCode;
 use crate::config::project_config::{choose_config_without_asking, TrustPrompt};
+use crate::config::settings::Settings;
 use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::ServerStatus;
@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 /// Connects `server` (authorizing it if no kept token works) and says how it went. Exit 0 when
 /// authorized; 1 when the authorization failed; 2 for an unknown server, one that is not
 /// `http`, or one without `oauth`.
-pub async fn mcp_login(options: &CommonOptions, server: &str) -> ExitCode {
+pub async fn mcp_login(options: &Settings, server: &str) -> ExitCode {
     let (url, settings) = match oauth_server(options, server) {
         Ok(found) => found,
         Err(message) => {
@@ -152,7 +152,7 @@ fn lifetime(token: Option<&StoredToken>) -> String {
 /// Forgets the stored tokens of `server` (an `http` server of the config). Exit 0 whether or
 /// not a token was stored; 2 for an unknown server, one that is not `http`, or a store that
 /// cannot be rewritten.
-pub fn mcp_logout(options: &CommonOptions, server: &str) -> ExitCode {
+pub fn mcp_logout(options: &Settings, server: &str) -> ExitCode {
     match forget(options, server) {
         Ok((url, path, forgotten)) => {
             if options.json {
@@ -174,7 +174,7 @@ pub fn mcp_logout(options: &CommonOptions, server: &str) -> ExitCode {
 }
 
 /// The server's URL, the store's path, and whether an entry was removed.
-fn forget(options: &CommonOptions, server: &str) -> Result<(String, String, bool), String> {
+fn forget(options: &Settings, server: &str) -> Result<(String, String, bool), String> {
     let url = http_server(options, server)?.0;
     let store = TokenStore::default_location()
         .ok_or("no place for the token store: set AGENTWIRE_STATE_DIR or HOME")?;
@@ -183,7 +183,7 @@ fn forget(options: &CommonOptions, server: &str) -> Result<(String, String, bool
 }
 
 /// The URL and OAuth settings of `server`, which must be an `http` server with `oauth`.
-fn oauth_server(options: &CommonOptions, server: &str) -> Result<(String, OAuthSettings), String> {
+fn oauth_server(options: &Settings, server: &str) -> Result<(String, OAuthSettings), String> {
     match http_server(options, server)? {
         (url, Some(settings)) => Ok((url, settings)),
         (_, None) => Err(format!(
@@ -196,7 +196,7 @@ fn oauth_server(options: &CommonOptions, server: &str) -> Result<(String, OAuthS
 /// The URL and OAuth settings (if any) of `server`, which must be an `http` server of the
 /// config; the error lists the configured servers.
 fn http_server(
-    options: &CommonOptions,
+    options: &Settings,
     server: &str,
 ) -> Result<(String, Option<OAuthSettings>), String> {
     let choice = choose_config_without_asking(options)?;

@@ -1,5 +1,6 @@
 //! The command line, as clap sees it.
 
+use crate::config::settings::Settings;
 use crate::config::tool_search::{parse_mode, SearchMode};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -236,4 +237,53 @@ pub struct CommonOptions {
     /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
     #[arg(long, global = true, value_name = "TOKENS")]
     pub context_window: Option<u64>,
+}
+
+impl CommonOptions {
+    /// The run's settings, as the application takes them. Every option is named here, so a new
+    /// one does not compile until it is given to the application (or deliberately not).
+    pub fn settings(&self) -> Settings {
+        let CommonOptions {
+            config,
+            json,
+            allow,
+            ask,
+            deny,
+            yes,
+            audit,
+            log_level,
+            max_steps,
+            workspace,
+            model,
+            trust_workspace,
+            bash_env,
+            plugin_dirs,
+            bare,
+            base_url,
+            tool_search,
+            tool_search_threshold,
+            context_window,
+        } = self;
+        Settings {
+            config: config.clone(),
+            json: json.clone(),
+            allow: allow.clone(),
+            ask: ask.clone(),
+            deny: deny.clone(),
+            yes: yes.clone(),
+            audit: audit.clone(),
+            log_level: log_level.clone(),
+            max_steps: max_steps.clone(),
+            workspace: workspace.clone(),
+            model: model.clone(),
+            trust_workspace: trust_workspace.clone(),
+            bash_env: bash_env.clone(),
+            plugin_dirs: plugin_dirs.clone(),
+            bare: bare.clone(),
+            base_url: base_url.clone(),
+            tool_search: tool_search.clone(),
+            tool_search_threshold: tool_search_threshold.clone(),
+            context_window: context_window.clone(),
+        }
+    }
 }

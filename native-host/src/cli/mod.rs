@@ -25,6 +25,8 @@ use std::time::Duration;
 /// handled as [`crate::os::signals`] describes.
 pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     let options = &cli.common;
+    // What the application is assembled from.
+    let settings = options.settings();
     // Needs the trust store only.
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
         return crate::cli::trust_command::run(dir.as_deref(), *revoke, *list, options.json);
@@ -38,14 +40,14 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
         command: McpCommand::Logout { server },
     }) = &cli.command
     {
-        return crate::cli::account::mcp_logout(options, server);
+        return crate::cli::account::mcp_logout(&settings, server);
     }
     // Starts the one server itself, to report on its authorization.
     if let Some(Command::Mcp {
         command: McpCommand::Login { server },
     }) = &cli.command
     {
-        return crate::cli::account::mcp_login(options, server).await;
+        return crate::cli::account::mcp_login(&settings, server).await;
     }
     let selection = match &cli.command {
         Some(Command::Mcp {
@@ -83,7 +85,7 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
         TrustPrompt::Refuse
     };
     let app = {
-        let start = App::start(options, selection, quiet, prompt);
+        let start = App::start(&settings, selection, quiet, prompt);
         tokio::pin!(start);
         tokio::select! {
             started = &mut start => match started {

@@ -2,5 +2,6 @@
 //! run may use, and how deferred tool loading is asked for.
 
 pub mod project_config;
+pub mod settings;
 pub mod tool_search;
 pub mod trust;

@@ -5,7 +5,7 @@
 //! nothing of it is read: no process starts, no `${VAR}` of the user's is expanded, no risk is
 //! lowered, no sampling is turned on; the run goes on without it, saying how to trust.
 
-use crate::cli::args::CommonOptions;
+use crate::config::settings::Settings;
 use crate::config::trust::{canonical_dir, TrustStore};
 use crate::os::config_file::read_config;
 use serde_json::Value;
@@ -39,7 +39,7 @@ pub struct ConfigChoice {
 /// [`TrustPrompt::Ask`] an unknown workspace is asked about on the terminal (the answer is
 /// remembered); otherwise, and when the user said no, the refusal says how to trust.
 pub async fn choose_config(
-    options: &CommonOptions,
+    options: &Settings,
     prompt: TrustPrompt,
 ) -> Result<ConfigChoice, String> {
     let (dir, store) = match first_look(options, prompt)? {
@@ -64,7 +64,7 @@ pub async fn choose_config(
 
 /// [`choose_config`] for commands that never ask (`mcp logout`): an unknown workspace is
 /// refused.
-pub fn choose_config_without_asking(options: &CommonOptions) -> Result<ConfigChoice, String> {
+pub fn choose_config_without_asking(options: &Settings) -> Result<ConfigChoice, String> {
     match first_look(options, TrustPrompt::Refuse)? {
         Look::Decided(choice) => Ok(choice),
         Look::Unknown { dir, .. } => Ok(decided(&dir, false, false)),
@@ -82,7 +82,7 @@ enum Look {
     },
 }
 
-fn first_look(options: &CommonOptions, prompt: TrustPrompt) -> Result<Look, String> {
+fn first_look(options: &Settings, prompt: TrustPrompt) -> Result<Look, String> {
     if let Some(file) = &options.config {
         return Ok(Look::Decided(ConfigChoice {
             file: Some(file.clone()),
