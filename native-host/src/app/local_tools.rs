@@ -1,20 +1,13 @@
 //! The built-in tools, as the runtime sees them: registry entries plus a [`LocalTools`] adapter.
 
+use crate::extensions::session::SkillDirs;
 use crate::tools::{builtin_tools, BuiltinTool, ToolContext, Workspace};
 use agentwire::content::ToolOutput;
 use agentwire::driver::LocalTools;
 use agentwire::registry::{Registry, Risk, ToolSpec};
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
-use std::cell::RefCell;
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::rc::Rc;
 use std::time::Duration;
-
-/// Each skill's folder by qualified name, shared with the session's extensions (updated by
-/// `/reload`): where `read_skill_file` reads.
-pub type SkillDirs = Rc<RefCell<BTreeMap<String, PathBuf>>>;
 
 /// The host's built-in tools with their per-call limits.
 pub struct BuiltinTools {

@@ -4,13 +4,16 @@
 
 use crate::app::servers::plan;
 use crate::app::{App, ServerSelection};
-use crate::cli::commands::ExitCode;
 use crate::config::project_config::{choose_config_without_asking, TrustPrompt};
 use crate::config::settings::Settings;
 use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
 use agentwire::driver::ServerStatus;
 use serde_json::{json, Value};
+
+/// A process exit status, as `commands` returns them (named here, not imported: `commands`
+/// imports this file's OAuth state, and files import each other in one direction only).
+type ExitCode = i32;
 
 /// Connects `server` (authorizing it if no kept token works) and says how it went. Exit 0 when
 /// authorized; 1 when the authorization failed; 2 for an unknown server, one that is not

@@ -5,7 +5,14 @@ use super::discover::{discover, project_dirs, project_root, Found, Places, Scope
 use super::plugin_dir::{host_lookup, read_plugin, PluginFolder};
 use crate::config::trust::{canonical_dir, TrustStore};
 use agentwire::config::ServerConfig;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Each skill's folder by qualified name, shared with the built-in tools (updated by
+/// `/reload`): where `read_skill_file` reads.
+pub type SkillDirs = Rc<RefCell<BTreeMap<String, PathBuf>>>;
 
 /// What discovery found, and how to find it again.
 #[derive(Debug)]
@@ -21,7 +28,7 @@ pub struct Extensions {
     /// The core's parse of every skill and command found.
     pub parsed: super::skillset::Parsed,
     /// Each skill's folder, shared with the `read_skill_file` tool.
-    pub skill_dirs: crate::app::local_tools::SkillDirs,
+    pub skill_dirs: SkillDirs,
     /// The directory `${CLAUDE_PROJECT_DIR}` names.
     cwd: PathBuf,
 }
@@ -102,7 +109,7 @@ impl Extensions {
                 Err(error) => self.plugin_errors.push(error),
             }
         }
-        self.parsed = super::skillset::build(self);
+        self.parsed = super::skillset::build_from(&self.found, &self.plugins, self.places.trusted);
         *self.skill_dirs.borrow_mut() = self.parsed.dirs.clone();
     }
 

@@ -5,7 +5,6 @@
 
 use super::discover::{Found, ItemFile, Scope};
 use super::plugin_dir::PluginFolder;
-use super::session::Extensions;
 use agentwire::ext::{
     parse_command_md, parse_skill_md, Collision, Scope as CoreScope, Skill, SkillSet,
     BUILTIN_COMMANDS,
@@ -58,15 +57,6 @@ fn parse(item: &ItemFile, kind: &str, scope: CoreScope) -> Result<Skill, String>
     }
     skill.warnings.extend(item.warnings.iter().cloned());
     Ok(skill)
-}
-
-/// Builds the set from what `extensions` found.
-pub fn build(extensions: &Extensions) -> Parsed {
-    build_from(
-        &extensions.found,
-        &extensions.plugins,
-        extensions.places.trusted,
-    )
 }
 
 /// One file to parse: the file, `"skill"` or `"command"`, its scope, its own `${VAR}` values.
