@@ -13,11 +13,10 @@
 //! [`HttpTransport::dropped_events`]).
 
 use crate::os::clock::TokioClock;
+use crate::transport::http_request::header_pairs;
 use crate::transport::oauth::OAuthOptions;
 use agentwire::driver::{Clock, Transport};
-use agentwire::mcp::http::{
-    HttpConfig, HttpEvent, HttpMethod, HttpRequest, HttpRequestId, StreamableHttp,
-};
+use agentwire::mcp::http::{HttpConfig, HttpEvent, HttpRequest, HttpRequestId, StreamableHttp};
 use futures::StreamExt;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -407,40 +406,6 @@ impl Driver {
             }
         }
     }
-}
-
-/// A request the core emitted (the Streamable HTTP machine or the OAuth flow), as reqwest's;
-/// an HTTP method reqwest cannot send is an error naming it.
-pub(crate) fn to_reqwest(
-    client: &reqwest::Client,
-    request: HttpRequest,
-) -> Result<reqwest::RequestBuilder, String> {
-    let method = match request.method {
-        HttpMethod::Get => reqwest::Method::GET,
-        HttpMethod::Post => reqwest::Method::POST,
-        HttpMethod::Delete => reqwest::Method::DELETE,
-        other => reqwest::Method::from_bytes(other.as_str().as_bytes())
-            .map_err(|_| format!("unsupported method {other}"))?,
-    };
-    let mut builder = client.request(method, &request.url);
-    for (name, value) in &request.headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    if let Some(body) = request.body {
-        builder = builder.body(body);
-    }
-    Ok(builder)
-}
-
-/// Response headers as the core takes them: `(name, value)` pairs, values read leniently.
-pub(crate) fn header_pairs(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| {
-            let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
-            (name.as_str().to_owned(), value)
-        })
-        .collect()
 }
 
 /// Performs one request, reporting its head, body chunks and end (or error) to the machine.

@@ -1,6 +1,7 @@
 //! Getting bytes to and from MCP servers: child processes over stdio, Streamable HTTP with its
 //! redirects, OAuth with its token store and signed client assertions.
 
+pub mod http_request;
 pub mod http_transport;
 pub mod jwt;
 pub mod oauth;

@@ -1,7 +1,7 @@
 //! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
 //! (or a headless stand-in) through the authorization step.
 
-use crate::transport::http_transport::{header_pairs, to_reqwest};
+use crate::transport::http_request::{header_pairs, to_reqwest};
 use crate::transport::jwt::AssertionKey;
 use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::mcp::http::HttpRequest;

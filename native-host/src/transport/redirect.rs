@@ -39,7 +39,7 @@ pub async fn send(
     describe: fn(&(dyn std::error::Error + 'static)) -> String,
 ) -> Result<reqwest::Response, String> {
     for _ in 0..=MAX_REDIRECTS {
-        let response = crate::transport::http_transport::to_reqwest(client, request.clone())?
+        let response = crate::transport::http_request::to_reqwest(client, request.clone())?
             .send()
             .await
             .map_err(|e| describe(&e))?;
