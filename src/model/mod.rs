@@ -12,7 +12,9 @@ pub use openai::{
     decode_response, decode_response_value, encode_request, ChatCompletionStream, DecodeError,
     OpenAiOptions, StreamAccumulator, StreamDelta,
 };
-pub use types::{ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition};
+pub use types::{
+    ChatMessage, ModelRequest, ModelResponse, ToolCall, ToolDefinition, CALL_TOOL, TOOL_SEARCH,
+};
 pub use usage::Usage;
 
 /// At most `max_chars` characters of `text`, with `…` appended when something was cut.

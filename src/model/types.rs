@@ -7,6 +7,14 @@
 use super::Usage;
 use serde_json::{json, Map, Value};
 
+/// Name of the deferred-loading bridge's search tool ([`crate::tool_search`]). Kept with the
+/// request shape, not the bridge: the mock model recognises it, and the bridge imports the
+/// registry, which imports this module.
+pub const TOOL_SEARCH: &str = "tool_search";
+
+/// Name of the deferred-loading bridge's call tool (runs a deferred tool by name).
+pub const CALL_TOOL: &str = "call_tool";
+
 /// A tool as the model sees it: name, description and JSON Schema of its input.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolDefinition {

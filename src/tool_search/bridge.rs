@@ -8,11 +8,7 @@ use crate::registry::names::mcp_server_prefix;
 use crate::registry::{Registry, ToolSpec};
 use serde_json::{Map, Value};
 
-/// Name of the search tool.
-pub const TOOL_SEARCH: &str = "tool_search";
-
-/// Name of the call tool.
-pub const CALL_TOOL: &str = "call_tool";
+pub use crate::model::{CALL_TOOL, TOOL_SEARCH};
 
 /// `tool_search`'s definition: constant text, then the catalog `index` (see [`render_index`]).
 pub fn tool_search_definition(index: &str, limit: u8) -> ToolDefinition {

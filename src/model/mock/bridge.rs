@@ -1,8 +1,7 @@
 //! The mock model behind deferred tool loading: when the tool it wants is deferred, it searches
 //! with `select:<name>`, then calls it through `call_tool`, then answers (3 steps instead of 2).
 
-use crate::model::{ChatMessage, ModelRequest, ToolDefinition};
-use crate::tool_search::bridge::{CALL_TOOL, TOOL_SEARCH};
+use crate::model::{ChatMessage, ModelRequest, ToolDefinition, CALL_TOOL, TOOL_SEARCH};
 use serde_json::{json, Value};
 
 /// The deferred tools listed in `tool_search`'s description (`server: a, b` lines), as
