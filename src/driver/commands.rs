@@ -3,8 +3,9 @@
 
 use super::backends::RunObserver;
 use super::gated::NotRun;
-use super::runtime::{RunError, Runtime};
+use super::runtime::Runtime;
 use super::traits::Clock;
+use super::turn::RunError;
 use crate::agent::{DirectCallError, UiEvent};
 use serde_json::json;
 

@@ -3,7 +3,8 @@
 //! direct calls they can ask: the observer's `approve` answers, and no approver means no.
 
 use super::backends::RunObserver;
-use super::runtime::{DirectCallOutput, Runtime};
+use super::direct_call::DirectCallOutput;
+use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::agent::{DirectCallError, Gated};
 use serde_json::Value;

@@ -1,0 +1,227 @@
+//! Running one user turn: the agent's actions (model calls, tool batches, searches,
+//! approvals) carried out until it ends or is interrupted.
+
+use super::backends::{ModelStream, RunObserver};
+use super::interrupt::unless_interrupted;
+use super::runtime::{Active, Runtime};
+use super::server_status::ServerStatus;
+use super::traits::Clock;
+use crate::agent::{Action, AgentError, ToolFailure, ToolInvocation, UiEvent};
+use crate::content::ToolOutput;
+use crate::mcp::{CallOptions, RequestError};
+use crate::registry::ToolSource;
+use futures::stream::FuturesUnordered;
+use futures::StreamExt;
+use std::fmt;
+use std::rc::Rc;
+
+/// Why a run ended without an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError(pub String);
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl<C: Clock> Runtime<C> {
+    /// Runs one user turn to its end and returns the final answer. The conversation keeps its
+    /// history for the next run.
+    ///
+    /// A leading `/name args` that names a prompt command or skill is expanded first (its
+    /// shell snippets run as gated `bash` calls); a refused snippet ends the run before any
+    /// model request. Any other text is sent as it is.
+    pub async fn run(&self, prompt: &str, observer: &dyn RunObserver) -> Result<String, RunError> {
+        self.refresh_servers(observer).await;
+        let expanded = self.expand_command(prompt, observer).await?;
+        let prompt = expanded.as_deref().unwrap_or(prompt);
+        self.agent
+            .borrow_mut()
+            .start_run(self.clock.now(), prompt)
+            .map_err(|e| RunError(e.to_string()))?;
+        let _active = Active::new(&self.interrupt);
+        let mut outcome = None;
+        loop {
+            self.drain_outputs(observer, &mut outcome);
+            let action = self.agent.borrow_mut().poll_action();
+            let stopped = match action {
+                Some(Action::CallModel(request)) => {
+                    let model = Rc::clone(&self.model.borrow());
+                    let on_stream = |piece: ModelStream<'_>| match piece {
+                        ModelStream::Text(text) => observer.on_text_delta(text),
+                        ModelStream::Reasoning(text) => observer.on_reasoning_delta(text),
+                    };
+                    let work = model.complete(request, &on_stream);
+                    unless_interrupted(&self.interrupt, work)
+                        .await
+                        .map(|response| {
+                            let now = self.clock.now();
+                            ignore_stale(
+                                self.agent.borrow_mut().handle_model_response(now, response),
+                            );
+                        })
+                }
+                Some(Action::CallTools(batch)) => {
+                    let stopped = unless_interrupted(&self.interrupt, self.run_batch(batch)).await;
+                    if stopped.is_ok() {
+                        self.refresh_servers(observer).await;
+                    }
+                    stopped
+                }
+                Some(Action::SearchTools(request)) => {
+                    let searcher = self.searcher.borrow().clone();
+                    let call_id = request.call_id;
+                    let work = async move {
+                        match searcher {
+                            Some(search) => {
+                                search(request.query, request.catalog, request.limit).await
+                            }
+                            None => Err("no searcher".to_owned()),
+                        }
+                    };
+                    unless_interrupted(&self.interrupt, work)
+                        .await
+                        .map(|ranked| {
+                            let now = self.clock.now();
+                            ignore_stale(
+                                self.agent
+                                    .borrow_mut()
+                                    .handle_search_result(now, &call_id, ranked),
+                            );
+                        })
+                }
+                Some(Action::RequestApproval(request)) => {
+                    unless_interrupted(&self.interrupt, observer.approve(&request))
+                        .await
+                        .map(|answer| {
+                            let now = self.clock.now();
+                            ignore_stale(self.agent.borrow_mut().handle_approval(
+                                now,
+                                &request.call_id,
+                                answer,
+                            ));
+                        })
+                }
+                None => {
+                    if !self.agent.borrow().is_running() {
+                        break;
+                    }
+                    // Defensive: a running loop with nothing to do would otherwise spin forever.
+                    let now = self.clock.now();
+                    ignore_stale(self.agent.borrow_mut().cancel_run(now));
+                    Ok(())
+                }
+            };
+            if let Err(reason) = stopped {
+                // The wait was dropped: MCP calls in flight were cancelled, local tools stopped.
+                let now = self.clock.now();
+                ignore_stale(self.agent.borrow_mut().interrupt_run(now, &reason));
+            }
+        }
+        self.drain_outputs(observer, &mut outcome);
+        outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
+    }
+
+    fn drain_outputs(
+        &self,
+        observer: &dyn RunObserver,
+        outcome: &mut Option<Result<String, RunError>>,
+    ) {
+        loop {
+            let (event, record) = {
+                let mut agent = self.agent.borrow_mut();
+                (agent.poll_event(), agent.poll_audit())
+            };
+            if event.is_none() && record.is_none() {
+                return;
+            }
+            if let Some(event) = event {
+                match &event {
+                    UiEvent::Done { answer, .. } => *outcome = Some(Ok(answer.clone())),
+                    UiEvent::Error { message } => *outcome = Some(Err(RunError(message.clone()))),
+                    _ => {}
+                }
+                observer.on_event(&event);
+            }
+            if let Some(record) = record {
+                observer.on_audit(&record);
+            }
+        }
+    }
+
+    /// Runs a batch concurrently, feeding each result to the agent as soon as it arrives so
+    /// `tool_end` events come out in completion order.
+    async fn run_batch(&self, batch: Vec<ToolInvocation>) {
+        let mut running: FuturesUnordered<_> = batch
+            .into_iter()
+            .map(|call| async move {
+                let result = self.invoke(&call).await;
+                (call.call_id, result)
+            })
+            .collect();
+        while let Some((call_id, result)) = running.next().await {
+            let now = self.clock.now();
+            ignore_stale(
+                self.agent
+                    .borrow_mut()
+                    .handle_tool_result(now, &call_id, result),
+            );
+        }
+    }
+
+    pub(super) async fn invoke(&self, call: &ToolInvocation) -> Result<ToolOutput, ToolFailure> {
+        match &call.target {
+            ToolSource::Mcp {
+                server,
+                original_name,
+            } => {
+                let Some(client) = self.client(server) else {
+                    let reason = self.servers.borrow().get(server).map(|s| match &s.status {
+                        ServerStatus::Failed { reason } => reason.clone(),
+                        other => other.as_str().to_owned(),
+                    });
+                    return Err(ToolFailure::Error(format!(
+                        "MCP server {server} is not connected{}",
+                        reason.map(|r| format!(": {r}")).unwrap_or_default()
+                    )));
+                };
+                let options = CallOptions {
+                    timeout: Some(call.timeout),
+                    max_total: None,
+                };
+                client
+                    .call_tool(original_name, call.arguments.clone(), options)
+                    .await
+                    .map_err(|e| match e {
+                        RequestError::Timeout { .. } => ToolFailure::Timeout,
+                        RequestError::Cancelled(_) => ToolFailure::Cancelled,
+                        other => ToolFailure::Error(format!("MCP server {server}: {other}")),
+                    })
+            }
+            _ => {
+                let deadline = self.clock.now() + call.timeout;
+                let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
+                    if super::resource_tools::is_resource_tool(&call.name) {
+                        self.call_resource_tool(&call.name, &call.arguments)
+                    } else {
+                        self.local_tools.call(&call.name, call.arguments.clone())
+                    };
+                let timer = self.clock.sleep_until(deadline);
+                futures::pin_mut!(work, timer);
+                match futures::future::select(work, timer).await {
+                    futures::future::Either::Left((output, _)) => Ok(output),
+                    futures::future::Either::Right(_) => Err(ToolFailure::Timeout),
+                }
+            }
+        }
+    }
+}
+
+/// Inputs the agent refuses as stale (a late result after a cancel) change nothing; the run
+/// goes on, so there is nothing to do with the error.
+fn ignore_stale(result: Result<(), AgentError>) {
+    let _ = result;
+}
