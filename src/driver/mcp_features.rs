@@ -1,8 +1,9 @@
 //! `McpClient` commands beyond tools: resources, prompts, completion and logging.
 
-use super::client::{Completion, McpClient};
+use super::client::McpClient;
+use super::connection::Completion;
 use crate::content::ToolOutput;
-use crate::mcp::{read_resource_result, ListKind, RequestError, SessionError};
+use crate::mcp::{read_resource_result, ListKind, RequestError};
 use futures::FutureExt;
 use serde_json::{json, Value};
 use std::future::Future;
@@ -81,13 +82,5 @@ impl McpClient {
             .feature_request("resources/read", json!({"uri": uri}))
             .await?;
         read_resource_result(&result).map_err(RequestError::InvalidResult)
-    }
-}
-
-/// A session refusal, as the error a command reports.
-pub(super) fn refused(error: SessionError) -> RequestError {
-    match error {
-        SessionError::Closed(reason) => RequestError::Closed(reason),
-        other => RequestError::Refused(other.to_string()),
     }
 }

@@ -8,6 +8,7 @@
 mod backends;
 mod client;
 mod commands;
+mod connection;
 mod direct_call;
 mod events;
 mod gated;
