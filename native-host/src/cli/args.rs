@@ -266,24 +266,89 @@ impl CommonOptions {
         } = self;
         Settings {
             config: config.clone(),
-            json: json.clone(),
+            json: *json,
             allow: allow.clone(),
             ask: ask.clone(),
             deny: deny.clone(),
-            yes: yes.clone(),
+            yes: *yes,
             audit: audit.clone(),
             log_level: log_level.clone(),
-            max_steps: max_steps.clone(),
+            max_steps: *max_steps,
             workspace: workspace.clone(),
             model: model.clone(),
-            trust_workspace: trust_workspace.clone(),
+            trust_workspace: *trust_workspace,
             bash_env: bash_env.clone(),
             plugin_dirs: plugin_dirs.clone(),
-            bare: bare.clone(),
+            bare: *bare,
             base_url: base_url.clone(),
-            tool_search: tool_search.clone(),
-            tool_search_threshold: tool_search_threshold.clone(),
-            context_window: context_window.clone(),
+            tool_search: *tool_search,
+            tool_search_threshold: *tool_search_threshold,
+            context_window: *context_window,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_carry_every_option_as_given() {
+        let cli = Cli::try_parse_from([
+            "agentwire",
+            "--config",
+            "c.json",
+            "--json",
+            "--allow",
+            "a",
+            "--ask",
+            "b",
+            "--deny",
+            "c",
+            "--yes",
+            "--audit",
+            "audit.log",
+            "--log-level",
+            "debug",
+            "--max-steps",
+            "7",
+            "--workspace",
+            "w",
+            "--model",
+            "m",
+            "--trust-workspace",
+            "--bash-env",
+            "X,Y",
+            "--plugin-dir",
+            "p",
+            "--bare",
+            "--base-url",
+            "http://127.0.0.1:1",
+            "--tool-search",
+            "on",
+            "--tool-search-threshold",
+            "11",
+            "--context-window",
+            "12",
+        ])
+        .expect("the options parse");
+        let s = cli.common.settings();
+        assert_eq!(s.config, Some(PathBuf::from("c.json")));
+        assert!(s.json && s.yes && s.trust_workspace && s.bare);
+        assert_eq!(
+            (s.allow, s.ask, s.deny),
+            (vec!["a".into()], vec!["b".into()], vec!["c".into()])
+        );
+        assert_eq!(s.audit, Some(PathBuf::from("audit.log")));
+        assert_eq!(s.log_level.as_deref(), Some("debug"));
+        assert_eq!(s.max_steps, 7);
+        assert_eq!(s.workspace, Some(PathBuf::from("w")));
+        assert_eq!(s.model.as_deref(), Some("m"));
+        assert_eq!(s.bash_env, ["X", "Y"]);
+        assert_eq!(s.plugin_dirs, [PathBuf::from("p")]);
+        assert_eq!(s.base_url.as_deref(), Some("http://127.0.0.1:1"));
+        assert_eq!(s.tool_search, Some(SearchMode::On));
+        assert_eq!(s.tool_search_threshold, Some(11));
+        assert_eq!(s.context_window, Some(12));
     }
 }
