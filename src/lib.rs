@@ -1,9 +1,11 @@
 //! agentwire: an embeddable agent runtime with a sans-IO core.
 //!
 //! Nothing in this crate performs I/O, spawns threads or reads a clock. Hosts feed bytes, time
-//! and model answers in, and drain bytes, events and deadlines out. See `README.md`.
+//! and model answers in, and drain bytes, events and deadlines out. See `docs/embedding.md` for
+//! how a Rust host drives the machines, and `examples/stdio_agent.rs` for one that does it with
+//! the standard library alone.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod agent;
 pub mod audit;
@@ -32,3 +34,10 @@ mod vec_map;
 pub mod wasm;
 
 pub use time::Instant;
+
+/// The Rust snippets of `README.md` and `docs/embedding.md`, compiled and run as doc tests, so
+/// the examples a reader copies stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+#[doc = include_str!("../docs/embedding.md")]
+pub struct DocSnippets;

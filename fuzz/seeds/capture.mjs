@@ -7,7 +7,7 @@
 //   scenarios, streamed and not;
 // - HTTP bodies carrying the captured MCP messages as a JSON body and as SSE events (with ids,
 //   a retry field and a comment), as Streamable HTTP servers send them;
-// - `.mcp.json` files: the README's examples and the shapes the CLI tests write.
+// - `.mcp.json` files: the examples of docs/cli.md and docs/mcp.md and the shapes the CLI tests write.
 // Each seed starts with the parameter bytes its target reads first (see fuzz/README.md).
 //
 //   node fuzz/seeds/capture.mjs        (rewrites fuzz/corpus/)

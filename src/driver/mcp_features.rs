@@ -36,7 +36,7 @@ impl McpClient {
     }
 
     /// Lists every entry of `kind` across pages; refused when the server did not declare the
-    /// capability. (A mapped [`ask`](Self::ask) rather than an `async fn`: no async body of
+    /// capability. (A mapped `ask` rather than an `async fn`: no async body of
     /// its own in the wasm build.)
     pub fn list(
         &self,

@@ -18,7 +18,7 @@
 //! | "北京的天气", "weather in Paris" | `get_weather` | `city` |
 //! | "call echo {"message":"hi"}", "调用 get-sum {"a":1,"b":2}" | any offered tool, by its full name or the part after `__` | the JSON object in the message (none: `{}`) |
 //!
-//! | "use the mcp-builder skill", "用 mcp-builder 技能", or a request sharing three long words with a skill's description | `activate_skill` | `name`; after the body: "Loaded skill X: <first heading>" |
+//! | "use the mcp-builder skill", "用 mcp-builder 技能", or a request sharing three long words with a skill's description | `activate_skill` | `name`; after the body: "Loaded skill X: &lt;first heading&gt;" |
 //!
 //! When the tool it wants is deferred (listed in `tool_search`'s description, see
 //! [`crate::tool_search`]), it calls `tool_search` with `select:<name>`, then `call_tool`, then

@@ -15,7 +15,7 @@
 //! Its scoring is the feature `lexical-index` (on by default); a build without it (the npm
 //! runtime module) keeps the bridge, the partition and the pinning of named tools, and takes
 //! its ranking from the host searcher (the JS layer's, which runs the same index in a wasm
-//! module loaded on the first search; see [`rank`]).
+//! module loaded on the first search; see the `rank` module).
 //!
 //! Every definition sent is also slimmed losslessly: MCP descriptions carry no `[MCP:<server>]`
 //! prefix (the name says it) and input schemas no top-level `"$schema"`.

@@ -40,7 +40,7 @@ pub(super) fn ranking(
 
 /// The ranking `tool_search` answers with for `docs` (the deferred catalog, in catalog order):
 /// the [`ToolIndex`]'s best `limit` names, fused with `host`'s ranking when given (see
-/// [`fuse`]). The npm package's search module calls this too, so both rank alike.
+/// `fuse`). The npm package's search module calls this too, so both rank alike.
 #[cfg(feature = "lexical-index")]
 pub fn rank_tools(
     docs: Vec<ToolDoc>,

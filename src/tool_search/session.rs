@@ -230,7 +230,7 @@ impl ToolSession {
     }
 
     /// Searches the live catalog: the index's ranking, fused with `host`'s when given (without
-    /// the feature `lexical-index`: `host`'s ranking, see [`rank`]). Found
+    /// the feature `lexical-index`: `host`'s ranking, see the `rank` module). Found
     /// definitions come back as the bytes they would have in `tools`.
     pub fn search(
         &mut self,

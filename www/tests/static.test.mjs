@@ -1,5 +1,5 @@
 // The page needs no dev server: it works from python3's plain http.server, from serve.mjs and
-// from scripts/serve-www. Also measures what the page loads (raw and gzipped) for the README.
+// from scripts/serve-www. Also measures what the page loads (raw and gzipped) for docs/figures.md.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-//! `run`, `mcp list`, `mcp call` and `tools` (`mcp logout` is in [`crate::logout`]: it starts no
+//! `run`, `mcp list`, `mcp call` and `tools` (`mcp logout` is `account::mcp_logout`: it starts no
 //! server).
 
 use crate::app::App;

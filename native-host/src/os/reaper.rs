@@ -150,7 +150,7 @@ pub fn group_alive(group: Pid) -> bool {
 
 /// Ends (SIGKILL) and reaps every child of this process that it did not start on purpose:
 /// orphans re-parented to it as subreaper. Returns how many were still alive after
-/// [`REAP_WITHIN`] (0 when the tree is gone). Does nothing unless this process is a subreaper:
+/// `REAP_WITHIN` (0 when the tree is gone). Does nothing unless this process is a subreaper:
 /// otherwise every child is one somebody started on purpose.
 pub fn sweep_orphans() -> usize {
     if !SUBREAPER.load(Ordering::SeqCst) {
@@ -195,7 +195,7 @@ pub fn sweep_orphans() -> usize {
 }
 
 /// SIGKILLs the process group of every tracked child and reaps the children (for at most
-/// [`REAP_WITHIN`]): the last resort when the CLI must exit before the polite shutdown has
+/// `REAP_WITHIN`): the last resort when the CLI must exit before the polite shutdown has
 /// finished (a second Ctrl-C, or the shutdown's time ran out).
 pub fn kill_tracked_groups() {
     let pids: Vec<Pid> = {

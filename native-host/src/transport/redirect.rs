@@ -4,7 +4,7 @@
 //! redirect; a server's configured headers (`X-Api-Key`, ...) would follow. The MCP HTTP
 //! client is built with [`reqwest::redirect::Policy::none`] and [`send`] follows up to
 //! [`MAX_REDIRECTS`] itself: within one origin (scheme, host and port) every header stays;
-//! once a redirect leaves the origin, only the protocol headers in [`SAFE_ACROSS_ORIGINS`] go
+//! once a redirect leaves the origin, only the protocol headers in `SAFE_ACROSS_ORIGINS` go
 //! on (also if a later redirect comes back). `301`/`302` turn a `POST` into a bodiless `GET`
 //! and `303` turns anything but `GET` into one, as browsers and reqwest do; `307`/`308` keep the
 //! method and body.

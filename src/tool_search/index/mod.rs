@@ -8,8 +8,8 @@
 //! 2. Otherwise tools named in the query (a token equal to a full name, or to a bare name that
 //!    has a separator or camelCase hump, or is the whole query) come first, in query order.
 //! 3. Then every other tool with a BM25F score above zero, over name words, server name,
-//!    description, parameter names and parameter descriptions ([`bm25`]), the query expanded by
-//!    the [`lexicon`]; ties keep catalog order.
+//!    description, parameter names and parameter descriptions (the `bm25` module), the query expanded by
+//!    the `lexicon`; ties keep catalog order.
 //!
 //! Nothing matching gives no hits: the caller says so plainly rather than offering arbitrary tools.
 //!
