@@ -1,7 +1,15 @@
 // Skills, commands and plugins from folders, for Node (`agentwire/node`): the same places and
 // precedence as the CLI, parsed by the core's parsers. Only this file touches the disk; what
 // it returns is the plain objects `createAgent` and `agent.use` take anywhere.
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+//
+// Every file is read inside a root, as in the CLI: a project's skills and commands inside the
+// project, a user's SKILL.md inside its skill folder, a plugin's files inside the plugin. The
+// path, symlinks followed, must stay in the root; the resolved path is opened with O_NOFOLLOW |
+// O_NONBLOCK and must be a regular file, so a link out is refused unread and a FIFO never
+// blocks. (Node has no openat: a directory swapped for a link in the instant between the check
+// and the open is not caught here; the CLI's component-wise open catches it.)
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseCommand, parsePluginManifest, parsePluginServers, parseSkill } from './extensions.js';
 import { httpTransport } from './http.js';
@@ -13,14 +21,68 @@ const MAX_FILES = 200;
 const MAX_DEPTH = 4;
 const SKIPPED = new Set(['.git', 'node_modules', '__pycache__']);
 
-async function readText(path) {
-  const info = await stat(path);
-  if (info.size > MAX_FILE_BYTES) throw new Error(`${path}: larger than ${MAX_FILE_BYTES / 1024} KiB; not loaded`);
-  return readFile(path, 'utf8');
+/** A folder extension files must stay inside: its real path, and how a refusal names it. */
+async function boundOf(dir, label) {
+  return { real: await realpath(resolve(dir)), label };
+}
+
+/** Where `path` really is, if inside `bound`; otherwise an error naming the path and target. */
+async function resolveInside(bound, path) {
+  let real;
+  try {
+    real = await realpath(path);
+  } catch (error) {
+    throw new Error(`${path}: cannot be resolved (${error.code ?? error.message}); not loaded`);
+  }
+  if (real !== bound.real && !real.startsWith(bound.real + sep)) {
+    throw new Error(`${path} leads outside ${bound.label} (to ${real}); refused`);
+  }
+  return real;
+}
+
+function kind(info) {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/** Reads `path` as UTF-8 if it resolves inside `bound` and is a regular file of at most 1 MiB. */
+async function readText(bound, path) {
+  const real = await resolveInside(bound, path);
+  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  const handle = await open(real, flags).catch((error) => {
+    const why = error.code === 'ELOOP' ? 'changed while it was being opened (a symlink appeared); refused' : `cannot read: ${error.message}`;
+    throw new Error(`${path}: ${why}`);
+  });
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${path}: is ${kind(info)}, not a regular file; not loaded`);
+    const tooLarge = () => new Error(`${path}: larger than ${MAX_FILE_BYTES / 1024} KiB; not loaded`);
+    if (info.size > MAX_FILE_BYTES) throw tooLarge();
+    // One byte more than the limit tells a file that grew since the stat.
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_FILE_BYTES) throw tooLarge();
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 async function exists(path) {
   return stat(path).then(() => true, () => false);
+}
+
+/** Whether anything is at `path`, a dangling link included (it is then refused by name). */
+async function present(path) {
+  return lstat(path).then(() => true, () => false);
 }
 
 /** Whether `path` (after symlinks) stays inside `root` (already real). */
@@ -73,13 +135,19 @@ function skillDefinition(record, files) {
  * `SkillDefinition`. Parser warnings are on the non-enumerable `warnings` property.
  */
 export async function loadSkillDir(dir) {
-  const root = await realpath(resolve(dir));
+  return loadSkill(dir, null);
+}
+
+/** [`loadSkillDir`], with the skill folder required to resolve inside `within` (if given). */
+async function loadSkill(dir, within) {
+  const root = within ? await resolveInside(within, resolve(dir)) : await realpath(resolve(dir));
+  const own = { real: root, label: "the skill's folder" };
   const location = join(root, 'SKILL.md');
-  const record = await parseSkill(await readText(location), { dirName: basename(root), location });
+  const record = await parseSkill(await readText(within ?? own, join(resolve(dir), 'SKILL.md')), { dirName: basename(root), location });
   const warnings = [...record.warnings.map((w) => `${location}: ${w}`)];
   const files = {};
   for (const path of await listFiles(root, warnings)) {
-    files[path] = await readText(join(root, path)).catch((error) => {
+    files[path] = await readText(own, join(root, path)).catch((error) => {
       warnings.push(error.message);
       return undefined;
     });
@@ -90,19 +158,31 @@ export async function loadSkillDir(dir) {
   return def;
 }
 
-/** `commands/**.md` under `root` (depth ≤ 6): nested ones named `sub:name`. */
-async function loadCommands(root, warnings, prefix = '', depth = 0) {
+/**
+ * `commands/**.md` under `root` (depth ≤ 6): nested ones named `sub:name`. Everything stays
+ * inside `within` (default: `root` itself); a linked folder leading out is not entered.
+ */
+async function loadCommands(root, warnings, within = null, prefix = '', depth = 0) {
   const out = [];
+  if (!(await exists(root))) return out;
+  let bound = within;
+  try {
+    if (bound) await resolveInside(bound, root);
+    else bound = await boundOf(root, 'the commands folder');
+  } catch (error) {
+    warnings.push(error.message);
+    return out;
+  }
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith('.') || SKIPPED.has(entry.name)) continue;
     const path = join(root, entry.name);
     const info = await stat(path).catch(() => null);
     if (info?.isDirectory() && depth < 6) {
-      out.push(...(await loadCommands(path, warnings, `${prefix}${entry.name}:`, depth + 1)));
-    } else if (info?.isFile() && entry.name.endsWith('.md')) {
+      out.push(...(await loadCommands(path, warnings, bound, `${prefix}${entry.name}:`, depth + 1)));
+    } else if (info && !info.isDirectory() && entry.name.endsWith('.md')) {
       try {
-        const record = await parseCommand(await readText(path), { name: prefix + entry.name.slice(0, -3), location: path });
+        const record = await parseCommand(await readText(bound, path), { name: prefix + entry.name.slice(0, -3), location: path });
         warnings.push(...record.warnings.map((w) => `${path}: ${w}`));
         const def = { name: record.qualified, prompt: record.body };
         // Offered to the model only with an explicit description, as in the CLI.
@@ -117,16 +197,24 @@ async function loadCommands(root, warnings, prefix = '', depth = 0) {
   return out;
 }
 
-/** Every `<root>/<d>/SKILL.md` (one level), sorted; a broken one is a warning. */
-async function loadSkills(root, warnings) {
+/** Every `<root>/<d>/SKILL.md` (one level), sorted, inside `within` if given; a broken one is a warning. */
+async function loadSkills(root, warnings, within = null) {
   const out = [];
+  if (within && (await exists(root))) {
+    try {
+      await resolveInside(within, root);
+    } catch (error) {
+      warnings.push(error.message);
+      return out;
+    }
+  }
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (entry.name.startsWith('.') || SKIPPED.has(entry.name)) continue;
     const dir = join(root, entry.name);
-    if (!(await exists(join(dir, 'SKILL.md')))) continue;
+    if (!(await present(join(dir, 'SKILL.md')))) continue;
     try {
-      const def = await loadSkillDir(dir);
+      const def = await loadSkill(dir, within);
       warnings.push(...def.warnings);
       out.push(def);
     } catch (error) {
@@ -146,16 +234,17 @@ async function loadSkills(root, warnings) {
 export async function loadPluginDir(dir, opts) {
   const { stdioTransport } = await import('../node.js');
   const root = await realpath(resolve(dir));
+  const bound = { real: root, label: 'the plugin' };
   const warnings = [];
   const manifestPath = join(root, '.claude-plugin', 'plugin.json');
-  const text = (await exists(manifestPath)) ? await readText(manifestPath) : '';
+  const text = (await present(manifestPath)) ? await readText(bound, manifestPath) : '';
   const manifest = await parsePluginManifest(text, { dirName: basename(root), location: manifestPath });
   warnings.push(...manifest.warnings.map((w) => `${manifestPath}: ${w}`));
   warnings.push(...manifest.ignored.map((w) => `${manifestPath}: not supported yet, ignored: ${w}`));
-  const skills = await loadSkills(join(root, 'skills'), warnings);
-  for (const extra of manifest.skills) skills.push(...(await loadSkills(join(root, extra), warnings)));
+  const skills = await loadSkills(join(root, 'skills'), warnings, bound);
+  for (const extra of manifest.skills) skills.push(...(await loadSkills(join(root, extra), warnings, bound)));
   const commands = [];
-  for (const path of manifest.commands ?? ['commands']) commands.push(...(await loadCommands(join(root, path), warnings)));
+  for (const path of manifest.commands ?? ['commands']) commands.push(...(await loadCommands(join(root, path), warnings, bound)));
   // ${VAR}s as the CLI reads them: the environment, the plugin's root, then what the caller gives.
   const vars = { ...process.env, CLAUDE_PLUGIN_ROOT: root, ...(opts?.env ?? {}) };
   let serversText = null;
@@ -167,7 +256,12 @@ export async function loadPluginDir(dir, opts) {
   } else if (typeof declared === 'string') {
     serversFile = join(root, declared);
   }
-  if (serversText === null && (await exists(serversFile))) serversText = await readText(serversFile);
+  if (serversText === null && (await present(serversFile))) {
+    serversText = await readText(bound, serversFile).catch((error) => {
+      warnings.push(error.message);
+      return null;
+    });
+  }
   const servers = {};
   if (serversText !== null) {
     const parsed = await parsePluginServers(serversText, manifest.name, { location: serversFile, vars });
@@ -222,11 +316,14 @@ export async function discoverExtensions(opts) {
       list.push(item);
     }
   };
-  const scopes = [['user', [home]], ['project', await projectDirs(o.cwd ?? process.cwd(), home)]];
-  for (const [scope, dirs] of scopes) {
+  const project = await projectDirs(o.cwd ?? process.cwd(), home);
+  // Everything of the project stays inside its root (the git root), wherever it links.
+  const projectBound = project.length ? await boundOf(project[project.length - 1], 'the project').catch(() => null) : null;
+  const scopes = [['user', [home], null], ['project', projectBound ? project : [], projectBound]];
+  for (const [scope, dirs, within] of scopes) {
     for (const dir of dirs) {
       for (const root of [join(dir, '.claude', 'skills'), join(dir, '.agents', 'skills')]) {
-        const skills = await loadSkills(root, warnings);
+        const skills = await loadSkills(root, warnings, within);
         if (scope === 'project' && !o.trustWorkspace) {
           for (const skill of skills) {
             if (skill.allowedTools) {
@@ -242,6 +339,7 @@ export async function discoverExtensions(opts) {
             warnings.push(`project plugin ${entry.name} (${join(root, entry.name)}) not loaded: the workspace is not trusted (trustWorkspace)`);
             continue;
           }
+          if (within && !(await resolveInside(within, join(root, entry.name)).then(() => true, (error) => (warnings.push(error.message), false)))) continue;
           const plugin = await loadPluginDir(join(root, entry.name), { env: o.env }).catch((error) => {
             warnings.push(error.message);
             return null;
@@ -252,7 +350,7 @@ export async function discoverExtensions(opts) {
           }
         }
       }
-      keep(result.commands, await loadCommands(join(dir, '.claude', 'commands'), warnings), scope);
+      keep(result.commands, await loadCommands(join(dir, '.claude', 'commands'), warnings, within), scope);
     }
   }
   return result;

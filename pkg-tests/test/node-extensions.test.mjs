@@ -1,5 +1,6 @@
 // agentwire/node: skills, commands and plugins from folders, with the CLI's places and precedence.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -99,4 +100,46 @@ test('discoverExtensions: user beats project, project grants and plugins wait fo
   } finally {
     agent.close();
   }
+});
+
+test('discoverExtensions and loadPluginDir: links out of the project or plugin are refused unread, FIFOs never block', { timeout: 20000 }, async () => {
+  const base = mkdtempSync(join(tmpdir(), 'aw-confine-'));
+  const [home, project, outside] = ['home', 'project', 'outside'].map((d) => join(base, d));
+  mkdirSync(join(project, '.git'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  const secret = '---\nname: leak\ndescription: SECRET-DESCRIPTION\n---\nSECRET-BODY\n';
+  write(join(outside, 'secret.md'), secret);
+  write(join(outside, 'skill', 'SKILL.md'), secret);
+  write(join(outside, 'cmds', 'grab.md'), secret);
+  write(join(project, '.claude', 'skills', 'fine', 'SKILL.md'), skill('fine', 'Stays'));
+  mkdirSync(join(project, '.claude', 'skills', 'leak'), { recursive: true });
+  symlinkSync(join(outside, 'secret.md'), join(project, '.claude', 'skills', 'leak', 'SKILL.md'));
+  symlinkSync(join(outside, 'skill'), join(project, '.claude', 'skills', 'leakdir'));
+  mkdirSync(join(project, '.claude', 'commands'), { recursive: true });
+  symlinkSync(join(outside, 'secret.md'), join(project, '.claude', 'commands', 'leak.md'));
+  symlinkSync(join(outside, 'cmds'), join(project, '.claude', 'commands', 'sub'));
+  mkdirSync(join(project, '.claude', 'skills', 'pipe'), { recursive: true });
+  execFileSync('mkfifo', [join(project, '.claude', 'skills', 'pipe', 'SKILL.md'), join(project, '.claude', 'commands', 'pipe.md')]);
+  const found = await discoverExtensions({ cwd: project, home });
+  const text = JSON.stringify([found.skills, found.commands]);
+  assert.ok(!text.includes('SECRET'), text);
+  assert.deepEqual(found.skills.map((s) => s.name), ['fine']);
+  assert.deepEqual(found.commands, []);
+  const warnings = found.warnings.join('\n');
+  for (const culprit of ['skills/leak/SKILL.md', 'skills/leakdir', 'commands/leak.md', 'commands/sub']) {
+    assert.ok(warnings.includes(culprit) && warnings.includes('leads outside the project'), `${culprit}:\n${warnings}`);
+  }
+  assert.ok(/pipe\/SKILL\.md: is a FIFO/.test(warnings) && /pipe\.md: is a FIFO/.test(warnings), warnings);
+
+  // A plugin: its .mcp.json a FIFO, a skill linked out of its root.
+  const plugin = join(base, 'plug');
+  write(join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'plug' }));
+  execFileSync('mkfifo', [join(plugin, '.mcp.json')]);
+  mkdirSync(join(plugin, 'skills'), { recursive: true });
+  symlinkSync(join(outside, 'skill'), join(plugin, 'skills', 'out'));
+  const loaded = await loadPluginDir(plugin);
+  assert.deepEqual([loaded.skills, Object.keys(loaded.servers)], [[], []]);
+  const pluginWarnings = loaded.warnings.join('\n');
+  assert.ok(pluginWarnings.includes('.mcp.json: is a FIFO'), pluginWarnings);
+  assert.ok(pluginWarnings.includes('leads outside the plugin'), pluginWarnings);
 });

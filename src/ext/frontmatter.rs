@@ -10,6 +10,11 @@
 
 use serde_json::{Map, Value};
 
+/// The most fields read from one block; the rest are ignored with one warning.
+pub const MAX_FIELDS: usize = 256;
+/// The most warnings kept from one block; one more line counts the rest.
+pub const MAX_WARNINGS: usize = 20;
+
 /// One top-level field.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
@@ -62,8 +67,45 @@ fn indent(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
 }
 
+/// Warnings of one block, at most [`MAX_WARNINGS`] kept; the rest only counted.
+#[derive(Default)]
+struct Warnings {
+    kept: Vec<String>,
+    dropped: usize,
+}
+
+impl Warnings {
+    fn push(&mut self, warning: String) {
+        if self.kept.len() < MAX_WARNINGS {
+            self.kept.push(warning);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    fn extend(&mut self, warnings: Vec<String>) {
+        for warning in warnings {
+            self.push(warning);
+        }
+    }
+
+    fn into_vec(mut self) -> Vec<String> {
+        if self.dropped > 0 {
+            self.kept
+                .push(format!("… and {} more warnings", self.dropped));
+        }
+        self.kept
+    }
+}
+
+/// Reads the block's lines once; a key is found again through an index, never by scanning
+/// the fields read so far (which made a block of many fields quadratic), and reading stops at
+/// [`MAX_FIELDS`] fields.
 fn read_block(lines: &[&str]) -> Frontmatter {
-    let mut fm = Frontmatter::default();
+    // Fields in file order; a repeated key empties its earlier slot.
+    let mut slots: Vec<Option<Field>> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut warnings = Warnings::default();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -74,7 +116,7 @@ fn read_block(lines: &[&str]) -> Frontmatter {
         }
         let key_end = line.find(':').filter(|_| indent(line) == 0);
         let Some(colon) = key_end else {
-            fm.warnings.push(format!(
+            warnings.push(format!(
                 "frontmatter line {i} ignored: not a `key: value` line"
             ));
             continue;
@@ -90,12 +132,21 @@ fn read_block(lines: &[&str]) -> Frontmatter {
             }
             i += 1;
         }
+        probe();
+        let earlier = index.get(&key).copied();
+        if earlier.is_none() && index.len() == MAX_FIELDS {
+            warnings.push(format!(
+                "frontmatter has more than {MAX_FIELDS} fields; `{key}` (line {start}) and \
+                 the rest are ignored"
+            ));
+            break;
+        }
         let mut cont: Vec<&str> = lines[start..i].to_vec();
         while cont.last().is_some_and(|l| l.trim().is_empty()) {
             cont.pop();
         }
         if cont.iter().any(|l| l.starts_with('\t')) {
-            fm.warnings.push(format!(
+            warnings.push(format!(
                 "field `{key}`: tab in indentation (YAML forbids it)"
             ));
         }
@@ -105,16 +156,22 @@ fn read_block(lines: &[&str]) -> Frontmatter {
             raw.push_str(l.trim_end());
         }
         let raw = raw.trim().to_owned();
-        let value = read_value(&key, rest, &cont, &mut fm.warnings);
-        if let Some(at) = fm.fields.iter().position(|f| f.key == key) {
-            fm.warnings.push(format!(
+        let mut value_warnings = Vec::new();
+        let value = read_value(&key, rest, &cont, &mut value_warnings);
+        warnings.extend(value_warnings);
+        if let Some(at) = earlier {
+            warnings.push(format!(
                 "field `{key}` appears more than once; the last one is used"
             ));
-            fm.fields.remove(at);
+            slots[at] = None;
         }
-        fm.fields.push(Field { key, raw, value });
+        index.insert(key.clone(), slots.len());
+        slots.push(Some(Field { key, raw, value }));
     }
-    fm
+    Frontmatter {
+        fields: slots.into_iter().flatten().collect(),
+        warnings: warnings.into_vec(),
+    }
 }
 
 fn read_value(key: &str, rest: &str, cont: &[&str], warnings: &mut Vec<String>) -> Value {
@@ -412,4 +469,117 @@ pub fn split_list(text: &str) -> Vec<String> {
         out.push(current);
     }
     out
+}
+
+// Work done looking keys up, counted in tests to prove the reader linear.
+#[cfg(test)]
+thread_local! {
+    static PROBES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one key lookup (nothing outside tests).
+fn probe() {
+    #[cfg(test)]
+    PROBES.with(|p| p.set(p.get() + 1));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses `text`, returning the frontmatter and the key probes it took.
+    fn parse_counting(text: &str) -> (Frontmatter, usize) {
+        PROBES.with(|p| p.set(0));
+        let (fm, _) = parse(text).unwrap();
+        (fm, PROBES.with(|p| p.get()))
+    }
+
+    fn block(fields: impl Iterator<Item = String>) -> String {
+        let mut text = String::from("---\n");
+        for field in fields {
+            text.push_str(&field);
+            text.push('\n');
+        }
+        text.push_str("---\nbody\n");
+        text
+    }
+
+    /// Finding: a 0.97 MB SKILL.md of 120,000 fields took 31–37 s (every field was compared
+    /// with every earlier one). Counting key probes proves the work linear without timing.
+    #[test]
+    fn key_lookups_are_linear_in_the_number_of_fields() {
+        for n in [10, 100, MAX_FIELDS] {
+            let (fm, probes) = parse_counting(&block((0..n).map(|i| format!("k{i}: v"))));
+            assert_eq!(fm.fields.len(), n);
+            assert!(probes <= n, "{n} fields took {probes} key probes");
+        }
+    }
+
+    #[test]
+    fn a_block_of_120000_fields_reads_only_the_bound_and_says_so_once() {
+        let text = block((0..120_000).map(|i| format!("field{i:06}: value")));
+        assert!(text.len() > 900_000, "{}", text.len());
+        let (fm, probes) = parse_counting(&text);
+        assert_eq!(fm.fields.len(), MAX_FIELDS);
+        assert_eq!(fm.fields[0].key, "field000000");
+        assert!(probes <= MAX_FIELDS + 1, "{probes} key probes");
+        assert_eq!(
+            fm.warnings.len(),
+            1,
+            "{:?}",
+            &fm.warnings[..3.min(fm.warnings.len())]
+        );
+        assert!(
+            fm.warnings[0].contains(&format!("more than {MAX_FIELDS} fields")),
+            "{:?}",
+            fm.warnings
+        );
+    }
+
+    #[test]
+    fn warnings_stop_at_their_bound_with_a_count_of_the_rest() {
+        // Lines that are not `key: value` and one key repeated: a warning each, bounded.
+        let text = block((0..50_000).map(|i| {
+            if i % 2 == 0 {
+                "stray".into()
+            } else {
+                "k: v".into()
+            }
+        }));
+        let (fm, probes) = parse_counting(&text);
+        assert_eq!(fm.fields.len(), 1);
+        assert!(probes <= 25_000, "{probes} key probes");
+        assert_eq!(fm.warnings.len(), MAX_WARNINGS + 1);
+        let last = fm.warnings.last().unwrap();
+        assert!(
+            last.contains(&format!("{} more warnings", 50_000 - 1 - MAX_WARNINGS)),
+            "{last}"
+        );
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value_in_its_last_place() {
+        let (fm, _) = parse_counting(&block(
+            ["a: 1", "b: 2", "a: 3", "c: 4"]
+                .into_iter()
+                .map(String::from),
+        ));
+        let keys: Vec<(&str, &Value)> = fm
+            .fields
+            .iter()
+            .map(|f| (f.key.as_str(), &f.value))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("b", &Value::from(2)),
+                ("a", &Value::from(3)),
+                ("c", &Value::from(4))
+            ]
+        );
+        assert_eq!(
+            fm.warnings,
+            ["field `a` appears more than once; the last one is used"]
+        );
+    }
 }

@@ -39,13 +39,14 @@ impl BuiltinTools {
     }
 
     /// Reads `<skill dir>/<path>`; the core has already checked that `path` is one of the
-    /// files the skill ships (a listing of regular files, symlinks left out).
+    /// files the skill ships (a listing of regular files, symlinks left out), and the read
+    /// stays inside the folder as it was resolved at discovery, never blocking.
     fn read_skill_file(&self, arguments: &Value) -> ToolOutput {
         let text = |key: &str| arguments.get(key).and_then(Value::as_str).unwrap_or("");
         let Some(dir) = self.skill_dirs.borrow().get(text("skill")).cloned() else {
             return ToolOutput::error(format!("no skill named {:?} with files", text("skill")));
         };
-        match crate::extensions::read::read_text(&dir.join(text("path"))) {
+        match crate::extensions::read::read_skill_file(&dir, text("path")) {
             Ok(read) => ToolOutput::text(read.text),
             Err(error) => ToolOutput::error(error),
         }

@@ -146,9 +146,10 @@ impl App {
         }
         let mut registry = Registry::new();
         let mut risk = overrides(&servers, plan.project_scoped)?;
-        // A trusted project's plugins are still the project's: like its `.mcp.json` servers,
-        // the gate does not rely on what their tools say about themselves.
-        for server in extensions.project_plugin_servers() {
+        // A plugin's server is the plugin author's, not the user's (a user's plugin too): like
+        // a project's `.mcp.json` servers, the gate does not rely on what their tools say
+        // about themselves; the user's own allow rules still run them unasked.
+        for server in extensions.distrusted_servers() {
             risk.distrust_server(&server);
         }
         registry.set_overrides(risk);

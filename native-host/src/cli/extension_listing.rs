@@ -59,6 +59,7 @@ pub fn skills_json(extensions: &Extensions) -> Value {
         "collisions": collisions,
         "catalogChars": catalog.text.chars().count(),
         "errors": errors(extensions),
+        "warnings": extensions.found.warnings,
     })
 }
 
@@ -141,6 +142,9 @@ pub fn print_skills(extensions: &Extensions) {
     }
     for collision in &extensions.parsed.collisions {
         crate::outln!("warning: {}", collision.message);
+    }
+    for warning in &extensions.found.warnings {
+        crate::outln!("warning: {warning}");
     }
     for error in errors(extensions) {
         crate::outln!("error: {error}");

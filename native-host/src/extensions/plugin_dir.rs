@@ -5,7 +5,7 @@
 
 use super::discover::{ItemFile, Scope};
 use super::plugin_paths::{read_components, server_sources};
-use super::read::read_text;
+use super::read::Bound;
 use agentwire::config::ServerConfig;
 use agentwire::ext::{parse_plugin_servers, PluginManifest};
 use serde_json::Value;
@@ -65,6 +65,8 @@ pub fn read_plugin(
     if !root.is_dir() {
         return Err(format!("plugin {}: not a directory", root.display()));
     }
+    // Every file of the plugin is read inside its root: no link out, no FIFO, bounded.
+    let bound = Bound::new(root, "the plugin").map_err(|e| format!("plugin {e}"))?;
     let mut warnings = Vec::new();
     let folder_name = root
         .file_name()
@@ -73,8 +75,8 @@ pub fn read_plugin(
     // The core validates the manifest (types, paths that leave the root, the name); the raw
     // value is kept only to list what is not run yet.
     let manifest_path = root.join(".claude-plugin/plugin.json");
-    let (parsed, manifest) = if manifest_path.is_file() {
-        let read = read_text(&manifest_path)?;
+    let (parsed, manifest) = if std::fs::symlink_metadata(&manifest_path).is_ok() {
+        let read = bound.read(&manifest_path)?;
         warnings.extend(read.warnings);
         let shown = manifest_path.display().to_string();
         let parsed = PluginManifest::parse(&shown, &folder_name, &read.text)
@@ -108,7 +110,7 @@ pub fn read_plugin(
         .any(|text| text.contains("${CLAUDE_PLUGIN_DATA}"));
     Ok(PluginFolder {
         version: parsed.version,
-        ignored: unsupported(root, &manifest),
+        ignored: unsupported(root, &bound, &manifest, &mut warnings),
         name,
         root: root.to_path_buf(),
         scope,
@@ -200,13 +202,26 @@ fn read_servers(
     (renamed, texts)
 }
 
-/// What the plugin ships that is parsed but not run yet.
-fn unsupported(root: &Path, manifest: &Value) -> Vec<String> {
+/// What the plugin ships that is parsed but not run yet; `hooks/hooks.json` is read (inside
+/// `bound`) only to name its events, a refusal to read it goes to `warnings`.
+fn unsupported(
+    root: &Path,
+    bound: &Bound,
+    manifest: &Value,
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
     let mut ignored = Vec::new();
     let hooks_file = root.join("hooks/hooks.json");
-    if hooks_file.is_file() || !manifest["hooks"].is_null() {
-        let events = read_text(&hooks_file)
-            .ok()
+    let hooks_there = std::fs::symlink_metadata(&hooks_file).is_ok();
+    if hooks_there || !manifest["hooks"].is_null() {
+        let read = match bound.read(&hooks_file) {
+            Ok(read) => Some(read),
+            Err(error) => {
+                warnings.extend(hooks_there.then_some(error));
+                None
+            }
+        };
+        let events = read
             .and_then(|read| serde_json::from_str::<Value>(&read.text).ok())
             .and_then(|v| v.get("hooks").and_then(Value::as_object).cloned())
             .map(|hooks| hooks.keys().cloned().collect::<Vec<_>>().join(", "))

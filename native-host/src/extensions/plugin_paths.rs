@@ -1,14 +1,16 @@
 //! A plugin's skills, commands and MCP configs: the default `skills/`, `commands/` and
 //! `.mcp.json` plus what its manifest adds (`"skills"`, `"commands"`, `"mcpServers"`: a string
 //! or a list, relative to the root; a skills path is a folder of skill folders or one skill
-//! folder, a commands path a folder or one `.md` file; `mcpServers` may also be inline). Everything stays inside the plugin's root: a path or an item that leaves
-//! it through a symlink is refused with a warning naming the plugin and the path (`..` and
-//! absolute paths are already refused by the core's manifest parser). An item reached twice
-//! loads once.
+//! folder, a commands path a folder or one `.md` file; `mcpServers` may also be inline).
+//! Everything stays inside the plugin's root: a path or an item that leaves it through a
+//! symlink is refused with a warning naming the plugin and the path (`..` and absolute paths
+//! are already refused by the core's manifest parser), and every file is read through the
+//! root's [`Bound`] (no window for a swapped-in symlink, FIFOs refused without blocking). An
+//! item reached twice loads once.
 
-use super::discover::MAX_ENTRIES;
-use super::discover::{commands_in, read_command, read_skill, skipped_name, ItemFile, Scope};
-use super::read::read_text;
+use super::discover::{commands_in, entries_dropped, first_by_name, MAX_ENTRIES};
+use super::discover::{read_command, read_skill, ItemFile, Scope};
+use super::read::Bound;
 use agentwire::ext::PluginManifest;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -54,25 +56,25 @@ pub fn read_components(
     scope: Scope,
 ) -> Components {
     let mut out = Components::default();
-    let Ok(base) = std::fs::canonicalize(root) else {
+    let Ok(bound) = Bound::new(root, "the plugin") else {
         out.warnings.push(format!(
             "plugin {plugin}: {} cannot be resolved",
             root.display()
         ));
         return out;
     };
-    let confine = Confine { base, plugin };
+    let confine = Confine { bound, plugin };
     let mut seen = HashSet::new();
     for place in places(root, "skills", "skills", &manifest.skills) {
         let Some(dir) = confine.place(&place, &mut out.warnings) else {
             continue;
         };
-        for skill_dir in skill_dirs(&dir, place.explicit) {
+        for skill_dir in skill_dirs(&dir, place.explicit, &mut out.warnings) {
             let file = skill_dir.join("SKILL.md");
             if !confine.item(&file, &mut seen, &mut out.warnings) {
                 continue;
             }
-            match read_skill(&file, scope) {
+            match read_skill(&file, scope, &confine.bound) {
                 Ok(skill) => out.skills.push(skill),
                 Err(error) => out.warnings.push(error),
             }
@@ -96,12 +98,15 @@ pub fn read_components(
                 ));
                 continue;
             }
-            match read_command(&path, name, None, scope) {
+            match read_command(&path, name, None, scope, &confine.bound) {
                 Ok(command) => found.push(command),
                 Err(error) => out.warnings.push(error),
             }
         } else {
-            commands_in(&path, scope, &mut found, &mut out.warnings);
+            let listed = commands_in(&path, scope, &confine.bound);
+            found = listed.items;
+            out.warnings.extend(listed.errors);
+            out.warnings.extend(listed.warnings);
         }
         for command in found {
             if confine.item(&command.path, &mut seen, &mut out.warnings) {
@@ -130,10 +135,10 @@ pub fn server_sources(
     warnings: &mut Vec<String>,
 ) -> Vec<ServerSource> {
     let mut sources = Vec::new();
-    let Ok(base) = std::fs::canonicalize(root) else {
+    let Ok(bound) = Bound::new(root, "the plugin") else {
         return sources;
     };
-    let confine = Confine { base, plugin };
+    let confine = Confine { bound, plugin };
     let mut paths = vec![Place {
         path: root.join(".mcp.json"),
         shown: ".mcp.json".into(),
@@ -167,7 +172,7 @@ pub fn server_sources(
         if !confine.item(&path, &mut seen, warnings) {
             continue;
         }
-        match read_text(&path) {
+        match confine.bound.read(&path) {
             Ok(read) => {
                 warnings.extend(read.warnings);
                 sources.push(ServerSource {
@@ -181,42 +186,43 @@ pub fn server_sources(
     sources
 }
 
-/// The skill folders under `dir`; a manifest path may also name one skill folder itself.
-fn skill_dirs(dir: &Path, explicit: bool) -> Vec<PathBuf> {
-    if explicit && dir.join("SKILL.md").is_file() {
+/// Whether `dir` holds a SKILL.md of any kind (a FIFO or a link out is then refused by name
+/// when read, never skipped in silence).
+fn has_skill_md(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join("SKILL.md")).is_ok()
+}
+
+/// The skill folders under `dir`, the first [`MAX_ENTRIES`] by name (the rest reported in
+/// `warnings`); a manifest path may also name one skill folder itself.
+fn skill_dirs(dir: &Path, explicit: bool, warnings: &mut Vec<String>) -> Vec<PathBuf> {
+    if explicit && has_skill_md(dir) {
         return vec![dir.to_path_buf()];
     }
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Some((entries, total)) = first_by_name(dir, MAX_ENTRIES) else {
         return Vec::new();
     };
-    let mut dirs: Vec<PathBuf> = entries
-        .take(MAX_ENTRIES)
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| !skipped_name(&entry.file_name().to_string_lossy()))
-        .map(|entry| entry.path())
-        .filter(|path| path.join("SKILL.md").is_file())
-        .collect();
-    dirs.sort();
-    dirs
+    warnings.extend(entries_dropped(dir, total));
+    entries
+        .into_iter()
+        .filter(|path| has_skill_md(path))
+        .collect()
 }
 
 /// The plugin's root, resolved, and the checks that keep its items inside it.
 struct Confine<'a> {
-    base: PathBuf,
+    bound: Bound,
     plugin: &'a str,
 }
 
 impl Confine<'_> {
     /// Where the plugin's files really are, if inside the root; `Err` with what it resolves to.
     fn resolve(&self, path: &Path) -> Result<PathBuf, String> {
-        match std::fs::canonicalize(path) {
-            Ok(real) if real.starts_with(&self.base) => Ok(real),
-            Ok(real) => Err(format!(
-                "leads outside the plugin (to {}); refused",
-                real.display()
-            )),
-            Err(e) => Err(format!("cannot be resolved ({e}); refused")),
-        }
+        self.bound.resolve(path).map_err(|error| {
+            // The bound's refusal names the path first; the callers name it their own way.
+            let shown = path.display().to_string();
+            let rest = error.strip_prefix(&shown).unwrap_or(&error);
+            rest.trim_start_matches(':').trim_start().to_owned()
+        })
     }
 
     /// The place, when it exists and stays inside the root. A missing default folder is

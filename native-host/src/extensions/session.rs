@@ -118,11 +118,12 @@ impl Extensions {
         *agent.skills_mut() = self.parsed.set.clone();
     }
 
-    /// The names of the servers of project-scope plugins (loaded only in a trusted workspace).
-    pub fn project_plugin_servers(&self) -> Vec<String> {
+    /// The servers whose tools' own words (name, description, annotations) the gate must not
+    /// rely on: every plugin's, user or project scope; only the user's config, `--allow` rules
+    /// and answers make their tools run unasked.
+    pub fn distrusted_servers(&self) -> Vec<String> {
         self.plugins
             .iter()
-            .filter(|p| p.scope == Scope::Project)
             .flat_map(|p| p.servers.iter().map(|s| s.name.clone()))
             .collect()
     }
@@ -198,6 +199,7 @@ impl Extensions {
                 .count()
         ));
         let problems = self.found.errors.len()
+            + self.found.warnings.len()
             + skills
                 .iter()
                 .chain(&self.found.commands)

@@ -95,10 +95,9 @@ pub fn build_from(found: &Found, plugins: &[PluginFolder], trusted: bool) -> Par
         match parse(item, kind, scope) {
             Ok(mut skill) => {
                 skill.vars = vars.to_vec();
-                if let Some(dir) = &skill.dir {
-                    parsed
-                        .dirs
-                        .insert(skill.qualified.clone(), PathBuf::from(dir));
+                // `read_skill_file` reads in the folder as resolved when it was discovered.
+                if let Some(dir) = item.real_dir.as_ref().filter(|_| skill.dir.is_some()) {
+                    parsed.dirs.insert(skill.qualified.clone(), dir.clone());
                 }
                 parsed.collisions.extend(parsed.set.insert(skill));
             }

@@ -183,3 +183,101 @@ fn project_dirs_climb_to_the_git_root_but_never_into_home() {
     assert_eq!(project_dirs(&loose, Some(home.path())), [loose]);
     assert!(project_dirs(home.path(), Some(home.path())).is_empty());
 }
+
+/// Runs `f` on a thread and fails (instead of hanging the suite) if it blocks.
+fn within_seconds<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || send.send(f()));
+    receive
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the read blocked")
+}
+
+#[test]
+fn a_bundled_file_swapped_after_discovery_is_refused_and_never_blocks() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    write(&outside.path().join("secret"), "SECRET");
+    let project = tempfile::tempdir().unwrap();
+    let dir = project.path().join(".claude/skills/s");
+    skill(&project.path().join(".claude/skills"), "s");
+    write(&dir.join("ref.md"), "reference");
+    write(&dir.join("pipe.md"), "will be a FIFO");
+    let found = discover(&Places {
+        project: vec![project.path().into()],
+        ..Places::default()
+    });
+    let parsed = super::skillset::build_from(&found, &[], false);
+    let real = parsed.dirs["s"].clone();
+    assert_eq!(real, std::fs::canonicalize(&dir).unwrap());
+    let read = |path: &'static str| {
+        let real = real.clone();
+        within_seconds(move || super::read::read_skill_file(&real, path))
+    };
+    assert_eq!(read("ref.md").unwrap().text, "reference");
+    // The listed files are swapped: one for a link out, one for a FIFO.
+    std::fs::remove_file(dir.join("ref.md")).unwrap();
+    symlink(outside.path().join("secret"), dir.join("ref.md")).unwrap();
+    std::fs::remove_file(dir.join("pipe.md")).unwrap();
+    nix::unistd::mkfifo(
+        &dir.join("pipe.md"),
+        nix::sys::stat::Mode::from_bits_truncate(0o600),
+    )
+    .unwrap();
+    let error = read("ref.md").unwrap_err();
+    assert!(error.contains("leads outside the skill folder"), "{error}");
+    let error = read("pipe.md").unwrap_err();
+    assert!(error.contains("a FIFO"), "{error}");
+    // The whole folder swapped for a link out: still nothing outside is read.
+    write(&outside.path().join("ref.md"), "SECRET");
+    std::fs::remove_dir_all(&dir).unwrap();
+    symlink(outside.path(), &dir).unwrap();
+    let error = read("ref.md").unwrap_err();
+    assert!(!error.contains("SECRET"), "{error}");
+}
+
+#[test]
+fn skill_folders_past_the_bound_are_the_last_by_name_and_counted() {
+    let root = tempfile::tempdir().unwrap();
+    // Reverse creation order, and names the bound must sort (not directory order).
+    for n in (0..MAX_ENTRIES + 2).rev() {
+        std::fs::create_dir(root.path().join(format!("d{n:05}"))).unwrap();
+    }
+    std::fs::create_dir(root.path().join(".hidden")).unwrap();
+    let (kept, total) = first_by_name(root.path(), MAX_ENTRIES).unwrap();
+    assert_eq!(total, MAX_ENTRIES + 2);
+    let expected: Vec<_> = (0..MAX_ENTRIES)
+        .map(|n| root.path().join(format!("d{n:05}")))
+        .collect();
+    assert!(
+        kept == expected,
+        "{} kept, not the first by name",
+        kept.len()
+    );
+    let warning = entries_dropped(root.path(), total).unwrap();
+    assert!(
+        warning.contains("2002 entries") && warning.contains("(2 not loaded)"),
+        "{warning}"
+    );
+    assert_eq!(entries_dropped(root.path(), MAX_ENTRIES), None);
+    assert!(first_by_name(&root.path().join("missing"), 1).is_none());
+}
+
+#[test]
+fn commands_past_the_bound_are_reported_with_the_count() {
+    let root = tempfile::tempdir().unwrap();
+    let commands = root.path().join("commands");
+    for n in 0..MAX_ENTRIES + 1 {
+        write(&commands.join(format!("c{n:05}.md")), "x");
+    }
+    let bound = super::read::Bound::new(root.path(), "the project").unwrap();
+    let listed = commands_in(&commands, Scope::Project, &bound);
+    assert_eq!(listed.items.len(), MAX_ENTRIES);
+    assert_eq!(listed.items[0].name, "c00000");
+    assert_eq!(listed.items[MAX_ENTRIES - 1].name, "c01999");
+    assert!(
+        listed.warnings.len() == 1 && listed.warnings[0].contains("(1 not loaded)"),
+        "{:?}",
+        listed.warnings
+    );
+}
