@@ -237,7 +237,34 @@ impl Driver {
                 break;
             }
             if let Some((status, challenge)) = self.auth_needed.take() {
-                self.authorize(status, challenge).await;
+                // The flow may wait minutes for a browser; messages arriving meanwhile are
+                // held, and a close or every handle going away (the user's Ctrl-C dropped the
+                // session) abandons it, so the task and its redirect listener end.
+                let mut held = Vec::new();
+                let abandoned = {
+                    let flow = self.authorize(status, challenge);
+                    tokio::pin!(flow);
+                    loop {
+                        tokio::select! {
+                            _ = &mut flow => break false,
+                            command = commands.recv(), if commands_open => match command {
+                                // Its waiter wakes when `held` is dropped with the task.
+                                Some(close @ Command::Close(_)) => {
+                                    held.push(close);
+                                    break true;
+                                }
+                                Some(command) => held.push(command),
+                                None => break true,
+                            },
+                        }
+                    }
+                };
+                if abandoned {
+                    break;
+                }
+                for command in held {
+                    self.command(Some(command), &mut commands_open);
+                }
                 continue;
             }
             let deadline = self.machine.poll_timeout();
@@ -248,6 +275,8 @@ impl Driver {
                 }
             };
             let outbox_full = !self.outbox.is_empty();
+            // Carried out after the select, whose branches borrow `self.messages`.
+            let mut received = None;
             tokio::select! {
                 permit = self.messages.reserve(), if outbox_full => {
                     match permit {
@@ -260,26 +289,7 @@ impl Driver {
                         Err(_) => self.outbox.clear(),
                     }
                 }
-                command = commands.recv(), if commands_open => {
-                    let now = TokioClock::instant();
-                    match command {
-                        Some(Command::Send(bytes)) => {
-                            // A closing machine refuses; the session learns from recv's end.
-                            let _ = self.machine.send(now, &bytes);
-                        }
-                        Some(Command::Close(done)) => {
-                            self.close_waiters.push(done);
-                            self.machine.close(now);
-                            self.closing = true;
-                        }
-                        None => {
-                            // Every handle is gone: end the session politely.
-                            commands_open = false;
-                            self.machine.close(now);
-                            self.closing = true;
-                        }
-                    }
-                }
+                command = commands.recv(), if commands_open => received = Some(command),
                 Some((id, io)) = io_rx.recv(), if !outbox_full => {
                     let now = TokioClock::instant();
                     match io {
@@ -299,6 +309,9 @@ impl Driver {
                 }
                 _ = timer => self.machine.handle_timeout(TokioClock::instant()),
             }
+            if let Some(command) = received {
+                self.command(command, &mut commands_open);
+            }
         }
         for (_, task) in self.tasks.drain() {
             task.abort();
@@ -310,6 +323,28 @@ impl Driver {
             }
         }
         // Dropping the senders ends `recv` and wakes every `close`.
+    }
+
+    /// Carries out one command of the transport's handles; `None` means every handle is gone.
+    fn command(&mut self, command: Option<Command>, commands_open: &mut bool) {
+        let now = TokioClock::instant();
+        match command {
+            Some(Command::Send(bytes)) => {
+                // A closing machine refuses; the session learns from recv's end.
+                let _ = self.machine.send(now, &bytes);
+            }
+            Some(Command::Close(done)) => {
+                self.close_waiters.push(done);
+                self.machine.close(now);
+                self.closing = true;
+            }
+            None => {
+                // Every handle is gone: end the session politely.
+                *commands_open = false;
+                self.machine.close(now);
+                self.closing = true;
+            }
+        }
     }
 
     /// Runs an OAuth flow and gives the machine its outcome. Other requests wait meanwhile

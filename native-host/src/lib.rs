@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod app;
+pub mod browser_open;
 pub mod cli;
 pub mod clock;
 pub mod commands;
