@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::agentwire_bin;
+use common::{agentwire_bin, fixture};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -27,10 +27,17 @@ impl Terminal {
     /// Starts the REPL in `dir` on the mock model and the mock GitHub server, with a fresh
     /// state directory and home (no history, no tokens from the environment).
     fn start(dir: &Path) -> Terminal {
-        let command_line = format!(
-            "'{}'",
-            agentwire_bin().display().to_string().replace('\'', r"'\''")
-        );
+        Terminal::start_with(dir, &[])
+    }
+
+    /// Like [`Terminal::start`], with `args` on the command line.
+    fn start_with(dir: &Path, args: &[&str]) -> Terminal {
+        let quote = |word: &str| format!("'{}'", word.replace('\'', r"'\''"));
+        let mut command_line = quote(&agentwire_bin().display().to_string());
+        for arg in args {
+            command_line.push(' ');
+            command_line.push_str(&quote(arg));
+        }
         let mut child = Command::new("script")
             .args(["-qec", &command_line, "/dev/null"])
             .current_dir(dir)
@@ -139,4 +146,25 @@ fn tab_completes_a_named_argument_keeping_its_name() {
     // Ctrl-U clears the line before leaving.
     terminal.type_keys("\x15");
     terminal.quit();
+}
+
+#[test]
+fn completion_values_and_prompt_names_from_a_server_reach_the_line_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = serde_json::json!({"mcpServers": {"h": {"command": "node",
+        "args": [fixture("features.mjs")]}}});
+    std::fs::write(dir.path().join("servers.json"), config.to_string()).unwrap();
+    let mut terminal = Terminal::start_with(dir.path(), &["--config", "servers.json"]);
+    terminal.wait_for(Some(PROMPT), 1);
+    // The first value the server offers is `v0 ESC [ 2 J`: it enters the line as text.
+    terminal.type_keys("/mcp__h__greet v\t");
+    terminal.wait_for(Some("greet v0\\u001b[2J"), 1);
+    terminal.type_keys("\x15/mcp__h__ev\t");
+    terminal.wait_for(Some("/mcp__h__evil\\u001b[2J"), 1);
+    terminal.type_keys("\x15");
+    let shown = terminal.quit();
+    assert!(
+        !shown.contains("v0\x1b[2J") && !shown.contains("evil\x1b[2J"),
+        "a server's ESC [ 2 J reached the terminal raw: {shown:?}"
+    );
 }
