@@ -1,7 +1,9 @@
 //! Tab completion in the interactive session, as a user meets it on a terminal: the real
 //! `agentwire` REPL on a pseudo-terminal (util-linux `script`) with the built-in mock GitHub
 //! server completes a prompt command's name locally and its arguments through the server's
-//! `completion/complete`, and the completed command then runs.
+//! `completion/complete`, and the completed command then runs. A server's completion values
+//! enter the line escaped, and Ctrl-C during a command's snippet stops it and returns to the
+//! prompt.
 
 mod common;
 
@@ -167,4 +169,41 @@ fn completion_values_and_prompt_names_from_a_server_reach_the_line_escaped() {
         !shown.contains("v0\x1b[2J") && !shown.contains("evil\x1b[2J"),
         "a server's ESC [ 2 J reached the terminal raw: {shown:?}"
     );
+}
+
+#[test]
+fn ctrl_c_stops_a_command_snippet_and_returns_to_the_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = dir.path().join(".claude/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("slow.md"),
+        "---\ndescription: Slow\n---\nOut: !`echo $$ > snippet.pid; sleep 30`\n",
+    )
+    .unwrap();
+    let mut terminal = Terminal::start_with(dir.path(), &["--yes"]);
+    terminal.wait_for(Some(PROMPT), 1);
+    terminal.type_keys("/slow\n");
+    let pid_file = dir.path().join("snippet.pid");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::fs::read_to_string(&pid_file).is_ok_and(|t| t.ends_with('\n')) {
+        assert!(Instant::now() < deadline, "the snippet never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let pressed = Instant::now();
+    terminal.type_keys("\x03");
+    terminal.wait_for(Some("interrupted: Ctrl-C stopped the run"), 1);
+    terminal.wait_for(Some(PROMPT), 2);
+    assert!(
+        pressed.elapsed() < Duration::from_secs(10),
+        "Ctrl-C took {:?}",
+        pressed.elapsed()
+    );
+    common::assert_process_not_running(pid, "the snippet's shell");
+    terminal.quit();
 }
