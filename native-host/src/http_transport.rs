@@ -41,7 +41,7 @@ enum Command {
 }
 
 /// What a request task reports about its request.
-enum Io {
+pub(crate) enum Io {
     Head(u16, Vec<(String, String)>),
     Chunk(Vec<u8>),
     End,
@@ -171,7 +171,7 @@ impl HttpTransport {
     }
 }
 
-fn validate(config: &HttpConfig) -> Result<(), String> {
+pub(crate) fn validate(config: &HttpConfig) -> Result<(), String> {
     let url = reqwest::Url::parse(&config.url)
         .map_err(|e| format!("invalid MCP server URL {:?}: {e}", config.url))?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -190,7 +190,7 @@ fn validate(config: &HttpConfig) -> Result<(), String> {
 }
 
 /// A reqwest error with its causes (the top level alone rarely says what went wrong).
-fn describe(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
@@ -478,7 +478,7 @@ pub(crate) fn header_pairs(headers: &reqwest::header::HeaderMap) -> Vec<(String,
 }
 
 /// Performs one request, reporting its head, body chunks and end (or error) to the machine.
-async fn perform(
+pub(crate) async fn perform(
     client: reqwest::Client,
     request: HttpRequest,
     io: mpsc::Sender<(HttpRequestId, Io)>,

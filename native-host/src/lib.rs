@@ -26,6 +26,7 @@ pub mod repl;
 pub mod repl_commands;
 pub mod servers;
 pub mod signals;
+pub mod sse_transport;
 pub mod stdio;
 pub mod term_safe;
 pub mod token_store;
