@@ -207,3 +207,38 @@ fn ctrl_c_stops_a_command_snippet_and_returns_to_the_prompt() {
     common::assert_process_not_running(pid, "the snippet's shell");
     terminal.quit();
 }
+
+#[test]
+fn ctrl_c_stops_waiting_for_a_slow_resource_or_prompt_and_returns_to_the_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = serde_json::json!({"mcpServers": {"h": {"command": "node",
+        "args": [fixture("features.mjs")]}}});
+    std::fs::write(dir.path().join("servers.json"), config.to_string()).unwrap();
+    let mut terminal = Terminal::start_with(dir.path(), &["--config", "servers.json"]);
+    terminal.wait_for(Some(PROMPT), 1);
+    for (line, said) in [
+        (
+            "read @h:mem://slow please\n",
+            "interrupted: Ctrl-C stopped reading the mentioned resources",
+        ),
+        (
+            "/mcp__h__slow\n",
+            "interrupted: Ctrl-C stopped /mcp__h__slow",
+        ),
+    ] {
+        let prompts = terminal.shown.matches(PROMPT).count();
+        terminal.type_keys(line);
+        // Let the request reach the server before the key.
+        std::thread::sleep(Duration::from_millis(500));
+        let pressed = Instant::now();
+        terminal.type_keys("\x03");
+        terminal.wait_for(Some(said), 1);
+        terminal.wait_for(Some(PROMPT), prompts + 1);
+        assert!(
+            pressed.elapsed() < Duration::from_secs(10),
+            "{line:?}: Ctrl-C took {:?}",
+            pressed.elapsed()
+        );
+    }
+    terminal.quit();
+}

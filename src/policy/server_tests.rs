@@ -105,9 +105,14 @@ fn resource_tool_calls_are_denied_for_a_denied_server_only() {
         assert_eq!(p.decide_call(spec, &json!({})), Decision::Allow);
         assert_eq!(p.decide_call(spec, &json!({"server": 7})), Decision::Allow);
     }
-    // A deny of the tool itself still holds whatever the server.
+    // A deny of the tool itself still holds whatever the server, and is the rule named.
     let p = deny("read_mcp_resource");
     assert!(denied_by(p.decide_call(&read, &on("g"))).is_some());
+    let both = Policy::from_lists::<&str>(&[], &[], &["read_mcp_resource", "mcp__h"]).unwrap();
+    assert_eq!(
+        denied_by(both.decide_call(&read, &on("h"))),
+        Some("deny read_mcp_resource".into())
+    );
     // Without a matching rule the tool's own verdict stands (ask for a risky tool).
     let risky = ToolSpec::builtin("read_mcp_resource", "", json!({}), Risk::Write);
     assert_eq!(deny("mcp__h").decide_call(&risky, &on("g")), Decision::Ask);
