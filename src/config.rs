@@ -29,6 +29,17 @@
 //! `storeTokens: false` (tokens in memory only, not kept by the host between runs; see
 //! [`OAuthSettings`]).
 //!
+//! Remote servers as other clients write them: an entry without `type` and `command` but with
+//! a `url` (Cursor, Claude Desktop's remote entries) or `serverUrl` (Windsurf) is a remote server
+//! over Streamable HTTP that falls back to the legacy HTTP+SSE transport of 2024-11-05 when the
+//! server refuses the first POST; `httpUrl` (Gemini CLI) is Streamable HTTP only; `"type":
+//! "sse"` is the legacy transport only ([`RemoteProtocol`]).
+//!
+//! One broken entry fails only itself: it is kept as a server whose transport is
+//! [`ServerTransport::Invalid`] (with the error naming file, server and field), so the other
+//! servers of the file still start; only a file that is not JSON, or whose top level is wrong,
+//! is an error as a whole.
+//!
 //! `${VAR}` and `${VAR:-default}` are expanded in `command`, `args`, `env` values, `cwd`, `url`
 //! and `headers` values; `$${` stands for a literal `${` (see [`expand_vars`]). Unknown fields are
 //! ignored for forward compatibility, each with a warning in [`McpConfig::warnings`].
@@ -67,7 +78,9 @@ const COMMON_FIELDS: [&str; 9] = [
     "toolRisk",
 ];
 const STDIO_FIELDS: [&str; 4] = ["command", "args", "env", "cwd"];
-const HTTP_FIELDS: [&str; 3] = ["url", "headers", "oauth"];
+const HTTP_FIELDS: [&str; 5] = ["url", "httpUrl", "serverUrl", "headers", "oauth"];
+/// The fields other clients name a remote server's URL with, in the order they are looked at.
+const URL_FIELDS: [&str; 3] = ["url", "httpUrl", "serverUrl"];
 
 /// A parsed `.mcp.json`.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,10 +131,13 @@ pub enum ServerTransport {
         /// Working directory, if given.
         cwd: Option<String>,
     },
-    /// Streamable HTTP (`sse` and `streamable-http` are read as this too).
+    /// A remote server over HTTP: Streamable HTTP, the legacy HTTP+SSE transport, or the first
+    /// with a fall back to the second.
     Http {
-        /// Endpoint URL.
+        /// Endpoint URL (for the legacy transport, the URL of its SSE stream).
         url: String,
+        /// Which of MCP's HTTP transports to speak.
+        protocol: RemoteProtocol,
         /// Extra request headers, in file order.
         headers: Vec<(String, String)>,
         /// `"oauth"`: authorize with OAuth when the server asks (agentwire extension); `None`
@@ -130,6 +146,27 @@ pub enum ServerTransport {
     },
     /// The built-in mock GitHub MCP server.
     Mock,
+    /// An entry that could not be read: connecting it fails with this error, and only it.
+    Invalid {
+        /// What is wrong, naming the file, the server and the field.
+        error: ConfigError,
+    },
+}
+
+/// Which of MCP's HTTP transports a remote server speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RemoteProtocol {
+    /// Streamable HTTP (2025-03-26 and later): `"type": "http"`, `"streamable-http"`, or
+    /// `httpUrl`.
+    Streamable,
+    /// Streamable HTTP, falling back to the legacy HTTP+SSE transport when the server answers
+    /// the first POST with 400, 404 or 405 (the 2025-03-26 spec's backwards compatibility): a
+    /// `url` or `serverUrl` without `type`.
+    StreamableOrSse,
+    /// The legacy HTTP+SSE transport of 2024-11-05 (`"type": "sse"`): a GET opens the event
+    /// stream, whose `endpoint` event names where to POST messages.
+    LegacySse,
 }
 
 /// A configuration error naming the file and, when known, the server, the field and the position.
@@ -219,7 +256,11 @@ impl McpConfig {
                 lookup,
                 warnings: &mut warnings,
             };
-            parsed.push(ctx.server(entry)?);
+            // A broken entry fails only itself.
+            parsed.push(
+                ctx.server(entry)
+                    .unwrap_or_else(|error| invalid(name, error)),
+            );
         }
         Ok(McpConfig {
             servers: parsed,
@@ -235,6 +276,32 @@ impl McpConfig {
     /// Servers not marked `disabled`, in file order.
     pub fn enabled(&self) -> impl Iterator<Item = &ServerConfig> {
         self.servers.iter().filter(|s| !s.disabled)
+    }
+}
+
+/// The stand-in for an entry that could not be read: enabled, so that connecting it reports
+/// `error` as its failure.
+fn invalid(name: &str, error: ConfigError) -> ServerConfig {
+    ServerConfig {
+        name: name.to_owned(),
+        disabled: false,
+        sampling: false,
+        timeout: DEFAULT_TIMEOUT,
+        startup_timeout: DEFAULT_STARTUP_TIMEOUT,
+        transport: ServerTransport::Invalid { error },
+        risk: None,
+        tool_risk: Vec::new(),
+        tool_search: ServerDefer::default(),
+    }
+}
+
+impl McpConfig {
+    /// The entries that could not be read, each with its error.
+    pub fn invalid(&self) -> impl Iterator<Item = &ConfigError> {
+        self.servers.iter().filter_map(|s| match &s.transport {
+            ServerTransport::Invalid { error } => Some(error),
+            _ => None,
+        })
     }
 }
 
@@ -305,22 +372,24 @@ impl EntryCtx<'_> {
         let map = entry
             .as_object()
             .ok_or_else(|| self.err(None, "the entry must be a JSON object".into()))?;
+        let remote =
+            !map.contains_key("command") && URL_FIELDS.iter().any(|f| map.contains_key(*f));
         let kind = match map.get("type") {
+            // A URL and no command: a remote server, as other clients write one.
+            None if remote => "remote",
             None => "stdio",
             Some(Value::String(s)) => s.as_str(),
             Some(_) => return Err(self.err(Some("type"), "\"type\" must be a string".into())),
         };
         let transport = match kind {
             "stdio" => self.stdio(map)?,
-            "http" | "streamable-http" | "sse" => {
-                if kind != "http" {
-                    self.warn(format!(
-                        "type {kind} is treated as \"http\" (streamable HTTP transport)",
-                        kind = quoted(kind)
-                    ));
-                }
-                self.http(map)?
+            "http" | "streamable-http" => self.http(map, RemoteProtocol::Streamable)?,
+            "sse" => self.http(map, RemoteProtocol::LegacySse)?,
+            // `httpUrl` is Streamable HTTP only, as Gemini CLI reads it.
+            "remote" if !map.contains_key("url") && !map.contains_key("serverUrl") => {
+                self.http(map, RemoteProtocol::Streamable)?
             }
+            "remote" => self.http(map, RemoteProtocol::StreamableOrSse)?,
             "mock" => ServerTransport::Mock,
             other => {
                 return Err(self.err(
@@ -413,7 +482,9 @@ impl EntryCtx<'_> {
             None => {
                 return Err(self.err(
                     Some("command"),
-                    "\"command\" is required for a stdio server (or set \"type\")".into(),
+                    "\"command\" is required for a stdio server (or give a remote server's \
+                     \"url\", or set \"type\")"
+                        .into(),
                 ))
             }
         };
@@ -453,19 +524,36 @@ impl EntryCtx<'_> {
         )
     }
 
-    fn http(&mut self, map: &Map<String, Value>) -> Result<ServerTransport, ConfigError> {
-        let url = match map.get("url") {
-            Some(Value::String(s)) => self.expand("url", s)?,
-            Some(_) => return Err(self.err(Some("url"), "\"url\" must be a string".into())),
-            None => {
-                return Err(self.err(Some("url"), "\"url\" is required for an http server".into()))
-            }
+    fn http(
+        &mut self,
+        map: &Map<String, Value>,
+        protocol: RemoteProtocol,
+    ) -> Result<ServerTransport, ConfigError> {
+        let given: Vec<&str> = URL_FIELDS
+            .into_iter()
+            .filter(|f| map.contains_key(*f))
+            .collect();
+        let Some(&field) = given.first() else {
+            return Err(self.err(Some("url"), "\"url\" is required for an http server".into()));
+        };
+        if given.len() > 1 {
+            self.warn(format!(
+                "both {} and {} are given; {} is used",
+                quoted(given[0]),
+                quoted(given[1]),
+                quoted(field)
+            ));
+        }
+        let url = match &map[field] {
+            Value::String(s) => self.expand(field, s)?,
+            _ => return Err(self.err(Some(field), format!("{} must be a string", quoted(field)))),
         };
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(self.err(
-                Some("url"),
+                Some(field),
                 format!(
-                    "\"url\" must start with http:// or https:// (got {url})",
+                    "{} must start with http:// or https:// (got {url})",
+                    quoted(field),
                     url = quoted(&url)
                 ),
             ));
@@ -473,6 +561,7 @@ impl EntryCtx<'_> {
         let oauth = self.oauth(map)?;
         Ok(ServerTransport::Http {
             url,
+            protocol,
             headers: self.string_map(map, "headers")?,
             oauth,
         })

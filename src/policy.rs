@@ -22,6 +22,10 @@ use crate::json::quoted;
 use crate::registry::{names, Risk, ToolSource, ToolSpec};
 use std::fmt;
 
+/// The built-in tools whose `"server"` argument names the MCP server they reach (the
+/// runtime's resource tools): a deny covering that server covers these calls.
+pub const SERVER_TOOLS: [&str; 2] = ["list_mcp_resources", "read_mcp_resource"];
+
 /// What a rule does to the tools it matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleKind {
@@ -167,6 +171,18 @@ impl Pattern {
             Matcher::Plugin(plugin) => name
                 .strip_prefix(plugin.as_str())
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with("__")),
+        }
+    }
+
+    /// Whether the pattern covers every tool a server whose tools start with `prefix__` could
+    /// have (`prefix` is `mcp__<server>`): `*`, `mcp__*`, `mcp__<server>`, `mcp__<server>__*`.
+    /// A rule naming some of its tools (`mcp__<server>__get_*`) does not.
+    fn covers_server(&self, prefix: &str) -> bool {
+        match &self.matcher {
+            Matcher::Any => true,
+            Matcher::Prefix(start) => format!("{prefix}__").starts_with(start.as_str()),
+            Matcher::Server(_) => self.matches(prefix),
+            Matcher::Exact(_) | Matcher::Plugin(_) => false,
         }
     }
 }
@@ -353,6 +369,57 @@ impl Policy {
         Decision::Ask
     }
 
+    /// The verdict for what a server offers beside its tools (its resources, prompts and
+    /// completions) on behalf of the user or the model: denied when a deny rule, or this run's
+    /// `disallowed-tools`, covers every tool of `server` (`mcp__<server>`, `mcp__<server>__*`,
+    /// `mcp__*`, `*`), by the server's name in model-facing tool names or written out in
+    /// full; else allowed (reading is what these are, and the tools that reach them are gated
+    /// like any tool).
+    pub fn decide_server(&self, server: &str) -> Decision {
+        let full = names::full_mcp_name(server, "");
+        let prefixes = [
+            names::mcp_server_prefix(server),
+            full.trim_end_matches("__").to_owned(),
+        ];
+        let covers = |p: &Pattern| prefixes.iter().any(|prefix| p.covers_server(prefix));
+        let rule = self
+            .rules
+            .iter()
+            .find(|r| r.kind == RuleKind::Deny && covers(&r.pattern));
+        if let Some(rule) = rule {
+            return Decision::Deny {
+                rule: rule.to_string(),
+            };
+        }
+        if let Some(pattern) = self.run_denies.iter().find(|p| covers(p)) {
+            return Decision::Deny {
+                rule: format!("disallowed-tools {} (this run)", pattern.as_str()),
+            };
+        }
+        Decision::Allow
+    }
+
+    /// The verdict for a call of `spec` with `arguments`: [`decide_tool`](Self::decide_tool),
+    /// and for a built-in tool that reaches one MCP server named by its `"server"` argument
+    /// ([`SERVER_TOOLS`]: reading resources), also [`decide_server`](Self::decide_server) for
+    /// that server, so `--deny mcp__h` stops `read_mcp_resource` on `h`.
+    pub fn decide_call(&self, spec: &ToolSpec, arguments: &serde_json::Value) -> Decision {
+        let decision = self.decide_tool(spec);
+        if matches!(decision, Decision::Deny { .. })
+            || spec.source != ToolSource::Builtin
+            || !SERVER_TOOLS.contains(&spec.name.as_str())
+        {
+            return decision;
+        }
+        match arguments.get("server").and_then(serde_json::Value::as_str) {
+            Some(server) => match self.decide_server(server) {
+                Decision::Allow => decision,
+                denied => denied,
+            },
+            None => decision,
+        }
+    }
+
     /// Rules that match none of `tools` (by either name), in the order they were added, each
     /// with a hint when a tool differs only in letter case (`deny BASH` → `bash`).
     pub fn unmatched_rules<'a>(&'a self, tools: &[ToolSpec]) -> Vec<UnmatchedRule<'a>> {
@@ -410,6 +477,8 @@ impl fmt::Display for UnmatchedRule<'_> {
     }
 }
 
+#[cfg(test)]
+mod server_tests;
 #[cfg(test)]
 mod tool_name_tests;
 

@@ -1,11 +1,13 @@
 //! Tab completion in the interactive session, as a user meets it on a terminal: the real
 //! `agentwire` REPL on a pseudo-terminal (util-linux `script`) with the built-in mock GitHub
 //! server completes a prompt command's name locally and its arguments through the server's
-//! `completion/complete`, and the completed command then runs.
+//! `completion/complete`, and the completed command then runs. A server's completion values
+//! enter the line escaped, and Ctrl-C during a command's snippet stops it and returns to the
+//! prompt.
 
 mod common;
 
-use common::agentwire_bin;
+use common::{agentwire_bin, fixture};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -27,10 +29,17 @@ impl Terminal {
     /// Starts the REPL in `dir` on the mock model and the mock GitHub server, with a fresh
     /// state directory and home (no history, no tokens from the environment).
     fn start(dir: &Path) -> Terminal {
-        let command_line = format!(
-            "'{}'",
-            agentwire_bin().display().to_string().replace('\'', r"'\''")
-        );
+        Terminal::start_with(dir, &[])
+    }
+
+    /// Like [`Terminal::start`], with `args` on the command line.
+    fn start_with(dir: &Path, args: &[&str]) -> Terminal {
+        let quote = |word: &str| format!("'{}'", word.replace('\'', r"'\''"));
+        let mut command_line = quote(&agentwire_bin().display().to_string());
+        for arg in args {
+            command_line.push(' ');
+            command_line.push_str(&quote(arg));
+        }
         let mut child = Command::new("script")
             .args(["-qec", &command_line, "/dev/null"])
             .current_dir(dir)
@@ -138,5 +147,98 @@ fn tab_completes_a_named_argument_keeping_its_name() {
     terminal.wait_for(Some("explain_file owner=facebook"), 1);
     // Ctrl-U clears the line before leaving.
     terminal.type_keys("\x15");
+    terminal.quit();
+}
+
+#[test]
+fn completion_values_and_prompt_names_from_a_server_reach_the_line_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = serde_json::json!({"mcpServers": {"h": {"command": "node",
+        "args": [fixture("features.mjs")]}}});
+    std::fs::write(dir.path().join("servers.json"), config.to_string()).unwrap();
+    let mut terminal = Terminal::start_with(dir.path(), &["--config", "servers.json"]);
+    terminal.wait_for(Some(PROMPT), 1);
+    // The first value the server offers is `v0 ESC [ 2 J`: it enters the line as text.
+    terminal.type_keys("/mcp__h__greet v\t");
+    terminal.wait_for(Some("greet v0\\u001b[2J"), 1);
+    terminal.type_keys("\x15/mcp__h__ev\t");
+    terminal.wait_for(Some("/mcp__h__evil\\u001b[2J"), 1);
+    terminal.type_keys("\x15");
+    let shown = terminal.quit();
+    assert!(
+        !shown.contains("v0\x1b[2J") && !shown.contains("evil\x1b[2J"),
+        "a server's ESC [ 2 J reached the terminal raw: {shown:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_command_snippet_and_returns_to_the_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = dir.path().join(".claude/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("slow.md"),
+        "---\ndescription: Slow\n---\nOut: !`echo $$ > snippet.pid; sleep 30`\n",
+    )
+    .unwrap();
+    let mut terminal = Terminal::start_with(dir.path(), &["--yes"]);
+    terminal.wait_for(Some(PROMPT), 1);
+    terminal.type_keys("/slow\n");
+    let pid_file = dir.path().join("snippet.pid");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::fs::read_to_string(&pid_file).is_ok_and(|t| t.ends_with('\n')) {
+        assert!(Instant::now() < deadline, "the snippet never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let pressed = Instant::now();
+    terminal.type_keys("\x03");
+    terminal.wait_for(Some("interrupted: Ctrl-C stopped the run"), 1);
+    terminal.wait_for(Some(PROMPT), 2);
+    assert!(
+        pressed.elapsed() < Duration::from_secs(10),
+        "Ctrl-C took {:?}",
+        pressed.elapsed()
+    );
+    common::assert_process_not_running(pid, "the snippet's shell");
+    terminal.quit();
+}
+
+#[test]
+fn ctrl_c_stops_waiting_for_a_slow_resource_or_prompt_and_returns_to_the_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = serde_json::json!({"mcpServers": {"h": {"command": "node",
+        "args": [fixture("features.mjs")]}}});
+    std::fs::write(dir.path().join("servers.json"), config.to_string()).unwrap();
+    let mut terminal = Terminal::start_with(dir.path(), &["--config", "servers.json"]);
+    terminal.wait_for(Some(PROMPT), 1);
+    for (line, said) in [
+        (
+            "read @h:mem://slow please\n",
+            "interrupted: Ctrl-C stopped reading the mentioned resources",
+        ),
+        (
+            "/mcp__h__slow\n",
+            "interrupted: Ctrl-C stopped /mcp__h__slow",
+        ),
+    ] {
+        let prompts = terminal.shown.matches(PROMPT).count();
+        terminal.type_keys(line);
+        // Let the request reach the server before the key.
+        std::thread::sleep(Duration::from_millis(500));
+        let pressed = Instant::now();
+        terminal.type_keys("\x03");
+        terminal.wait_for(Some(said), 1);
+        terminal.wait_for(Some(PROMPT), prompts + 1);
+        assert!(
+            pressed.elapsed() < Duration::from_secs(10),
+            "{line:?}: Ctrl-C took {:?}",
+            pressed.elapsed()
+        );
+    }
     terminal.quit();
 }

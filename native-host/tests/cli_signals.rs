@@ -368,3 +368,51 @@ fn the_audit_log_is_created_private_and_an_existing_one_keeps_its_mode() {
         "an existing file is not loosened nor changed"
     );
 }
+
+/// A user-scope command `/slow` in a fresh home whose snippet runs a shell that records its
+/// pid in `snippet.pid` and its background job's in `job.pid`, then waits 30 s.
+fn slow_command_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let commands = home.path().join(".claude/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::write(
+        commands.join("slow.md"),
+        "---\ndescription: Slow\n---\nOut: !`sleep 30 & echo $! > job.pid; echo $$ > snippet.pid; wait`\n",
+    )
+    .unwrap();
+    home
+}
+
+#[test]
+fn ctrl_c_stops_a_command_snippet_audits_it_and_ends_the_run() {
+    for (signal, code, reason) in [
+        (Signal::SIGINT, 130, "Ctrl-C"),
+        (Signal::SIGTERM, 143, "SIGTERM"),
+    ] {
+        let scene = Scene::new(None);
+        let home = slow_command_home();
+        let started = Instant::now();
+        let cli = scene.spawn(
+            &["--yes", "--json", "--audit", "audit.jsonl", "run", "/slow"],
+            &[("HOME", home.path().to_str().unwrap())],
+        );
+        let (shell, job) = (scene.pid("snippet.pid"), scene.pid("job.pid"));
+        cli.signal(signal);
+        let (status, lines, stderr) = cli.finish(Duration::from_secs(10));
+        assert_eq!(status, code, "stderr: {stderr}");
+        assert!(started.elapsed() < Duration::from_secs(15));
+        assert_ends_interrupted(&lines, reason);
+        let errors = events(&lines)
+            .iter()
+            .filter(|e| e["type"] == "error" || e["type"] == "done")
+            .count();
+        assert_eq!(errors, 1, "one terminal event: {lines:?}");
+        assert_process_not_running(shell, "the snippet's shell");
+        assert_process_not_running(job, "its background job");
+        let audit = scene.audit();
+        assert_eq!(audit.len(), 1, "{audit:?}");
+        assert_eq!(audit[0]["tool"], "bash");
+        assert_eq!(audit[0]["outcome"], "interrupted", "{audit:?}");
+        assert_eq!(audit[0]["origin"], "command:/slow");
+    }
+}

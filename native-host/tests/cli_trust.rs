@@ -169,15 +169,19 @@ fn an_untrusted_config_expands_no_variable() {
     let out = run_in(&project, state.path(), &["--json", "tools"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!out.stderr.contains("AGENTWIRE_TEST_NEVER_SET"), "{out:?}");
+    // Trusted, it is parsed: the entry fails alone, naming the variable.
     let trusted = run_in(
         &project,
         state.path(),
-        &["--trust-workspace", "--json", "tools"],
+        &["--trust-workspace", "--json", "mcp", "list"],
     );
-    assert_eq!(trusted.code, 2, "{trusted:?}");
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    let entry = common::server_entry(&trusted.json(), "x").clone();
+    assert_eq!(entry["status"], "failed", "{entry}");
     assert!(
-        trusted
-            .stderr
+        entry["error"]
+            .as_str()
+            .unwrap_or_default()
             .contains("\"AGENTWIRE_TEST_NEVER_SET\" is not set"),
         "{trusted:?}"
     );

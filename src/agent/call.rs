@@ -79,7 +79,7 @@ pub(super) fn resolve(
             target: Some(target),
         };
     }
-    match policy.decide_tool(spec) {
+    match policy.decide_call(spec, arguments) {
         Decision::Deny { rule } => Resolution::Refuse {
             content: format!(
                 "denied: the permission rule `{rule}` does not allow {name}; do not retry it"

@@ -64,7 +64,7 @@ impl Agent {
                 Outcome::Error,
                 DirectCallError::InvalidArguments(name.to_owned()),
             ))
-        } else if let Decision::Deny { rule } = self.policy.decide_tool(spec) {
+        } else if let Decision::Deny { rule } = self.policy.decide_call(spec, &arguments) {
             let tool = name.to_owned();
             Some((Outcome::Denied, DirectCallError::Denied { tool, rule }))
         } else {

@@ -65,7 +65,7 @@ impl Agent {
             let err = DirectCallError::InvalidArguments(name.into());
             return refuse(self, Outcome::Error, Some(&target), err);
         }
-        let decision = self.policy.decide_tool(spec);
+        let decision = self.policy.decide_call(spec, &arguments);
         if let Decision::Deny { rule } = decision {
             let err = DirectCallError::Denied {
                 tool: name.into(),

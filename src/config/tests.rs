@@ -15,8 +15,20 @@ fn parse(text: &str) -> Result<McpConfig, ConfigError> {
     McpConfig::parse(".mcp.json", text, &env)
 }
 
+/// The error of a broken file, or of its first broken entry (which fails alone).
 fn err(text: &str) -> String {
-    parse(text).unwrap_err().to_string()
+    entry_err(text).to_string()
+}
+
+fn entry_err(text: &str) -> ConfigError {
+    match parse(text) {
+        Err(e) => e,
+        Ok(config) => config
+            .invalid()
+            .next()
+            .cloned()
+            .unwrap_or_else(|| panic!("no error in {config:?}")),
+    }
 }
 
 #[test]
@@ -62,6 +74,7 @@ fn claude_style_file_parses_in_file_order() {
         alpha.transport,
         ServerTransport::Http {
             url: "https://example.test/mcp".into(),
+            protocol: RemoteProtocol::Streamable,
             headers: vec![("Authorization".into(), "Bearer ghp_123".into())],
             oauth: None,
         }
@@ -91,26 +104,6 @@ fn explicit_stdio_type_and_minimal_entries() {
     );
     let empty = parse(r#"{"mcpServers": {}}"#).unwrap();
     assert!(empty.servers.is_empty() && empty.warnings.is_empty());
-}
-
-#[test]
-fn sse_and_streamable_http_read_as_http_with_a_note() {
-    for kind in ["sse", "streamable-http"] {
-        let cfg = parse(&format!(
-            r#"{{"mcpServers": {{"r": {{"type": "{kind}", "url": "http://127.0.0.1:9/mcp"}}}}}}"#
-        ))
-        .unwrap();
-        assert!(matches!(
-            cfg.servers[0].transport,
-            ServerTransport::Http { .. }
-        ));
-        assert_eq!(cfg.warnings.len(), 1);
-        assert!(
-            cfg.warnings[0].contains(&format!("type \"{kind}\"")),
-            "{:?}",
-            cfg.warnings
-        );
-    }
 }
 
 #[test]
@@ -269,7 +262,7 @@ fn shape_errors_name_file_server_and_field() {
 
 #[test]
 fn error_fields_are_structured_too() {
-    let e = parse(r#"{"mcpServers": {"github": {"command": "x", "args": {}}}}"#).unwrap_err();
+    let e = entry_err(r#"{"mcpServers": {"github": {"command": "x", "args": {}}}}"#);
     assert_eq!(e.file, ".mcp.json");
     assert_eq!(e.server.as_deref(), Some("github"));
     assert_eq!(e.field.as_deref(), Some("args"));
@@ -310,7 +303,7 @@ fn unset_variables_name_variable_server_and_field() {
     ];
     for (entry, field) in cases {
         let text = format!(r#"{{"mcpServers": {{"svc": {entry}}}}}"#);
-        let e = parse(&text).unwrap_err();
+        let e = entry_err(&text);
         let msg = e.to_string();
         assert!(
             msg.starts_with(&format!(".mcp.json: server \"svc\": {field}: ")),
@@ -706,4 +699,144 @@ fn defer_and_always_load_are_read_per_server() {
     );
     let text = err(r#"{"mcpServers": {"s": {"command": "x", "alwaysLoad": "a"}}}"#);
     assert!(text.contains("alwaysLoad"), "{text}");
+}
+
+fn transport(text: &str) -> ServerTransport {
+    parse(text).unwrap().servers.remove(0).transport
+}
+
+fn protocol_and_url(text: &str) -> (RemoteProtocol, String) {
+    match transport(text) {
+        ServerTransport::Http { protocol, url, .. } => (protocol, url),
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+#[test]
+fn a_url_alone_is_a_remote_server_as_other_clients_write_it() {
+    let cases = [
+        (
+            r#"{"url": "https://h/mcp"}"#,
+            RemoteProtocol::StreamableOrSse,
+        ),
+        (
+            r#"{"serverUrl": "https://h/mcp"}"#,
+            RemoteProtocol::StreamableOrSse,
+        ),
+        (
+            r#"{"httpUrl": "https://h/mcp"}"#,
+            RemoteProtocol::Streamable,
+        ),
+        (
+            r#"{"type": "http", "url": "https://h/mcp"}"#,
+            RemoteProtocol::Streamable,
+        ),
+        (
+            r#"{"type": "streamable-http", "url": "https://h/mcp"}"#,
+            RemoteProtocol::Streamable,
+        ),
+        (
+            r#"{"type": "sse", "url": "https://h/mcp"}"#,
+            RemoteProtocol::LegacySse,
+        ),
+        (
+            r#"{"type": "http", "httpUrl": "https://h/mcp"}"#,
+            RemoteProtocol::Streamable,
+        ),
+        (
+            r#"{"type": "sse", "serverUrl": "https://h/mcp"}"#,
+            RemoteProtocol::LegacySse,
+        ),
+    ];
+    for (entry, want) in cases {
+        let text = format!(r#"{{"mcpServers": {{"r": {entry}}}}}"#);
+        assert_eq!(
+            protocol_and_url(&text),
+            (want, "https://h/mcp".into()),
+            "{entry}"
+        );
+        assert!(parse(&text).unwrap().warnings.is_empty(), "{entry}");
+    }
+    // `${VAR}` is expanded in every spelling; headers and oauth apply.
+    let text = r#"{"mcpServers": {"r": {"serverUrl": "https://${HOST:-h.example}/mcp",
+        "headers": {"X": "y"}, "oauth": true}}}"#;
+    match transport(text) {
+        ServerTransport::Http {
+            url,
+            headers,
+            oauth,
+            ..
+        } => {
+            assert_eq!(url, "https://h.example/mcp");
+            assert_eq!(headers, vec![("X".into(), "y".into())]);
+            assert!(oauth.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    // A command wins over a url (a stdio server with a stray field), with a warning.
+    let config = parse(r#"{"mcpServers": {"s": {"command": "x", "url": "https://h"}}}"#).unwrap();
+    assert!(matches!(
+        config.servers[0].transport,
+        ServerTransport::Stdio { .. }
+    ));
+    assert!(
+        config.warnings[0].contains("does not apply"),
+        "{:?}",
+        config.warnings
+    );
+    // Two spellings: the first of url, httpUrl, serverUrl is used, and said so.
+    let config =
+        parse(r#"{"mcpServers": {"r": {"httpUrl": "https://a", "serverUrl": "https://b"}}}"#)
+            .unwrap();
+    assert!(
+        config.warnings[0].contains(r#"both "httpUrl" and "serverUrl""#),
+        "{:?}",
+        config.warnings
+    );
+}
+
+#[test]
+fn one_broken_entry_fails_alone_and_names_itself() {
+    let text = r#"{"mcpServers": {
+        "browser": {"args": ["x"]},
+        "ok": {"command": "node"},
+        "bad url": {"url": "https://h"},
+        "remote": {"url": "ftp://h/mcp"},
+        "later": {"url": "https://h/mcp"}
+    }}"#;
+    let config = parse(text).unwrap();
+    let names: Vec<&str> = config.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["browser", "ok", "bad url", "remote", "later"]);
+    let broken: Vec<String> = config.invalid().map(ToString::to_string).collect();
+    assert_eq!(broken.len(), 3, "{broken:?}");
+    assert!(
+        broken[0].starts_with(r#".mcp.json: server "browser": "command" is required"#),
+        "{}",
+        broken[0]
+    );
+    assert!(
+        broken[1].contains(r#"server "bad url": server names must"#),
+        "{}",
+        broken[1]
+    );
+    assert!(
+        broken[2].contains(r#""url" must start with http:// or https://"#),
+        "{}",
+        broken[2]
+    );
+    assert!(matches!(
+        config.servers[1].transport,
+        ServerTransport::Stdio { .. }
+    ));
+    assert!(matches!(
+        config.servers[4].transport,
+        ServerTransport::Http { .. }
+    ));
+    assert!(
+        config.servers.iter().all(|s| !s.disabled),
+        "a broken entry still reports"
+    );
+    // A file that is not JSON, or whose top level is wrong, is still an error as a whole.
+    assert!(parse("{").is_err());
+    assert!(parse(r#"{"mcpServers": []}"#).is_err());
 }

@@ -34,7 +34,13 @@ impl<C: Clock> Runtime<C> {
                 )))
             };
             let arguments = json!({ "command": command });
-            match self.call_gated("bash", arguments, &origin, observer).await {
+            let called = self.call_gated("bash", arguments, &origin, observer).await;
+            if let Some(reason) = self.interrupt.reason() {
+                // The snippet (or its question) was stopped: the run ends as any interrupted
+                // run does, before any model request.
+                return Err(RunError(format!("interrupted: {reason} stopped the run")));
+            }
+            match called {
                 Ok(out) if !out.shaped.is_error => outputs.push(out.shaped.text),
                 Ok(out) => {
                     let why = out.failure.unwrap_or(out.shaped.text);

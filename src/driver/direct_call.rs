@@ -22,6 +22,17 @@ pub struct DirectCallOutput {
 }
 
 impl<C: Clock> Runtime<C> {
+    /// Runs `work`, a host's wait outside a run (attaching `@server:uri` mentions, fetching a
+    /// prompt), as interruptible as a run: the host's Ctrl-C makes it `Err(reason)`, `work`
+    /// dropped (which cancels its MCP requests).
+    pub async fn interruptible<T>(
+        &self,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<T, String> {
+        let _active = Active::new(&self.interrupt);
+        unless_interrupted(&self.interrupt, work).await
+    }
+
     /// Calls one tool directly (the user's own call, not the model's): deny rules still block
     /// it and it is audited, but it never asks.
     pub async fn call_tool(

@@ -4,9 +4,10 @@
 
 use super::backends::RunObserver;
 use super::direct_call::DirectCallOutput;
+use super::interrupt::unless_interrupted;
 use super::runtime::Runtime;
 use super::traits::Clock;
-use crate::agent::{DirectCallError, Gated};
+use crate::agent::{Approval, DirectCallError, Gated, ToolFailure};
 use serde_json::Value;
 use std::fmt;
 
@@ -48,7 +49,10 @@ impl<C: Clock> Runtime<C> {
         let invocation = match begun.map_err(NotRun::Refused)? {
             Gated::Run(invocation) => invocation,
             Gated::Ask(request) => {
-                let answer = observer.approve(&request).await;
+                // An interruption while asking is a no (audited as denied).
+                let answer = unless_interrupted(&self.interrupt, observer.approve(&request))
+                    .await
+                    .unwrap_or(Approval::No);
                 let now = self.clock.now();
                 let answered =
                     self.agent
@@ -61,7 +65,11 @@ impl<C: Clock> Runtime<C> {
                 }
             }
         };
-        let result = self.invoke(&invocation).await;
+        // A run's Ctrl-C stops a snippet too: the wait is dropped (which kills a `bash` tree)
+        // and the call is audited as interrupted.
+        let result = unless_interrupted(&self.interrupt, self.invoke(&invocation))
+            .await
+            .unwrap_or_else(|reason| Err(ToolFailure::Interrupted(reason)));
         Ok(self.finish_call(&invocation, result, observer))
     }
 }

@@ -72,6 +72,11 @@ impl RunInterrupt {
         self.state.borrow().reason.is_some()
     }
 
+    /// Who asked for the interruption not yet handled (`"Ctrl-C"`), if one was.
+    pub fn reason(&self) -> Option<String> {
+        self.state.borrow().reason.clone()
+    }
+
     /// Marks the start (`true`) or end (`false`) of a run; either clears a pending request, so
     /// a Ctrl-C aimed at one run never stops the next.
     pub(crate) fn set_active(&self, active: bool) {
@@ -142,6 +147,7 @@ mod tests {
         handle.interrupt("Ctrl-C").unwrap();
         handle.interrupt("SIGTERM").unwrap();
         assert!(handle.is_requested());
+        assert_eq!(handle.reason().as_deref(), Some("Ctrl-C"));
         let stopped = block_on(unless_interrupted(&handle, pending::<()>()));
         assert_eq!(
             stopped,
@@ -151,6 +157,7 @@ mod tests {
         // A new run starts clean.
         handle.set_active(false);
         assert!(!handle.is_active() && !handle.is_requested());
+        assert_eq!(handle.reason(), None);
         handle.set_active(true);
         assert_eq!(block_on(unless_interrupted(&handle, ready(1))), Ok(1));
     }

@@ -13,6 +13,7 @@ use super::traits::Clock;
 use crate::content::{ContentBlock, ToolOutput};
 use crate::json::{parse_str, quoted, to_text};
 use crate::mcp::{read_resource_result, ListKind};
+use crate::policy::Decision;
 use crate::registry::{truncate_output, DEFAULT_MAX_OUTPUT_CHARS};
 use serde_json::{json, Value};
 
@@ -39,14 +40,27 @@ fn tag_into(into: &mut Vec<Value>, items: Vec<Value>, server: &str) {
 }
 
 impl<C: Clock> Runtime<C> {
-    /// The clients to ask for `method`: every connected server's that offers it, or `only`'s
-    /// (which must be connected); the error names the server and the method.
+    /// Why `server`'s resources, prompts and completions may not be used: a deny rule covering
+    /// the whole server ([`Policy::decide_server`](crate::policy::Policy::decide_server)).
+    fn denied(&self, server: &str) -> Option<String> {
+        match self.agent.borrow().policy().decide_server(server) {
+            Decision::Deny { rule } => Some(format!("denied by the permission rule `{rule}`")),
+            _ => None,
+        }
+    }
+
+    /// The clients to ask for `method`: every connected server's that offers it and is not
+    /// denied, or `only`'s (which must be connected and not denied); the error names the
+    /// server and the method.
     fn offering(
         &self,
         only: Option<&str>,
         method: &str,
     ) -> Result<Vec<(String, McpClient)>, String> {
         if let Some(name) = only {
+            if let Some(why) = self.denied(name) {
+                return Err(format!("MCP server {name}: {method}: {why}"));
+            }
             return match self.client(name) {
                 Some(client) => Ok(vec![(name.to_owned(), client)]),
                 None => Err(format!("MCP server {name}: {method}: not connected")),
@@ -54,6 +68,9 @@ impl<C: Clock> Runtime<C> {
         }
         let mut clients = Vec::new();
         for name in self.server_names() {
+            if self.denied(&name).is_some() {
+                continue;
+            }
             if let Some(client) = self.client(&name).filter(|c| c.offers(method)) {
                 clients.push((name, client));
             }
@@ -70,6 +87,9 @@ impl<C: Clock> Runtime<C> {
         method: &str,
         params: Value,
     ) -> Result<Value, String> {
+        if let Some(why) = self.denied(server) {
+            return Err(why);
+        }
         let Some(client) = self.client(server) else {
             return Err(NOT_CONNECTED.to_owned());
         };
@@ -124,6 +144,9 @@ impl<C: Clock> Runtime<C> {
     /// Reads one resource of `server`; the error names the server and the URI.
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ToolOutput, String> {
         let failed = |why: String| format!("reading {uri} from MCP server {server} failed: {why}");
+        if let Some(why) = self.denied(server) {
+            return Err(failed(why));
+        }
         let params = params(format!(r#"{{"uri":{}}}"#, quoted(uri)));
         let client = self
             .client(server)
@@ -162,6 +185,9 @@ impl<C: Clock> Runtime<C> {
         context: Value,
     ) -> Result<Vec<String>, String> {
         let method = "completion/complete";
+        if let Some(why) = self.denied(server) {
+            return Err(format!("MCP server {server}: completion: {why}"));
+        }
         if !self.client(server).is_some_and(|c| c.offers(method)) {
             return Ok(Vec::new());
         }

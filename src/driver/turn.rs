@@ -35,14 +35,25 @@ impl<C: Clock> Runtime<C> {
     /// shell snippets run as gated `bash` calls); a refused snippet ends the run before any
     /// model request. Any other text is sent as it is.
     pub async fn run(&self, prompt: &str, observer: &dyn RunObserver) -> Result<String, RunError> {
+        // Active from the start: a Ctrl-C during a command's snippets stops them too.
+        let _active = Active::new(&self.interrupt);
         self.refresh_servers(observer).await;
-        let expanded = self.expand_command(prompt, observer).await?;
+        let expanded = match self.expand_command(prompt, observer).await {
+            Ok(expanded) => expanded,
+            Err(error) => {
+                // A refused, failed or interrupted expansion ends the run: its one terminal
+                // event says why (no model request was made).
+                observer.on_event(&UiEvent::Error {
+                    message: error.0.clone(),
+                });
+                return Err(error);
+            }
+        };
         let prompt = expanded.as_deref().unwrap_or(prompt);
         self.agent
             .borrow_mut()
             .start_run(self.clock.now(), prompt)
             .map_err(|e| RunError(e.to_string()))?;
-        let _active = Active::new(&self.interrupt);
         let mut outcome = None;
         loop {
             self.drain_outputs(observer, &mut outcome);

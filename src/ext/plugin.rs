@@ -269,6 +269,11 @@ pub fn parse_plugin_servers(
             Ok(parsed) => {
                 warnings.extend(parsed.warnings);
                 for mut server in parsed.servers {
+                    // A broken entry is the plugin's error, as before.
+                    if let crate::config::ServerTransport::Invalid { error } = server.transport {
+                        errors.push(error);
+                        continue;
+                    }
                     if server.sampling {
                         warnings.push(format!(
                             "{file}: server {}: \"sampling\" is the user's to turn on; ignored in a plugin",

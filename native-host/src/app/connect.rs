@@ -5,9 +5,10 @@ use crate::os::clock::TokioClock;
 use crate::os::display_url::redact_message;
 use crate::transport::http_transport::HttpTransport;
 use crate::transport::oauth::{Authorizer, OAuthOptions};
+use crate::transport::sse_transport::SseTransport;
 use crate::transport::stdio::{StderrTail, StdioCommand, StdioTransport};
 use crate::transport::token_store::TokenStore;
-use agentwire::config::{OAuthSettings, ServerConfig, ServerTransport};
+use agentwire::config::{OAuthSettings, RemoteProtocol, ServerConfig, ServerTransport};
 use agentwire::driver::{McpClient, MockGithubTransport, RequestHandler, Runtime};
 use agentwire::mcp::http::HttpConfig;
 use agentwire::mcp::oauth::OAuthClient;
@@ -92,17 +93,59 @@ async fn connect_one(
             }
             ServerTransport::Http {
                 url,
+                protocol,
                 headers,
                 oauth,
             } => {
                 let mut http = HttpConfig::new(url.as_str());
                 http.headers = headers.clone();
-                let oauth = oauth.as_ref().map(oauth_options);
-                let transport = HttpTransport::with_oauth(http, oauth)?;
-                McpClient::connect_serving(config, transport, TokioClock, spawn_local, sampling)
+                let legacy = async |http: HttpConfig| {
+                    if oauth.is_some() {
+                        return Err("OAuth is not supported over the legacy HTTP+SSE transport \
+                                    (\"type\": \"sse\"); use \"type\": \"http\""
+                            .to_owned());
+                    }
+                    let transport = SseTransport::connect(http)?;
+                    let sampling = sampling.clone();
+                    McpClient::connect_serving(
+                        config.clone(),
+                        transport,
+                        TokioClock,
+                        spawn_local,
+                        sampling,
+                    )
                     .await
                     .map_err(|e| e.to_string())
+                };
+                if *protocol == RemoteProtocol::LegacySse {
+                    return legacy(http).await;
+                }
+                let transport =
+                    HttpTransport::with_oauth(http.clone(), oauth.as_ref().map(oauth_options))?;
+                let streamable = McpClient::connect_serving(
+                    config.clone(),
+                    transport,
+                    TokioClock,
+                    spawn_local,
+                    sampling.clone(),
+                )
+                .await
+                .map_err(|e| e.to_string());
+                match streamable {
+                    // The 2025-03-26 spec's backwards compatibility: a server that refuses the
+                    // `initialize` POST with 400, 404 or 405 may speak the legacy transport.
+                    Err(reason)
+                        if *protocol == RemoteProtocol::StreamableOrSse
+                            && refused_first_post(&reason) =>
+                    {
+                        legacy(http).await.map_err(|sse| {
+                            format!("{reason}; the legacy HTTP+SSE transport failed too: {sse}")
+                        })
+                    }
+                    other => other,
+                }
             }
+            ServerTransport::Invalid { error } => Err(error.to_string()),
             _ => Err("this transport type is not supported by this build".to_owned()),
         }
     };
@@ -215,6 +258,14 @@ pub fn describe(outcome: &ConnectOutcome) -> String {
             outcome.name, outcome.name
         ),
     }
+}
+
+/// Whether a Streamable HTTP connection failed because the server refused the first `POST`
+/// with 400, 404 or 405: the sign of a server that speaks only the legacy HTTP+SSE transport.
+fn refused_first_post(reason: &str) -> bool {
+    ["HTTP 400", "HTTP 404", "HTTP 405"]
+        .iter()
+        .any(|status| reason.contains(&format!("{status} ")) && reason.contains("from POST"))
 }
 
 /// The native OAuth options for a server's `oauth` settings: the browser flow, with the

@@ -210,11 +210,13 @@ pub async fn run_command(app: &App, line: &str) {
         let result = app.runtime.get_prompt(server, name, arguments).await?;
         prompt_text(&result).map_err(|e| format!("MCP server {server}: prompt {name}: {e}"))
     };
-    match text.await {
-        Ok(text) => {
+    // Ctrl-C while a slow server answers stops the wait (and cancels its request).
+    match app.runtime.interruptible(text).await {
+        Ok(Ok(text)) => {
             let _ = app.runtime.run(&text, &app.terminal).await;
         }
-        Err(e) => crate::errln!("error: {}", redact_message(&e)),
+        Ok(Err(e)) => crate::errln!("error: {}", redact_message(&e)),
+        Err(reason) => crate::errln!("interrupted: {reason} stopped /mcp__{server}__{name}"),
     }
 }
 

@@ -47,7 +47,17 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
         command: McpCommand::Login { server },
     }) = &cli.command
     {
-        return crate::cli::account::mcp_login(&settings, server).await;
+        // It may wait minutes for the browser: a signal ends it (dropping the login closes
+        // its listener and stops the server it started).
+        let login = crate::cli::account::mcp_login(&settings, server);
+        tokio::pin!(login);
+        return tokio::select! {
+            code = &mut login => code,
+            stop = signals.recv() => {
+                eprintln!("agentwire: {} during mcp login; exiting", stop.reason());
+                stop.exit_code()
+            }
+        };
     }
     let selection = match &cli.command {
         Some(Command::Mcp {

@@ -109,6 +109,17 @@ pub fn command_of(prompt: &Value) -> String {
     )
 }
 
+/// What the line editor is given for `words` (server text: completion values, prompt names),
+/// each after `prefix`: through [`one_line`](crate::os::term_safe::one_line), so a value carrying
+/// `ESC [ 2 J` or a newline is shown as its escapes, never obeyed by the terminal or typed into
+/// the line as a control character.
+pub fn candidates(prefix: &str, words: Vec<String>) -> Vec<String> {
+    words
+        .into_iter()
+        .map(|w| format!("{prefix}{}", crate::os::term_safe::one_line(&w)))
+        .collect()
+}
+
 /// The line editor's helper: completes with [`plan`], asking the async side for arguments.
 pub struct PromptCompleter {
     /// Slash commands, built-in and prompts.
@@ -130,17 +141,15 @@ impl Completer for PromptCompleter {
     ) -> rustyline::Result<(usize, Vec<String>)> {
         Ok(match plan(line, pos, &self.commands, &self.prompts) {
             Plan::Nothing => (pos, Vec::new()),
-            Plan::Words(start, words) => (start, words),
+            // Prompt commands carry the server's prompt names.
+            Plan::Words(start, words) => (start, candidates("", words)),
             Plan::Argument(start, prefix, query) => {
                 let (tx, rx) = mpsc::channel();
                 let values = match self.ask.send((query, tx)) {
                     Ok(()) => rx.recv_timeout(ANSWER_WAIT).unwrap_or_default(),
                     Err(_) => Vec::new(),
                 };
-                (
-                    start,
-                    values.into_iter().map(|v| format!("{prefix}{v}")).collect(),
-                )
+                (start, candidates(&prefix, values))
             }
         })
     }
@@ -161,6 +170,25 @@ mod tests {
     fn prompts() -> Vec<Value> {
         vec![json!({"server": "github", "name": "explain_file",
             "arguments": [{"name": "owner"}, {"name": "repo"}, {"name": "path"}]})]
+    }
+
+    #[test]
+    fn candidates_from_a_server_carry_no_control_characters() {
+        let values = vec![
+            "v0\x1b[2J".to_owned(),
+            "v1\nrm -rf ~".to_owned(),
+            "v2\u{202e}".to_owned(),
+        ];
+        let shown = candidates("path=", values);
+        assert_eq!(
+            shown,
+            [
+                "path=v0\\u001b[2J",
+                "path=v1\\u000arm -rf ~",
+                "path=v2\\u202e"
+            ]
+        );
+        assert_eq!(candidates("", vec!["/help".into()]), ["/help"]);
     }
 
     #[test]

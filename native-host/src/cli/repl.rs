@@ -83,11 +83,19 @@ pub async fn run(app: &App) -> Result<(), String> {
                 mcp_prompts::run_command(app, input).await
             }
             Input::Slash { name, .. } => slash(app, input, name).await,
-            Input::Prompt(prompt) => match app.runtime.attach_mentions(prompt).await {
-                Ok(prompt) => {
+            // Ctrl-C while a slow server reads a mentioned resource stops the wait.
+            Input::Prompt(prompt) => match app
+                .runtime
+                .interruptible(app.runtime.attach_mentions(prompt))
+                .await
+            {
+                Ok(Ok(prompt)) => {
                     let _ = app.runtime.run(&prompt, &app.terminal).await;
                 }
-                Err(e) => crate::errln!("error: {}", crate::os::display_url::redact_message(&e)),
+                Ok(Err(e)) => crate::errln!("error: {}", crate::os::display_url::redact_message(&e)),
+                Err(reason) => {
+                    crate::errln!("interrupted: {reason} stopped reading the mentioned resources")
+                }
             },
         }
     }

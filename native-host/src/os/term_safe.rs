@@ -43,6 +43,23 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as it may enter the line editor (a Tab completion from a server): like [`visible`],
+/// and newline and tab shown as escapes too, since either would break the edited line.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\n', '\t']) {
+        return visible(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) || c == '\n' || c == '\t' {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `println!` through [`visible`], ignoring a closed stdout (`agentwire tools | head` must not
 /// panic). Every line the CLI prints on stdout goes through it.
 #[macro_export]
@@ -102,6 +119,14 @@ mod tests {
         for (input, expected) in table {
             assert_eq!(visible(input), *expected, "input {input:?}");
         }
+    }
+
+    #[test]
+    fn one_line_also_shows_newline_and_tab() {
+        assert_eq!(one_line("v0\x1b[2J"), "v0\\u001b[2J");
+        assert_eq!(one_line("a\nb\tc\x07"), "a\\u000ab\\u0009c\\u0007");
+        assert_eq!(one_line("plain é"), "plain é");
+        assert!(matches!(one_line("plain"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -40,7 +40,7 @@ enum Command {
 }
 
 /// What a request task reports about its request.
-enum Io {
+pub(crate) enum Io {
     Head(u16, Vec<(String, String)>),
     Chunk(Vec<u8>),
     End,
@@ -170,7 +170,7 @@ impl HttpTransport {
     }
 }
 
-fn validate(config: &HttpConfig) -> Result<(), String> {
+pub(crate) fn validate(config: &HttpConfig) -> Result<(), String> {
     let url = reqwest::Url::parse(&config.url)
         .map_err(|e| format!("invalid MCP server URL {:?}: {e}", config.url))?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -189,7 +189,7 @@ fn validate(config: &HttpConfig) -> Result<(), String> {
 }
 
 /// A reqwest error with its causes (the top level alone rarely says what went wrong).
-fn describe(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
@@ -236,7 +236,34 @@ impl Driver {
                 break;
             }
             if let Some((status, challenge)) = self.auth_needed.take() {
-                self.authorize(status, challenge).await;
+                // The flow may wait minutes for a browser; messages arriving meanwhile are
+                // held, and a close or every handle going away (the user's Ctrl-C dropped the
+                // session) abandons it, so the task and its redirect listener end.
+                let mut held = Vec::new();
+                let abandoned = {
+                    let flow = self.authorize(status, challenge);
+                    tokio::pin!(flow);
+                    loop {
+                        tokio::select! {
+                            _ = &mut flow => break false,
+                            command = commands.recv(), if commands_open => match command {
+                                // Its waiter wakes when `held` is dropped with the task.
+                                Some(close @ Command::Close(_)) => {
+                                    held.push(close);
+                                    break true;
+                                }
+                                Some(command) => held.push(command),
+                                None => break true,
+                            },
+                        }
+                    }
+                };
+                if abandoned {
+                    break;
+                }
+                for command in held {
+                    self.command(Some(command), &mut commands_open);
+                }
                 continue;
             }
             let deadline = self.machine.poll_timeout();
@@ -247,6 +274,8 @@ impl Driver {
                 }
             };
             let outbox_full = !self.outbox.is_empty();
+            // Carried out after the select, whose branches borrow `self.messages`.
+            let mut received = None;
             tokio::select! {
                 permit = self.messages.reserve(), if outbox_full => {
                     match permit {
@@ -259,26 +288,7 @@ impl Driver {
                         Err(_) => self.outbox.clear(),
                     }
                 }
-                command = commands.recv(), if commands_open => {
-                    let now = TokioClock::instant();
-                    match command {
-                        Some(Command::Send(bytes)) => {
-                            // A closing machine refuses; the session learns from recv's end.
-                            let _ = self.machine.send(now, &bytes);
-                        }
-                        Some(Command::Close(done)) => {
-                            self.close_waiters.push(done);
-                            self.machine.close(now);
-                            self.closing = true;
-                        }
-                        None => {
-                            // Every handle is gone: end the session politely.
-                            commands_open = false;
-                            self.machine.close(now);
-                            self.closing = true;
-                        }
-                    }
-                }
+                command = commands.recv(), if commands_open => received = Some(command),
                 Some((id, io)) = io_rx.recv(), if !outbox_full => {
                     let now = TokioClock::instant();
                     match io {
@@ -298,6 +308,9 @@ impl Driver {
                 }
                 _ = timer => self.machine.handle_timeout(TokioClock::instant()),
             }
+            if let Some(command) = received {
+                self.command(command, &mut commands_open);
+            }
         }
         for (_, task) in self.tasks.drain() {
             task.abort();
@@ -309,6 +322,28 @@ impl Driver {
             }
         }
         // Dropping the senders ends `recv` and wakes every `close`.
+    }
+
+    /// Carries out one command of the transport's handles; `None` means every handle is gone.
+    fn command(&mut self, command: Option<Command>, commands_open: &mut bool) {
+        let now = TokioClock::instant();
+        match command {
+            Some(Command::Send(bytes)) => {
+                // A closing machine refuses; the session learns from recv's end.
+                let _ = self.machine.send(now, &bytes);
+            }
+            Some(Command::Close(done)) => {
+                self.close_waiters.push(done);
+                self.machine.close(now);
+                self.closing = true;
+            }
+            None => {
+                // Every handle is gone: end the session politely.
+                *commands_open = false;
+                self.machine.close(now);
+                self.closing = true;
+            }
+        }
     }
 
     /// Runs an OAuth flow and gives the machine its outcome. Other requests wait meanwhile
@@ -409,7 +444,7 @@ impl Driver {
 }
 
 /// Performs one request, reporting its head, body chunks and end (or error) to the machine.
-async fn perform(
+pub(crate) async fn perform(
     client: reqwest::Client,
     request: HttpRequest,
     io: mpsc::Sender<(HttpRequestId, Io)>,

@@ -151,6 +151,14 @@ pub async fn authorize(
                 flow.handle_response(status, &headers, &body)
             }
             OAuthStep::Authorize { url } => {
+                // The URL comes from the authorization server: only https (or http to this
+                // machine) goes to a browser or a request.
+                let url = crate::transport::browser_open::checked(&url).map_err(|why| {
+                    format!(
+                        "the authorization server of {} asks to open {why}; refused",
+                        crate::os::display_url::for_display(resource_url)
+                    )
+                })?;
                 let redirect = match &listener {
                     Some(listener) => browser(listener, &url, true).await?,
                     None => headless(&client, &url).await?,
@@ -239,17 +247,7 @@ async fn browser(
 ) -> Result<String, String> {
     crate::errln!("To authorize agentwire, open this URL in a browser:\n  {url}");
     if open_browser {
-        let opener = if cfg!(target_os = "macos") {
-            "open"
-        } else {
-            "xdg-open"
-        };
-        // Best effort: without a desktop the printed URL is enough.
-        let _ = std::process::Command::new(opener)
-            .arg(url)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
+        crate::transport::browser_open::open(url);
     }
     let wait = async {
         loop {

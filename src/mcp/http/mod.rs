@@ -63,6 +63,7 @@
 
 mod auth;
 mod exchange;
+mod legacy_sse;
 mod machine;
 mod messages;
 mod renew;
@@ -70,6 +71,7 @@ mod responses;
 mod types;
 
 pub use auth::MAX_AUTHORIZATIONS;
+pub use legacy_sse::LegacySse;
 pub use machine::StreamableHttp;
 pub use renew::MAX_REINITIALIZATIONS;
 pub use types::{
