@@ -91,12 +91,31 @@ fn model(options: &CommonOptions) -> Result<(Rc<dyn ModelBackend>, Option<String
 /// mode, so a log the user made readable, or tighter, stays as it is.
 pub fn open_audit_log(path: &std::path::Path) -> Result<std::fs::File, String> {
     use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
+    let shown = path.display();
+    // Without blocking (a FIFO would wait for a reader forever), then regular files only: a
+    // FIFO or a device is not a record.
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .mode(0o600)
+        .custom_flags(nix::libc::O_NONBLOCK | nix::libc::O_CLOEXEC | nix::libc::O_NOCTTY)
         .open(path)
-        .map_err(|e| format!("cannot open audit log {}: {e}", path.display()))
+        .map_err(|e| match std::fs::metadata(path) {
+            // A FIFO with no reader fails the open itself (ENXIO): say what it is.
+            Ok(meta) if !meta.is_file() => format!(
+                "cannot open audit log {shown}: not a regular file ({})",
+                crate::config_file::kind_of(&meta)
+            ),
+            _ => format!("cannot open audit log {shown}: {e}"),
+        })?;
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => Ok(file),
+        Ok(meta) => Err(format!(
+            "cannot open audit log {shown}: not a regular file ({})",
+            crate::config_file::kind_of(&meta)
+        )),
+        Err(e) => Err(format!("cannot open audit log {shown}: {e}")),
+    }
 }
 
 impl App {
