@@ -9,7 +9,7 @@ use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
 use crate::render::{Format, Terminal};
 use crate::servers::{mock_github, plan};
-use crate::tools::Workspace;
+use crate::tools::{Protected, Workspace};
 use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
 use agentwire::driver::{ModelBackend, Runtime};
@@ -179,6 +179,19 @@ impl App {
                 Workspace::current().map_err(|e| format!("workspace (current directory): {e}"))?
             }
         };
+        // The file tools never write what would run or be trusted later, whatever the
+        // workspace holds: the user's places, and the files this command line names.
+        let mut protected = Protected::from_env();
+        if let Some(config) = &options.config {
+            protected = protected.config_file(config);
+        }
+        if let Some(audit) = &options.audit {
+            protected = protected.audit_log(audit);
+        }
+        for dir in &options.plugin_dirs {
+            protected = protected.plugin_dir(dir);
+        }
+        let workspace = workspace.protecting(protected);
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let tools = BuiltinTools::new(workspace)
