@@ -32,3 +32,4 @@ pub mod tool_search;
 pub mod tools;
 pub mod trust;
 pub mod trust_command;
+pub mod trust_summary;
