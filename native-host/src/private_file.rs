@@ -11,7 +11,12 @@ pub const MAX_STORE_BYTES: u64 = 1024 * 1024;
 /// The directory of agentwire's stores: `$AGENTWIRE_STATE_DIR`, else
 /// `$XDG_STATE_HOME/agentwire`, else `~/.local/state/agentwire`; `None` without any of them.
 pub fn state_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    state_dir_from(&|name| std::env::var_os(name))
+}
+
+/// [`state_dir`] with the variables looked up by `lookup`.
+pub fn state_dir_from(lookup: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let var = |name: &str| lookup(name).filter(|v| !v.is_empty());
     var("AGENTWIRE_STATE_DIR")
         .map(PathBuf::from)
         .or_else(|| var("XDG_STATE_HOME").map(|d| PathBuf::from(d).join("agentwire")))

@@ -332,11 +332,19 @@ fn an_interactive_session_asks_once_and_remembers_the_answer() {
         &[],
         &[(QUESTION, "y\n"), ("you ›", "/quit\n")],
     );
-    assert!(
-        shown.contains("planted: sh -c echo \"$X\""),
-        "the servers are shown: {shown}"
-    );
-    assert!(shown.contains("[may use your model]"), "{shown}");
+    // Everything a yes grants, as written: the variables as templates, never their values.
+    for needle in [
+        "server \"planted\" (runs a program as you):",
+        "command: \"sh\"",
+        "\"-c\"",
+        "\"echo \\\"$X\\\" > ",
+        "X = \"${SECRET}\"",
+        "sampling (true: it may use your model, at your cost): true",
+        "risk (its tools would run without asking when \"read\"): \"read\"",
+    ] {
+        assert!(shown.contains(needle), "{needle:?} is not shown: {shown}");
+    }
+    assert!(!shown.contains("hunter2"), "no expanded secret: {shown}");
     assert_eq!(marker(&project).as_deref(), Some("hunter2\n"), "{shown}");
     let again = on_terminal(project.path(), state.path(), &[], &[("you ›", "/quit\n")]);
     assert!(!again.contains(QUESTION), "asked once: {again}");

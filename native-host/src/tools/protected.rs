@@ -72,14 +72,19 @@ impl Protected {
     /// The user's places as this process's environment locates them: `$HOME`'s `.claude`,
     /// `.agents` and `.agentwire_history`, the state directory, the user config folder.
     pub fn from_env() -> Protected {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        Protected::from_vars(&|name| std::env::var_os(name))
+    }
+
+    /// [`Protected::from_env`] with the variables looked up by `lookup`.
+    pub fn from_vars(lookup: &dyn Fn(&str) -> Option<OsString>) -> Protected {
+        let var = |name: &str| lookup(name).filter(|v| !v.is_empty());
         let home = var("HOME").map(PathBuf::from);
         let config_home = var("XDG_CONFIG_HOME")
             .map(PathBuf::from)
             .or_else(|| home.as_ref().map(|h| h.join(".config")));
         Protected::for_user(
             home.as_deref(),
-            crate::private_file::state_dir().as_deref(),
+            crate::private_file::state_dir_from(lookup).as_deref(),
             config_home.as_deref(),
         )
     }
@@ -327,4 +332,107 @@ pub(crate) struct Below {
 fn same_name(a: &OsStr, b: &OsStr) -> bool {
     a.as_encoded_bytes()
         .eq_ignore_ascii_case(b.as_encoded_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn paths(protected: &Protected) -> Vec<PathBuf> {
+        protected.places.iter().map(|p| p.path.clone()).collect()
+    }
+
+    #[test]
+    fn the_environment_locates_the_users_places() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        let home = Protected::from_vars(&vars(&[("HOME", "/h")]));
+        let expected: Vec<PathBuf> = [
+            "/h/.claude",
+            "/h/.agents",
+            "/h/.agentwire_history",
+            "/h/.local/state/agentwire",
+            "/h/.config/agentwire",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(paths(&home), expected);
+        let moved = Protected::from_vars(&vars(&[
+            ("HOME", "/h"),
+            ("XDG_CONFIG_HOME", "/c"),
+            ("AGENTWIRE_STATE_DIR", "/s"),
+        ]));
+        assert_eq!(
+            paths(&moved)[3..],
+            [PathBuf::from("/s"), PathBuf::from("/c/agentwire")]
+        );
+        // An empty variable is no variable.
+        assert!(paths(&Protected::from_vars(&vars(&[("HOME", "")]))).is_empty());
+    }
+
+    /// Identities `linked` reports below `dir`.
+    fn linked_ids(dir: &Path, depth: usize, budget: usize) -> Vec<Id> {
+        let mut budget = budget;
+        let mut ids = Vec::new();
+        linked(dir, depth, &mut budget, &mut |id| ids.push(id));
+        ids
+    }
+
+    fn id(path: &Path) -> Id {
+        Id::of_metadata(&std::fs::metadata(path).unwrap())
+    }
+
+    #[test]
+    fn links_are_followed_two_levels_down_within_the_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let target = |n: usize| dir.path().join(format!("t{n}"));
+        for n in 1..=3 {
+            std::fs::create_dir(target(n)).unwrap();
+        }
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        symlink(target(1), root.join("l1")).unwrap();
+        symlink(target(2), root.join("a/l2")).unwrap();
+        symlink(target(3), root.join("a/b/l3")).unwrap();
+        let mut found = linked_ids(&root, 2, 100);
+        found.sort_by_key(|i| i.ino);
+        let mut expected = vec![id(&target(1)), id(&target(2))];
+        expected.sort_by_key(|i| i.ino);
+        assert_eq!(found, expected, "the third level is not followed");
+        assert_eq!(linked_ids(&root, 3, 100).len(), 3);
+        // Each entry looked at costs one: `l1` and `a` at the top, then what is in `a`.
+        for budget in 0..4 {
+            assert!(linked_ids(&root, 3, budget).len() <= budget, "{budget}");
+        }
+        let many = dir.path().join("many");
+        std::fs::create_dir(&many).unwrap();
+        for n in 0..10 {
+            symlink(target(1), many.join(format!("l{n}"))).unwrap();
+        }
+        assert_eq!(linked_ids(&many, 1, 4).len(), 4);
+    }
+
+    #[test]
+    fn only_folders_that_follow_links_have_their_links_protected() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir_all(&state).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        symlink(&elsewhere, state.join("link")).unwrap();
+        let plain = Protected::default().audit_log(&state);
+        let snapshot = plain.snapshot();
+        assert!(snapshot.check_id("x", id(&elsewhere)).is_ok());
+        assert!(snapshot.check_id("x", id(&state)).is_err());
+        let following = Protected::default().plugin_dir(&state);
+        assert!(following.snapshot().check_id("x", id(&elsewhere)).is_err());
+    }
 }

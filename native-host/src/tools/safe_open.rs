@@ -117,6 +117,11 @@ fn open_flags(access: Access) -> OFlag {
     }
 }
 
+/// Flags of each directory of the walk: a directory, never through a symlink, never leaked.
+fn dir_flags() -> OFlag {
+    OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC
+}
+
 /// The identity of the open directory `dir`, refused when it is a protected place.
 fn checked_id(
     guard: &super::protected::Snapshot,
@@ -165,7 +170,7 @@ impl Workspace {
             }
         };
         let mut guard = guard;
-        let dir_flags = OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+        let dir_flags = dir_flags();
         let mut dir: OwnedFd = nix::fcntl::open(self.root(), dir_flags, Mode::empty())
             .map_err(|e| walk_error(path, access, e))?;
         let mut dir_id = match &guard {
@@ -252,5 +257,9 @@ mod tests {
         for (access, mode) in modes {
             assert_eq!(open_flags(access), hardening | mode, "{access:?}");
         }
+        assert_eq!(
+            dir_flags().bits(),
+            (OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC).bits()
+        );
     }
 }
