@@ -7,7 +7,7 @@
 
 use crate::cli::args::CommonOptions;
 use crate::trust::{canonical_dir, TrustStore};
-use crate::trust_summary::server_summary;
+use crate::trust_summary::{plugin_summary, server_summary};
 use std::path::{Path, PathBuf};
 
 /// The name of a project's config file, looked for in the current directory.
@@ -153,6 +153,17 @@ async fn ask(dir: &Path) -> Option<bool> {
     );
     for line in server_summary(Path::new(PROJECT_CONFIG)) {
         eprintln!("  {line}");
+    }
+    // A yes trusts the whole workspace: its plugins load too.
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let plugins = plugin_summary(dir, home.as_deref());
+    if !plugins.is_empty() {
+        eprintln!("It also holds plugins, which would load:");
+        for line in plugins {
+            eprintln!("  {line}");
+        }
     }
     loop {
         eprint!("Trust this folder and use its {PROJECT_CONFIG}? [y]es / [n]o (remembered): ");
