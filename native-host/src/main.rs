@@ -5,6 +5,9 @@ use clap::Parser;
 use std::time::Duration;
 
 fn main() {
+    // First of all: the environment holds the model's key, and a process of the same user (a
+    // bash call, an MCP server) could read it from /proc/<pid>/environ, or read our memory.
+    forbid_dumping();
     let cli = agentwire_host::cli::args::Cli::parse();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -46,4 +49,16 @@ fn main() {
     // Orphans adopted as subreaper (from bash calls) do not outlive the CLI.
     reaper::sweep_orphans();
     std::process::exit(code);
+}
+
+/// Makes the process non-dumpable: `/proc/<pid>/environ`, `mem` and `ptrace` become root's
+/// only, and no core file is written. Children get their own attribute back when they exec.
+fn forbid_dumping() {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if let Err(error) = nix::sys::prctl::set_dumpable(false) {
+        eprintln!(
+            "warning: cannot make agentwire non-dumpable ({error}): processes of your user may \
+             read its environment"
+        );
+    }
 }

@@ -336,11 +336,19 @@ fn an_interactive_session_asks_once_and_remembers_the_answer() {
         &[],
         &[(QUESTION, "y\n"), ("you ›", "/quit\n")],
     );
-    assert!(
-        shown.contains("planted: sh -c echo \"$X\""),
-        "the servers are shown: {shown}"
-    );
-    assert!(shown.contains("[may use your model]"), "{shown}");
+    // Everything a yes grants, as written: the variables as templates, never their values.
+    for needle in [
+        "server \"planted\" (runs a program as you):",
+        "command: \"sh\"",
+        "\"-c\"",
+        "\"echo \\\"$X\\\" > ",
+        "X = \"${SECRET}\"",
+        "sampling (true: it may use your model, at your cost): true",
+        "risk (its tools would run without asking when \"read\"): \"read\"",
+    ] {
+        assert!(shown.contains(needle), "{needle:?} is not shown: {shown}");
+    }
+    assert!(!shown.contains("hunter2"), "no expanded secret: {shown}");
     assert_eq!(marker(&project).as_deref(), Some("hunter2\n"), "{shown}");
     let again = on_terminal(project.path(), state.path(), &[], &[("you ›", "/quit\n")]);
     assert!(!again.contains(QUESTION), "asked once: {again}");
@@ -395,4 +403,89 @@ fn a_config_that_is_not_a_regular_file_or_too_big_is_refused_at_once() {
             "the error names the file: {out:?}"
         );
     }
+}
+
+#[test]
+fn a_fifo_as_the_trust_store_hangs_no_command_and_trusts_nothing() {
+    let project = planted_project();
+    let state = tempfile::tempdir().unwrap();
+    let store = state.path().join("trusted-workspaces.json");
+    assert!(Command::new("mkfifo")
+        .arg(&store)
+        .status()
+        .unwrap()
+        .success());
+    for args in [
+        &["--json", "tools"][..],
+        &["trust", "--list"],
+        &["skills", "list"],
+        &["trust"],
+    ] {
+        let out = run_in(&project, state.path(), args);
+        assert!(out.elapsed < Duration::from_secs(10), "{args:?}: {out:?}");
+        assert_eq!(marker(&project), None, "{args:?}: nothing started");
+        if args[0] == "trust" {
+            assert_ne!(out.code, 0, "{args:?}: {out:?}");
+            assert!(
+                out.stderr.contains("not a regular file (a FIFO)"),
+                "{out:?}"
+            );
+            assert!(
+                out.stderr.contains(store.to_str().unwrap()),
+                "names the store: {out:?}"
+            );
+        }
+    }
+    assert!(std::fs::symlink_metadata(&store)
+        .map(|m| std::os::unix::fs::FileTypeExt::is_fifo(&m.file_type()))
+        .unwrap());
+}
+
+#[test]
+fn an_audit_path_that_is_a_fifo_or_a_device_is_refused_at_once() {
+    let project = Project::new();
+    let fifo = project.path().join("audit.fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    for (path, kind) in [
+        (fifo.to_str().unwrap(), "a FIFO"),
+        ("/dev/null", "a device"),
+    ] {
+        let out = run_cli(
+            project.path(),
+            &["--audit", path, "--json", "run", "calculate 1+1"],
+            &[],
+        );
+        assert!(out.elapsed < Duration::from_secs(10), "{out:?}");
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(out.stderr.contains(path), "names the file: {out:?}");
+        assert!(
+            out.stderr.contains(&format!("not a regular file ({kind})")),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn a_fifo_as_the_repl_history_does_not_hang_the_session() {
+    let project = Project::new();
+    let state = tempfile::tempdir().unwrap();
+    // `on_terminal` makes `state` the HOME, where the history file is.
+    let history = state.path().join(".agentwire_history");
+    assert!(Command::new("mkfifo")
+        .arg(&history)
+        .status()
+        .unwrap()
+        .success());
+    let seen = on_terminal(
+        project.path(),
+        state.path(),
+        &["--model", "mock"],
+        &[("/quit to leave", "/quit\n")],
+    );
+    assert!(seen.contains("not a regular file"), "{seen}");
+    assert!(seen.contains(".agentwire_history"), "{seen}");
 }

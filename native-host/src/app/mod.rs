@@ -11,10 +11,11 @@ use crate::app::render::{Format, Terminal};
 use crate::app::servers::{mock_github, plan};
 use crate::config::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
 use crate::config::settings::Settings;
+use crate::extensions::discover::project_plugin_roots;
 use crate::extensions::session::Extensions;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::os::clock::TokioClock;
-use crate::tools::Workspace;
+use crate::tools::{Protected, Workspace};
 use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
 use agentwire::driver::{ModelBackend, Runtime};
@@ -96,12 +97,31 @@ fn model(options: &Settings) -> Result<(Rc<dyn ModelBackend>, Option<String>), S
 /// mode, so a log the user made readable, or tighter, stays as it is.
 pub fn open_audit_log(path: &std::path::Path) -> Result<std::fs::File, String> {
     use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
+    let shown = path.display();
+    // Without blocking (a FIFO would wait for a reader forever), then regular files only: a
+    // FIFO or a device is not a record.
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .mode(0o600)
+        .custom_flags(nix::libc::O_NONBLOCK | nix::libc::O_CLOEXEC | nix::libc::O_NOCTTY)
         .open(path)
-        .map_err(|e| format!("cannot open audit log {}: {e}", path.display()))
+        .map_err(|e| match std::fs::metadata(path) {
+            // A FIFO with no reader fails the open itself (ENXIO): say what it is.
+            Ok(meta) if !meta.is_file() => format!(
+                "cannot open audit log {shown}: not a regular file ({})",
+                crate::os::config_file::kind_of(&meta)
+            ),
+            _ => format!("cannot open audit log {shown}: {e}"),
+        })?;
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => Ok(file),
+        Ok(meta) => Err(format!(
+            "cannot open audit log {shown}: not a regular file ({})",
+            crate::os::config_file::kind_of(&meta)
+        )),
+        Err(e) => Err(format!("cannot open audit log {shown}: {e}")),
+    }
 }
 
 impl App {
@@ -119,7 +139,7 @@ impl App {
         } else {
             Format::Human
         };
-        let choice = choose_config(options, prompt).await?;
+        let choice = choose_config(options, prompt, project_plugin_roots).await?;
         // Said even when quiet: the user must learn why the project's servers are missing.
         if let Some(refusal) = &choice.refusal {
             eprintln!("{refusal}");
@@ -166,6 +186,19 @@ impl App {
                 Workspace::current().map_err(|e| format!("workspace (current directory): {e}"))?
             }
         };
+        // The file tools never write what would run or be trusted later, whatever the
+        // workspace holds: the user's places, and the files this command line names.
+        let mut protected = Protected::from_env();
+        if let Some(config) = &options.config {
+            protected = protected.config_file(config);
+        }
+        if let Some(audit) = &options.audit {
+            protected = protected.audit_log(audit);
+        }
+        for dir in &options.plugin_dirs {
+            protected = protected.plugin_dir(dir);
+        }
+        let workspace = workspace.protecting(protected);
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let tools = BuiltinTools::new(workspace)

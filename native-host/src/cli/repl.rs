@@ -14,8 +14,22 @@ use rustyline::Editor;
 const HELP_TAIL: &str = "\
 @server:uri in a request attaches that MCP resource; Tab completes commands and prompt arguments.";
 
+/// `~/.agentwire_history`, when it is absent or a regular file: the line editor opens it with
+/// a plain blocking `open`, which a FIFO there would hang forever.
 fn history_file() -> Option<std::path::PathBuf> {
-    std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".agentwire_history"))
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    let path = std::path::PathBuf::from(home).join(".agentwire_history");
+    match std::fs::metadata(&path) {
+        Ok(meta) if !meta.is_file() => {
+            eprintln!(
+                "warning: history not kept: {} is not a regular file ({})",
+                path.display(),
+                crate::os::config_file::kind_of(&meta)
+            );
+            None
+        }
+        _ => Some(path),
+    }
 }
 
 /// Runs the interactive session until `/quit` or end of input.
@@ -23,8 +37,9 @@ pub async fn run(app: &App) -> Result<(), String> {
     let mut editor: Editor<PromptCompleter, DefaultHistory> =
         Editor::new().map_err(|e| format!("cannot start the line editor: {e}"))?;
     let (ask, mut questions) = tokio::sync::mpsc::unbounded_channel::<Question>();
-    if let Some(path) = history_file() {
-        let _ = editor.load_history(&path);
+    let history = history_file();
+    if let Some(path) = &history {
+        let _ = editor.load_history(path);
     }
     eprintln!("agentwire — type /help for commands, /quit to leave.");
     loop {
@@ -99,8 +114,8 @@ pub async fn run(app: &App) -> Result<(), String> {
             },
         }
     }
-    if let Some(path) = history_file() {
-        let _ = editor.save_history(&path);
+    if let Some(path) = &history {
+        let _ = editor.save_history(path);
     }
     Ok(())
 }

@@ -5,3 +5,4 @@ pub mod project_config;
 pub mod settings;
 pub mod tool_search;
 pub mod trust;
+pub mod trust_summary;

@@ -114,10 +114,8 @@ impl TrustStore {
     /// Every entry as stored; an absent file is an empty store.
     fn read(&self) -> Result<Map<String, Value>, String> {
         let shown = self.path.display();
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
-            Err(e) => return Err(format!("cannot read the {WHAT} {shown}: {e}")),
+        let Some(text) = private_file::read(&self.path, WHAT)? else {
+            return Ok(Map::new());
         };
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| format!("the {WHAT} {shown} is not JSON ({e}); left as it is"))?;
@@ -285,5 +283,108 @@ mod tests {
             .unwrap_err()
             .contains("not a directory"));
         assert!(canonical_dir(&state.path().join("missing")).is_err());
+    }
+
+    /// Runs `work` on a thread of its own and fails when it takes over 5 s (a hang would
+    /// otherwise hold the whole test binary).
+    fn within_5s<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+        let (done, result) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(work()));
+        result
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("the trust store blocked")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_as_the_store_is_refused_at_once_and_left_alone() {
+        let state = tempfile::tempdir().unwrap();
+        let path = state.path().join(FILE_NAME);
+        nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let store = TrustStore::at(&path);
+        let (listed, trusted, set) = within_5s({
+            let store = store.clone();
+            move || {
+                (
+                    store.list(),
+                    store.is_trusted(Path::new("/x")),
+                    store.set(Path::new("/x"), true),
+                )
+            }
+        });
+        let error = listed.unwrap_err();
+        assert!(error.contains(&path.display().to_string()), "{error}");
+        assert!(error.contains("a FIFO"), "{error}");
+        assert!(!trusted);
+        assert!(set.unwrap_err().contains("a FIFO"));
+        assert!(std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_fifo_like());
+    }
+
+    trait FifoLike {
+        fn is_fifo_like(&self) -> bool;
+    }
+    impl FifoLike for std::fs::FileType {
+        fn is_fifo_like(&self) -> bool {
+            std::os::unix::fs::FileTypeExt::is_fifo(self)
+        }
+    }
+
+    #[test]
+    fn an_oversized_store_trusts_nothing_and_is_not_overwritten() {
+        let state = tempfile::tempdir().unwrap();
+        let path = state.path().join(FILE_NAME);
+        // A real store, only too big: every entry trusted, /x among them.
+        let mut workspaces = Map::new();
+        for n in 0..20_000 {
+            workspaces.insert(format!("/w/{n:0>40}"), json!({"trusted": true, "at": 1}));
+        }
+        workspaces.insert("/x".into(), json!({"trusted": true, "at": 1}));
+        let text = json!({"version": 1, "workspaces": workspaces}).to_string();
+        assert!(text.len() as u64 > private_file::MAX_STORE_BYTES);
+        std::fs::write(&path, &text).unwrap();
+        let store = TrustStore::at(&path);
+        assert!(!store.is_trusted(Path::new("/x")));
+        let error = store.list().unwrap_err();
+        assert!(error.contains(&path.display().to_string()), "{error}");
+        assert!(error.contains("larger than"), "{error}");
+        assert!(store.set(Path::new("/y"), true).is_err());
+        assert!(store.forget(Path::new("/x")).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "left as it was"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn planted_symlinks_beside_the_store_are_never_written_through() {
+        let state = tempfile::tempdir().unwrap();
+        let path = state.path().join(FILE_NAME);
+        let victim = state.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        // The temporary file's old name, planted as a symlink to the victim.
+        let planted = state
+            .path()
+            .join(format!("{FILE_NAME}.tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let store = TrustStore::at(&path);
+        store.set(Path::new("/x"), true).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(store.is_trusted(Path::new("/x")));
+        assert!(!std::fs::symlink_metadata(&path).unwrap().is_symlink());
+        // A lock file planted as a symlink to a file that does not exist yet: not created.
+        let other = TrustStore::at(state.path().join("other.json"));
+        let nowhere = state.path().join("created-through-the-lock");
+        std::os::unix::fs::symlink(&nowhere, state.path().join("other.json.lock")).unwrap();
+        let error = other.set(Path::new("/x"), true).unwrap_err();
+        assert!(error.contains("other.json.lock"), "{error}");
+        assert!(
+            !nowhere.exists(),
+            "nothing was created through the lock's symlink"
+        );
     }
 }

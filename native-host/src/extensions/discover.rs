@@ -117,6 +117,22 @@ pub struct Places {
     pub bare: bool,
 }
 
+/// The folders of the project's plugins that trusting the workspace of `cwd` would load (what
+/// the trust question lists), as [`discover`] finds them in a trusted workspace.
+pub fn project_plugin_roots(cwd: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let places = Places {
+        project: project_dirs(cwd, home),
+        trusted: true,
+        ..Places::default()
+    };
+    discover(&places)
+        .plugins
+        .into_iter()
+        .filter(|plugin| plugin.scope == Scope::Project)
+        .map(|plugin| plugin.root)
+        .collect()
+}
+
 /// The project directories of `cwd`: itself, then each parent up to the nearest one holding
 /// `.git`; only `cwd` when there is no git root. `$HOME` and above are never project
 /// directories (`~/.claude` is the user's).

@@ -59,7 +59,8 @@ fn read_capped(path: &Path, cap: u64) -> Result<String, String> {
     })
 }
 
-fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
+/// What a file that is not a regular one is, in words (`a FIFO`, `a device`, …).
+pub(crate) fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

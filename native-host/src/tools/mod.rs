@@ -13,6 +13,7 @@ mod bash;
 mod calculator;
 mod fs_read;
 mod fs_write;
+mod protected;
 mod safe_open;
 mod search;
 mod weather;
@@ -21,6 +22,7 @@ mod workspace;
 #[cfg(test)]
 mod tests;
 
+pub use protected::Protected;
 pub use workspace::Workspace;
 
 use agentwire::content::ToolOutput;

@@ -13,6 +13,7 @@
 //! One code path for every kernel: `openat2(RESOLVE_BENEATH)` would give the same guarantee on
 //! Linux 5.6+, the walk gives it everywhere.
 
+use super::protected::Id;
 use super::Workspace;
 use nix::errno::Errno;
 use nix::fcntl::{openat, AtFlags, OFlag};
@@ -116,6 +117,23 @@ fn open_flags(access: Access) -> OFlag {
     }
 }
 
+/// Flags of each directory of the walk: a directory, never through a symlink, never leaked.
+fn dir_flags() -> OFlag {
+    OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC
+}
+
+/// The identity of the open directory `dir`, refused when it is a protected place.
+fn checked_id(
+    guard: &super::protected::Snapshot,
+    path: &str,
+    access: Access,
+    dir: &OwnedFd,
+) -> Result<Id, String> {
+    let id = Id::of(&fstat(dir).map_err(|e| walk_error(path, access, e))?);
+    guard.check_id(path, id)?;
+    Ok(id)
+}
+
 impl Workspace {
     /// Opens the regular file `path` (as the model gave it) inside the workspace for `access`,
     /// with no window between the check and the open.
@@ -137,10 +155,33 @@ impl Workspace {
                 "{path:?} is the workspace directory; use list_directory to see its entries"
             ));
         };
-        let dir_flags = OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+        // Writers check every directory of the walk, and the file, against the protected
+        // places; starting with the root's own ancestors (the workspace may be inside one).
+        let guard = match access {
+            Access::Read => None,
+            Access::Edit | Access::Write => {
+                let guard = self.protected().snapshot();
+                for ancestor in self.root().ancestors() {
+                    if let Ok(meta) = std::fs::metadata(ancestor) {
+                        guard.check_id(path, Id::of_metadata(&meta))?;
+                    }
+                }
+                Some(guard)
+            }
+        };
+        let mut guard = guard;
+        let dir_flags = dir_flags();
         let mut dir: OwnedFd = nix::fcntl::open(self.root(), dir_flags, Mode::empty())
             .map_err(|e| walk_error(path, access, e))?;
+        let mut dir_id = match &guard {
+            Some(guard) => Some(checked_id(guard, path, access, &dir)?),
+            None => None,
+        };
         for name in names {
+            let below = match (&guard, dir_id) {
+                (Some(guard), Some(id)) => guard.step(path, id, name.as_os_str())?,
+                _ => Vec::new(),
+            };
             let next = match openat(&dir, name, dir_flags, Mode::empty()) {
                 Err(Errno::ENOENT) if access == Access::Write => {
                     match mkdirat(&dir, name, Mode::from_bits_truncate(0o777)) {
@@ -157,6 +198,14 @@ impl Workspace {
                 other => other,
             };
             dir = next.map_err(|e| walk_error(path, access, e))?;
+            if let Some(guard) = &mut guard {
+                let id = checked_id(guard, path, access, &dir)?;
+                guard.entered(id, below);
+                dir_id = Some(id);
+            }
+        }
+        if let (Some(guard), Some(id)) = (&guard, dir_id) {
+            guard.step(path, id, file_name.as_os_str())?;
         }
         // A missing file is an error for readers and editors when they open it, below.
         let before = match fstatat(&dir, file_name, AtFlags::AT_SYMLINK_NOFOLLOW) {
@@ -164,6 +213,9 @@ impl Workspace {
             Err(Errno::ENOENT) => None,
             Err(e) => return Err(walk_error(path, access, e)),
         };
+        if let (Some(guard), Some(stat)) = (&guard, &before) {
+            guard.check_id(path, Id::of(stat))?;
+        }
         if let Some(stat) = &before {
             check(path, stat, access)?;
         }
@@ -175,6 +227,9 @@ impl Workspace {
         )
         .map_err(|e| walk_error(path, access, e))?;
         let stat = fstat(&fd).map_err(|e| walk_error(path, access, e))?;
+        if let Some(guard) = &guard {
+            guard.check_id(path, Id::of(&stat))?;
+        }
         check(path, &stat, access)?;
         Ok(Opened {
             file: File::from(fd),
@@ -202,5 +257,9 @@ mod tests {
         for (access, mode) in modes {
             assert_eq!(open_flags(access), hardening | mode, "{access:?}");
         }
+        assert_eq!(
+            dir_flags().bits(),
+            (OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC).bits()
+        );
     }
 }

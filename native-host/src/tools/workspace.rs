@@ -7,6 +7,7 @@
 //! resolved path without following any symlink (`safe_open`), so a directory swapped for a
 //! symlink between the check and the use makes the call fail instead of leading out.
 
+use super::Protected;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -15,10 +16,13 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Workspace {
     root: Arc<PathBuf>,
+    /// What the writers refuse to touch, wherever it is.
+    protected: Protected,
 }
 
 impl Workspace {
     /// A workspace rooted at `root`, which must be an existing directory (it is canonicalised).
+    /// Its writers refuse the user's places of [`Protected::from_env`].
     pub fn new(root: impl AsRef<Path>) -> io::Result<Workspace> {
         let root = root.as_ref();
         let canonical = root
@@ -32,7 +36,19 @@ impl Workspace {
         }
         Ok(Workspace {
             root: Arc::new(canonical),
+            protected: Protected::from_env(),
         })
+    }
+
+    /// The same workspace, its writers refusing `protected` instead.
+    pub fn protecting(mut self, protected: Protected) -> Workspace {
+        self.protected = protected;
+        self
+    }
+
+    /// What its writers refuse to touch.
+    pub fn protected(&self) -> &Protected {
+        &self.protected
     }
 
     /// A workspace rooted at the current directory.

@@ -160,10 +160,8 @@ impl TokenStore {
     /// Every entry, by URL; an absent file is an empty store.
     fn read(&self) -> Result<Map<String, Value>, String> {
         let shown = self.path.display();
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
-            Err(e) => return Err(format!("cannot read the token store {shown}: {e}")),
+        let Some(text) = private_file::read(&self.path, "token store")? else {
+            return Ok(Map::new());
         };
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| format!("the token store {shown} is not JSON ({e}); left as it is"))?;
@@ -316,5 +314,40 @@ mod tests {
         assert!(!entry.is_fresh(5_000));
         let forever = StoredToken::from_token(&token("at", None, None), 1_000);
         assert!(forever.is_fresh(u64::MAX));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_an_oversized_file_as_the_store_is_refused_at_once_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.json");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        let big = dir.path().join("big.json");
+        let padding = " ".repeat(private_file::MAX_STORE_BYTES as usize);
+        std::fs::write(
+            &big,
+            format!(r#"{{"version": 1, "servers": {{}}}}{padding}"#),
+        )
+        .unwrap();
+        for (path, needle) in [(fifo, "not a regular file (a FIFO)"), (big, "larger than")] {
+            let (done, result) = std::sync::mpsc::channel();
+            let store = TokenStore::at(&path);
+            std::thread::spawn(move || {
+                let entry = StoredToken::from_token(&token("at", None, None), 0);
+                let loaded = store.load("https://a.example/mcp");
+                let _ = done.send((loaded, store.save("https://a.example/mcp", &entry)));
+            });
+            let (loaded, saved) = result
+                .recv_timeout(Duration::from_secs(5))
+                .expect("the token store blocked");
+            assert_eq!(loaded, None);
+            let error = saved.unwrap_err();
+            assert!(error.contains(needle), "{error}");
+            assert!(error.contains(&path.display().to_string()), "{error}");
+        }
+        let kind = std::fs::symlink_metadata(dir.path().join("fifo.json")).unwrap();
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind.file_type()));
+        let big = std::fs::read_to_string(dir.path().join("big.json")).unwrap();
+        assert!(big.ends_with(&padding), "left as it was");
     }
 }
