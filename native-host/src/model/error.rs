@@ -1,5 +1,6 @@
 //! Why a request to an OpenAI-compatible server failed; every message names the culprit.
 
+use super::key::ApiKey;
 use agentwire::model::openai::DecodeError;
 use std::fmt;
 use std::time::Duration;
@@ -47,14 +48,36 @@ pub enum ModelError {
         /// The server's explanation.
         message: String,
     },
-    /// Nothing arrived within the timeout.
+    /// Nothing arrived within a timeout: the time to first byte, or the idle timeout of a
+    /// started answer.
     Timeout {
         /// The timeout that ran out.
         after: Duration,
-        /// What was awaited: the response, or more of a started answer.
+        /// What was awaited: the first byte of the answer, or more of a started one.
         waiting_for: &'static str,
+        /// Which timeout it was, as the variable that sets it.
+        setting: &'static str,
         /// The server's base URL.
         base_url: String,
+    },
+    /// An answer passed its size bound (`AGENTWIRE_MODEL_MAX_ANSWER_BYTES`).
+    AnswerTooLarge {
+        /// Which wire format (provider) was answering.
+        provider: &'static str,
+        /// The server's base URL.
+        base_url: String,
+        /// The bound, in bytes.
+        limit: usize,
+    },
+    /// An answer was still arriving when its duration bound ran out
+    /// (`AGENTWIRE_MODEL_MAX_ANSWER_MS`).
+    AnswerTooLong {
+        /// Which wire format (provider) was answering.
+        provider: &'static str,
+        /// The server's base URL.
+        base_url: String,
+        /// The bound.
+        limit: Duration,
     },
     /// The server could not be reached, or the connection broke.
     Connection {
@@ -128,12 +151,39 @@ impl fmt::Display for Unredacted<'_> {
             ModelError::Timeout {
                 after,
                 waiting_for,
+                setting,
                 base_url,
             } => write!(
                 f,
-                "no {waiting_for} from the model server at {base_url} within {} ms; raise \
-                 AGENTWIRE_MODEL_TIMEOUT_MS if the model is just slow",
-                after.as_millis()
+                "no {waiting_for} from the model server at {base_url} within {} ms ({}); \
+                 raise {setting} if the model is just slow",
+                after.as_millis(),
+                if *setting == FIRST_BYTE_SETTING {
+                    "the time to first byte ran out"
+                } else {
+                    "the idle timeout between two pieces of the answer ran out"
+                }
+            ),
+            ModelError::AnswerTooLarge {
+                provider,
+                base_url,
+                limit,
+            } => write!(
+                f,
+                "the {provider} answer from the model server at {base_url} passed the size \
+                 limit of {limit} bytes and was stopped; raise AGENTWIRE_MODEL_MAX_ANSWER_BYTES \
+                 if the answer is real"
+            ),
+            ModelError::AnswerTooLong {
+                provider,
+                base_url,
+                limit,
+            } => write!(
+                f,
+                "the {provider} answer from the model server at {base_url} was still arriving \
+                 after {} ms, the limit on an answer's duration, and was stopped; raise \
+                 AGENTWIRE_MODEL_MAX_ANSWER_MS if the answer is real",
+                limit.as_millis()
             ),
             ModelError::Connection { base_url, message } => {
                 write!(
@@ -148,6 +198,88 @@ impl fmt::Display for Unredacted<'_> {
 }
 
 impl std::error::Error for ModelError {}
+
+/// The variable that sets the time to first byte.
+pub(crate) const FIRST_BYTE_SETTING: &str = "AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS";
+/// The variable that sets the idle timeout.
+pub(crate) const IDLE_SETTING: &str = "AGENTWIRE_MODEL_IDLE_TIMEOUT_MS";
+
+impl ModelError {
+    /// This error with every occurrence of `key` in its text replaced: servers quote the key
+    /// back in error bodies, streamed error events and odd answers, and a key without a
+    /// well-known prefix is invisible to the pattern redactor.
+    pub fn redacted(self, key: &ApiKey) -> ModelError {
+        let scrub = |text: String| key.redact(&text);
+        let scrub_opt = |text: Option<String>| text.map(|t| key.redact(&t));
+        match self {
+            ModelError::Unauthorized {
+                key_source,
+                base_url,
+                message,
+            } => ModelError::Unauthorized {
+                key_source,
+                base_url: scrub(base_url),
+                message: scrub(message),
+            },
+            ModelError::Http {
+                status,
+                message,
+                hint,
+            } => ModelError::Http {
+                status,
+                message: scrub(message),
+                hint: scrub_opt(hint),
+            },
+            ModelError::RetriesExhausted {
+                status,
+                attempts,
+                message,
+            } => ModelError::RetriesExhausted {
+                status,
+                attempts,
+                message: scrub(message),
+            },
+            ModelError::RetryAfterTooLong {
+                status,
+                wait,
+                limit,
+                message,
+            } => ModelError::RetryAfterTooLong {
+                status,
+                wait,
+                limit,
+                message: scrub(message),
+            },
+            ModelError::Connection { base_url, message } => ModelError::Connection {
+                base_url: scrub(base_url),
+                message: scrub(message),
+            },
+            ModelError::Decode(error) => ModelError::Decode(match error {
+                DecodeError::NotJson { error, snippet } => DecodeError::NotJson {
+                    error: scrub(error),
+                    snippet: scrub(snippet),
+                },
+                DecodeError::Api {
+                    message,
+                    kind,
+                    code,
+                } => DecodeError::Api {
+                    message: scrub(message),
+                    kind: scrub_opt(kind),
+                    code: scrub_opt(code),
+                },
+                DecodeError::Malformed(what) => DecodeError::Malformed(scrub(what)),
+                DecodeError::Incomplete(what) => DecodeError::Incomplete(scrub(what)),
+                DecodeError::Stopped { reason } => DecodeError::Stopped {
+                    reason: scrub(reason),
+                },
+                other => other,
+            }),
+            ModelError::Setup(message) => ModelError::Setup(scrub(message)),
+            other => other,
+        }
+    }
+}
 
 impl From<DecodeError> for ModelError {
     fn from(error: DecodeError) -> Self {
