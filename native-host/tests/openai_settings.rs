@@ -350,3 +350,64 @@ fn a_base_url_with_a_query_gets_the_path_before_the_query() {
     let s = settings(&[("OPENAI_API_KEY", "sk-az")], &flags(None, Some(full)));
     assert_eq!(s.endpoint(), full);
 }
+
+#[test]
+fn a_base_url_with_user_info_is_refused_without_showing_it() {
+    for (env, overrides) in [
+        (
+            vec![
+                ("OPENAI_API_KEY", "sk-1"),
+                ("OPENAI_BASE_URL", "http://bob:hunter2pw@127.0.0.1:9/v1"),
+            ],
+            ModelOverrides::default(),
+        ),
+        (
+            vec![
+                ("ANTHROPIC_API_KEY", "sk-ant-1"),
+                ("ANTHROPIC_BASE_URL", "https://bob@proxy.example/"),
+            ],
+            ModelOverrides::default(),
+        ),
+        (
+            vec![("DASHSCOPE_API_KEY", "sk-2")],
+            ModelOverrides {
+                base_url: Some("https://:hunter2pw@dashscope.aliyuncs.com/v1".into()),
+                ..ModelOverrides::default()
+            },
+        ),
+    ] {
+        let lookup = |name: &str| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        };
+        let error = ModelSettings::from_env(lookup, &overrides).unwrap_err();
+        assert!(error.contains("carries user info"), "{error}");
+        assert!(!error.contains("hunter2pw"), "{error}");
+        assert!(!error.contains("bob"), "{error}");
+    }
+}
+
+#[test]
+fn an_unusable_base_url_is_named_without_its_secrets() {
+    let env = [
+        ("OPENAI_API_KEY", "sk-1"),
+        (
+            "OPENAI_BASE_URL",
+            "ftp://bob:hunter2pw@h/x?access_token=abc123tok",
+        ),
+    ];
+    let lookup = |name: &str| {
+        env.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| (*v).to_owned())
+    };
+    let error = ModelSettings::from_env(lookup, &ModelOverrides::default()).unwrap_err();
+    assert!(
+        error.contains("must be an http:// or https:// URL"),
+        "{error}"
+    );
+    for secret in ["hunter2pw", "abc123tok", "bob"] {
+        assert!(!error.contains(secret), "{error}");
+    }
+}
