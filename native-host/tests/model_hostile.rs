@@ -2,6 +2,8 @@
 //! ports are two origins), endless streams, keys quoted back inside streamed errors, slow
 //! first bytes and silences. Each server is a thread per connection that writes raw HTTP.
 
+mod common;
+
 use agentwire::driver::ModelStream;
 use agentwire::model::{ChatMessage, ModelRequest, ModelResponse};
 use agentwire_host::model::{
@@ -451,4 +453,38 @@ fn the_defaults_fit_a_local_model() {
     assert!(settings.first_byte_timeout >= Duration::from_secs(600));
     assert!(settings.idle_timeout >= Duration::from_secs(120));
     assert!(settings.idle_timeout <= Duration::from_secs(300));
+}
+
+#[test]
+fn a_key_quoted_back_never_reaches_the_terminal_json_events_or_the_audit_log() {
+    let (origin, _) = server(move |_, s| {
+        let body = format!(
+            "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"partial \"}}}}]}}\n\nevent: error\ndata: {{\"error\":{{\"message\":\"key {PLAIN_KEY} revoked\"}}}}\n\n"
+        );
+        let _ = s.write_all(format!("{}{body}", sse_head()).as_bytes());
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let audit = dir.path().join("audit.jsonl");
+    let base = format!("{origin}/v1");
+    for json in [false, true] {
+        let mut args = vec!["run", "--audit", audit.to_str().unwrap(), "hello"];
+        if json {
+            args.push("--json");
+        }
+        let out = common::run_cli(
+            dir.path(),
+            &args,
+            &[
+                ("OPENAI_API_KEY", PLAIN_KEY),
+                ("OPENAI_BASE_URL", &base),
+                ("AGENTWIRE_MODEL_RETRIES", "0"),
+            ],
+        );
+        assert_eq!(out.code, 1, "{out:?}");
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(all.contains("revoked"), "{out:?}");
+        assert!(!all.contains(PLAIN_KEY), "{out:?}");
+    }
+    let log = std::fs::read_to_string(&audit).unwrap_or_default();
+    assert!(!log.contains(PLAIN_KEY), "{log}");
 }
