@@ -488,3 +488,43 @@ fn a_key_quoted_back_never_reaches_the_terminal_json_events_or_the_audit_log() {
     let log = std::fs::read_to_string(&audit).unwrap_or_default();
     assert!(!log.contains(PLAIN_KEY), "{log}");
 }
+
+/// A server where `/hop/N/...` redirects to `/hop/N-1/...` and `/hop/0/...` answers.
+fn hops() -> String {
+    let (origin, _) = server(|request, s| {
+        let path = request.split_whitespace().nth(1).unwrap_or("");
+        let n: u32 = path
+            .strip_prefix("/hop/")
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let reply = if n == 0 {
+            json_response(OPENAI_ANSWER)
+        } else {
+            redirect(
+                "307 Temporary Redirect",
+                &format!("/hop/{}/chat/completions", n - 1),
+            )
+        };
+        let _ = s.write_all(reply.as_bytes());
+    });
+    origin
+}
+
+#[test]
+fn ten_redirects_within_the_origin_are_followed_and_an_eleventh_is_refused() {
+    let origin = hops();
+    let (result, _) = complete(settings(
+        Provider::OpenAi,
+        &format!("{origin}/hop/10"),
+        false,
+    ));
+    assert_eq!(result.expect("ten hops").text.as_deref(), Some("hi"));
+    let (result, _) = complete(settings(
+        Provider::OpenAi,
+        &format!("{origin}/hop/11"),
+        false,
+    ));
+    let error = result.expect_err("eleven hops").to_string();
+    assert!(error.contains("more than 10 redirects"), "{error}");
+}

@@ -302,3 +302,106 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "plainkey7Q2x9Lm4Vb8Nz3Wc";
+
+    /// One error of every variant with the key in every text field.
+    fn every_variant() -> Vec<ModelError> {
+        let k = || format!("a {KEY} b");
+        let decode = [
+            DecodeError::NotJson {
+                error: k(),
+                snippet: k(),
+            },
+            DecodeError::Api {
+                message: k(),
+                kind: Some(k()),
+                code: Some(k()),
+            },
+            DecodeError::Malformed(k()),
+            DecodeError::Incomplete(k()),
+            DecodeError::Stopped { reason: k() },
+        ];
+        let mut all = vec![
+            ModelError::Unauthorized {
+                key_source: "OPENAI_API_KEY".into(),
+                base_url: k(),
+                message: k(),
+            },
+            ModelError::Http {
+                status: 400,
+                message: k(),
+                hint: Some(k()),
+            },
+            ModelError::RetriesExhausted {
+                status: 503,
+                attempts: 4,
+                message: k(),
+            },
+            ModelError::RetryAfterTooLong {
+                status: 429,
+                wait: Duration::from_secs(90),
+                limit: Duration::from_secs(60),
+                message: k(),
+            },
+            ModelError::Connection {
+                base_url: k(),
+                message: k(),
+            },
+            ModelError::Setup(k()),
+        ];
+        all.extend(decode.into_iter().map(ModelError::Decode));
+        all
+    }
+
+    #[test]
+    fn redacted_scrubs_the_key_from_every_field_of_every_variant() {
+        let key = ApiKey::new(KEY, "OPENAI_API_KEY");
+        for error in every_variant() {
+            let before = format!("{error:?}");
+            assert!(before.contains(KEY), "the case holds the key: {before}");
+            let after = error.redacted(&key);
+            let shown = format!("{after} {after:?}");
+            assert!(!shown.contains(KEY), "{shown}");
+            assert!(shown.contains("a <redacted> b"), "{shown}");
+        }
+    }
+
+    #[test]
+    fn redacted_keeps_everything_else() {
+        let key = ApiKey::new(KEY, "OPENAI_API_KEY");
+        let error = ModelError::Http {
+            status: 404,
+            message: "no such model".into(),
+            hint: None,
+        };
+        assert_eq!(error.clone().redacted(&key), error);
+        let timeout = ModelError::Timeout {
+            after: Duration::from_secs(1),
+            waiting_for: "first byte of the answer",
+            setting: FIRST_BYTE_SETTING,
+            base_url: "http://h".into(),
+        };
+        assert_eq!(timeout.clone().redacted(&key), timeout);
+    }
+
+    #[test]
+    fn each_timeout_names_itself_and_its_variable() {
+        let timeout = |setting| ModelError::Timeout {
+            after: Duration::from_millis(1500),
+            waiting_for: "x",
+            setting,
+            base_url: "http://h".into(),
+        };
+        let first = timeout(FIRST_BYTE_SETTING).to_string();
+        assert!(first.contains("the time to first byte ran out"), "{first}");
+        assert!(first.contains(FIRST_BYTE_SETTING), "{first}");
+        let idle = timeout(IDLE_SETTING).to_string();
+        assert!(idle.contains("the idle timeout"), "{idle}");
+        assert!(idle.contains(IDLE_SETTING), "{idle}");
+    }
+}
