@@ -378,27 +378,7 @@ fn is_dashscope_url(url: &str) -> bool {
 /// An `http(s)` URL with a host and without user info. The URL is shown only as
 /// [`for_display`](crate::display_url::for_display) shows it: a password in it never prints.
 fn check_base_url(url: &str, source: &str) -> Result<(), String> {
-    let shown = || crate::display_url::for_display(url);
-    let parsed = reqwest::Url::parse(url)
-        .map_err(|e| format!("{source} is not a valid URL ({e}): {:?}", shown()))?;
-    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
-        return Err(format!(
-            "{source} must be an http:// or https:// URL with a host, got {:?}",
-            shown()
-        ));
-    }
-    // reqwest sends user info as Basic authorization, beside the key: a password meant for
-    // a proxy or pasted by mistake would go to the model provider. Refused, not stripped,
-    // so the user learns that it was never used rather than wondering why a proxy refuses.
-    if !parsed.username().is_empty() || parsed.password().is_some() {
-        return Err(format!(
-            "{source} carries user info (user:password@), which agentwire never sends to a \
-             model provider; remove it from {:?} (the key goes in the provider's API key \
-             variable)",
-            shown()
-        ));
-    }
-    Ok(())
+    Ok(()) /* ~ changed by cargo-mutants ~ */
 }
 
 fn parse_millis(ms: &str, name: &str) -> Result<Duration, String> {
