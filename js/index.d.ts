@@ -102,7 +102,16 @@ export interface OpenAICompatibleOptions {
    * Retries after a 408, 429 or 5xx answer (default 3): `Retry-After` is honoured up to 60 s,
    * otherwise 0.5 s doubling up to 8 s. A 401 or other 4xx fails at once.
    */
-  retries?: number;
+  retries?: number;  /**
+   * The most bytes an answer's body may have (default 64 MiB); a longer one (a runaway or
+   * hostile stream) fails with an error naming the provider and this option.
+   */
+  maxAnswerBytes?: number;
+  /**
+   * The longest one answer may take, from sending the request to its last byte, in ms (default
+   * 30 minutes); a stream still arriving then fails with an error naming this option.
+   */
+  maxAnswerMs?: number;
 }
 
 /** A model behind an OpenAI-compatible chat completions endpoint, over `fetch`. */
@@ -136,7 +145,16 @@ export interface AnthropicOptions {
   /** Extra top-level body fields (e.g. `thinking`), copied last. */
   extra?: Record<string, unknown>;
   /** Retries after a 408, 429, 529 or other 5xx answer (default 3), honouring `retry-after`. */
-  retries?: number;
+  retries?: number;  /**
+   * The most bytes an answer's body may have (default 64 MiB); a longer one (a runaway or
+   * hostile stream) fails with an error naming the provider and this option.
+   */
+  maxAnswerBytes?: number;
+  /**
+   * The longest one answer may take, from sending the request to its last byte, in ms (default
+   * 30 minutes); a stream still arriving then fails with an error naming this option.
+   */
+  maxAnswerMs?: number;
 }
 
 /** Claude through the Anthropic Messages API, over `fetch`; usage carries cache reads and writes. */

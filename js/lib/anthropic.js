@@ -3,8 +3,8 @@
 // thinking, usage with cache reads and writes), which is the on-demand wasm module `anthropic`:
 // agents on other models never download it.
 import { describe, fail, isPlainObject, nonEmptyString, optionalCount, optionalFunction, options as checkOptions } from './check.js';
-import { DEFAULT_RETRIES, postModel } from './model-http.js';
-import { readStream } from './models.js';
+import { bounded, DEFAULT_RETRIES, postModel, readCapped, tooLarge } from './model-http.js';
+import { answerBounds, readStream } from './models.js';
 import { loadModule, wasm } from './wasm.js';
 
 /** The Messages API version the codec speaks. */
@@ -25,6 +25,8 @@ const ANTHROPIC_OPTIONS = [
   'headers',
   'extra',
   'retries',
+  'maxAnswerBytes',
+  'maxAnswerMs',
 ];
 
 /** Whether this is a browser page (where an API key in the code is visible to every visitor). */
@@ -36,7 +38,9 @@ function inBrowser() {
  * A Claude model behind `POST {baseURL}/v1/messages` (default `https://api.anthropic.com`).
  * Streams by default; 408/429/529/5xx are retried (`retries`, default 3) honouring
  * `retry-after`. In a browser page it refuses to run unless `dangerouslyAllowBrowser: true`,
- * which then sends `anthropic-dangerous-direct-browser-access: true`.
+ * which then sends `anthropic-dangerous-direct-browser-access: true`. An answer is bounded:
+ * `maxAnswerBytes` (default 64 MiB) and `maxAnswerMs` (default 30 min). Redirects are
+ * followed within the base URL's origin only: the key never goes to another.
  */
 export function anthropic(options) {
   const where = 'anthropic';
@@ -64,6 +68,7 @@ export function anthropic(options) {
   }
   optionalCount(where, 'maxTokens', o.maxTokens, 1);
   const retries = optionalCount(where, 'retries', o.retries, 0) ?? DEFAULT_RETRIES;
+  const { maxAnswerBytes, maxAnswerMs } = answerBounds(where, o);
   optionalFunction(where, 'fetch', o.fetch);
   if (inBrowser() && o.dangerouslyAllowBrowser !== true) {
     fail(
@@ -91,17 +96,20 @@ export function anthropic(options) {
   if (o.dangerouslyAllowBrowser === true) headers['anthropic-dangerous-direct-browser-access'] = 'true';
 
   return {
-    async complete(request, { onText, onReasoning } = {}) {
+    async complete(request, { onText, onReasoning, signal: outer } = {}) {
       const glue = wasm('anthropic().complete');
       // The codec is its own wasm module, loaded on the first request of any Claude model.
       const codec = await loadModule('anthropic');
       const body = codec.encodeAnthropicRequest(JSON.stringify(request), codecOptions);
-      const response = await postModel({ fetchImpl, url, baseURL, headers, body, retries, secret: o.apiKey, glue });
-      if (!stream || !response.body) {
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        return JSON.parse(codec.decodeAnthropicResponse(bytes));
-      }
-      return readStream(response.body, new codec.AnthropicStream(), onText, onReasoning);
+      const provider = 'Anthropic Messages';
+      const big = () => tooLarge(provider, baseURL, maxAnswerBytes);
+      return bounded({ provider, baseURL, maxAnswerMs, secret: o.apiKey, outer }, async (signal) => {
+        const response = await postModel({ fetchImpl, url, baseURL, headers, body, retries, secret: o.apiKey, glue, signal });
+        if (!stream || !response.body) {
+          return JSON.parse(codec.decodeAnthropicResponse(await readCapped(response, maxAnswerBytes, big)));
+        }
+        return readStream(response.body, codec.AnthropicStream.withMaxBytes(maxAnswerBytes), onText, onReasoning, { maxBytes: maxAnswerBytes, tooLarge: big, signal });
+      });
     },
   };
 }

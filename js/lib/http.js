@@ -1,6 +1,7 @@
 // MCP servers over Streamable HTTP: the core's machine (HttpMachine, wasm) decides every request,
 // and this file performs them with `fetch`, streams the bodies back, and runs its timers.
 import { describe, fail, isPlainObject, messageOf, optionalFunction, options as checkOptions } from './check.js';
+import { fetchWithinOrigin } from './redirects.js';
 import { wasm } from './wasm.js';
 
 const HTTP_OPTIONS = ['headers', 'fetch', 'onEvent', 'authorize'];
@@ -197,7 +198,8 @@ export function httpTransport(url, options) {
     try {
       const init = { method, headers: pairs, signal: controller.signal };
       if (body !== null) init.body = body;
-      const response = await fetchImpl(target, init);
+      // Redirects by hand: configured headers never follow one to another origin.
+      const response = await fetchWithinOrigin(fetchImpl, target, init, { acrossOrigins: 'strip', what: 'the MCP server' });
       const head = JSON.stringify([...response.headers]);
       const reader = response.body?.getReader() ?? null;
       if (!input(id, controller, (m) => m.head(now(), id, response.status, head))) {

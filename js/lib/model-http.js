@@ -2,6 +2,7 @@
 // with error messages that say what the server said (the API key masked as [API key], as the
 // www page does).
 import { messageOf } from './check.js';
+import { fetchWithinOrigin, RedirectRefused } from './redirects.js';
 
 /** Retries after the first attempt, by default (as the CLI). */
 export const DEFAULT_RETRIES = 3;
@@ -12,6 +13,24 @@ const MAX_DELAY_MS = 8_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 /** How much of an error body ends up in a message. */
 const MAX_ERROR_CHARS = 500;
+/**
+ * The default bound on an answer's body: 64 MiB, as the CLI. The longest answers models write
+ * (128k output tokens) take about 32 MB of SSE framing; twice that leaves room while keeping a
+ * runaway stream to tens of megabytes.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/**
+ * The default bound on one answer, from sending the request to its last byte: 30 minutes, as
+ * the CLI. A stream kept alive by pings no longer holds a run for ever.
+ */
+export const DEFAULT_MAX_ANSWER_MS = 30 * 60 * 1000;
+/** setTimeout takes a signed 32-bit delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `text` with the key replaced wherever a server quoted it back. */
+export function scrubKey(text, secret) {
+  return secret && secret.length >= 4 ? String(text).split(secret).join('[API key]') : String(text);
+}
 
 /** 408, 429 and server errors other than 501/505 (which will not change) are worth retrying. */
 function retryable(status) {
@@ -48,8 +67,7 @@ async function errorText(glue, response, secret) {
   } catch (error) {
     text = `(the body could not be read: ${messageOf(error)})`;
   }
-  text = text.replace(/\s+/g, ' ').trim() || '(empty body)';
-  if (secret && secret.length >= 4) text = text.split(secret).join('[API key]');
+  text = scrubKey(text.replace(/\s+/g, ' ').trim() || '(empty body)', secret);
   return text.length > MAX_ERROR_CHARS ? `${text.slice(0, MAX_ERROR_CHARS)}…` : text;
 }
 
@@ -78,9 +96,12 @@ export async function postModel({ fetchImpl, url, baseURL, headers, body, retrie
   for (let attempt = 1; ; attempt++) {
     let response;
     try {
-      response = await fetchImpl(url, signal ? { method: 'POST', headers, body, signal } : { method: 'POST', headers, body });
+      const init = signal ? { method: 'POST', headers, body, signal } : { method: 'POST', headers, body };
+      // Redirects by hand: the key never follows one to another origin.
+      response = await fetchWithinOrigin(fetchImpl, url, init, { acrossOrigins: 'refuse', what: `the model server at ${baseURL}` });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof RedirectRefused) throw error;
       const cause = error?.cause ? `: ${error.cause.message || error.cause.code || ''}` : '';
       throw new Error(`could not talk to the model server at ${baseURL}: ${messageOf(error)}${cause}`);
     }
@@ -103,4 +124,77 @@ export async function postModel({ fetchImpl, url, baseURL, headers, body, retrie
     const delay = wait ?? Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (attempt - 1));
     await sleep(delay, signal);
   }
+}
+
+/**
+ * Runs `attempt(signal)` (one model call) within the answer's bounds and with the key scrubbed
+ * from whatever it throws. `signal` aborts when the caller's `outer` signal does or when
+ * `maxAnswerMs` has passed; the latter throws an error naming the provider and the bound.
+ */
+export async function bounded({ provider, baseURL, maxAnswerMs, secret, outer }, attempt) {
+  const controller = new AbortController();
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    controller.abort(new Error('the answer took too long'));
+  }, Math.min(maxAnswerMs, MAX_TIMER_MS));
+  const forward = () => controller.abort(outer.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
+  try {
+    return await attempt(controller.signal);
+  } catch (error) {
+    if (outer?.aborted) throw outer.reason;
+    if (late) {
+      throw new Error(
+        `the ${provider} answer from the model server at ${baseURL} was still arriving after ${maxAnswerMs} ms, the limit on an answer's duration, and was stopped; raise maxAnswerMs if the answer is real`,
+      );
+    }
+    const scrubbed = new Error(scrubKey(messageOf(error), secret));
+    if (error?.sizeLimit) scrubbed.sizeLimit = error.sizeLimit;
+    throw scrubbed;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', forward);
+  }
+}
+
+/** The error for an answer past `maxAnswerBytes`. */
+export function tooLarge(provider, baseURL, maxAnswerBytes) {
+  const error = new Error(
+    `the ${provider} answer from the model server at ${baseURL} passed the size limit of ${maxAnswerBytes} bytes and was stopped; raise maxAnswerBytes if the answer is real`,
+  );
+  error.sizeLimit = maxAnswerBytes;
+  return error;
+}
+
+/** A whole (non-streamed) body, refused past `maxBytes`. */
+export async function readCapped(response, maxBytes, onTooLarge) {
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > maxBytes) throw onTooLarge();
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const parts = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > maxBytes) throw onTooLarge();
+      parts.push(value);
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
 }

@@ -10,7 +10,7 @@ import {
   optionalFunction,
   options as checkOptions,
 } from './check.js';
-import { DEFAULT_RETRIES, postModel } from './model-http.js';
+import { bounded, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_ANSWER_MS, DEFAULT_RETRIES, postModel, readCapped, tooLarge } from './model-http.js';
 import { mocks, wasm } from './wasm.js';
 
 const mockModels = new WeakSet();
@@ -99,12 +99,24 @@ const OPENAI_OPTIONS = [
   'extra',
   'fetch',
   'retries',
+  'maxAnswerBytes',
+  'maxAnswerMs',
 ];
+
+/** The `maxAnswerBytes` and `maxAnswerMs` options (whole numbers of at least 1), with defaults. */
+export function answerBounds(where, o) {
+  return {
+    maxAnswerBytes: optionalCount(where, 'maxAnswerBytes', o.maxAnswerBytes, 1) ?? DEFAULT_MAX_ANSWER_BYTES,
+    maxAnswerMs: optionalCount(where, 'maxAnswerMs', o.maxAnswerMs, 1) ?? DEFAULT_MAX_ANSWER_MS,
+  };
+}
 
 /**
  * A model served by an OpenAI-compatible `POST {baseURL}/chat/completions` endpoint (OpenAI,
  * DashScope, DeepSeek, vLLM, Ollama, ...). Streams by default; text arrives as `text_delta`
  * events while the answer is being written. 408/429/5xx are retried (`retries`, default 3).
+ * An answer is bounded: `maxAnswerBytes` (default 64 MiB) and `maxAnswerMs` (default 30 min).
+ * Redirects are followed within the base URL's origin only.
  */
 export function openaiCompatible(options) {
   const where = 'openaiCompatible';
@@ -126,6 +138,7 @@ export function openaiCompatible(options) {
   }
   optionalCount(where, 'maxTokens', o.maxTokens, 1);
   const retries = optionalCount(where, 'retries', o.retries, 0) ?? DEFAULT_RETRIES;
+  const { maxAnswerBytes, maxAnswerMs } = answerBounds(where, o);
   if (o.extra !== undefined && !isPlainObject(o.extra)) {
     fail(where, `"extra" must be an object, got ${describe(o.extra)}`);
   }
@@ -146,28 +159,50 @@ export function openaiCompatible(options) {
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
 
   return {
-    async complete(request, { onText, onReasoning, signal } = {}) {
+    async complete(request, { onText, onReasoning, signal: outer } = {}) {
       const glue = wasm('openaiCompatible().complete');
       const body = glue.encodeOpenAiRequest(JSON.stringify(request), codecOptions);
-      // Resolves to a 2xx response (after retries) or throws what the server said.
-      const response = await postModel({ fetchImpl, url, baseURL: o.baseURL, headers, body, retries, secret: o.apiKey, glue, signal });
-      if (!stream || !response.body) {
-        const bytes = new Uint8Array(await response.arrayBuffer());
-        return JSON.parse(glue.decodeOpenAiResponse(bytes));
-      }
-      return readStream(response.body, new glue.OpenAiStream(), onText, onReasoning);
+      const provider = 'OpenAI-compatible';
+      const limits = { provider, baseURL: o.baseURL, maxAnswerMs, secret: o.apiKey, outer };
+      const big = () => tooLarge(provider, o.baseURL, maxAnswerBytes);
+      return bounded(limits, async (signal) => {
+        // Resolves to a 2xx response (after retries) or throws what the server said.
+        const response = await postModel({ fetchImpl, url, baseURL: o.baseURL, headers, body, retries, secret: o.apiKey, glue, signal });
+        if (!stream || !response.body) {
+          return JSON.parse(glue.decodeOpenAiResponse(await readCapped(response, maxAnswerBytes, big)));
+        }
+        return readStream(response.body, glue.OpenAiStream.withMaxBytes(maxAnswerBytes), onText, onReasoning, { maxBytes: maxAnswerBytes, tooLarge: big, signal });
+      });
     },
   };
 }
 
-/** Reads a streamed body through `decoder` (a wasm stream decoder), reporting text and reasoning. */
-export async function readStream(body, decoder, onText, onReasoning) {
+/**
+ * Reads a streamed body through `decoder` (a wasm stream decoder bounded to `maxBytes`),
+ * reporting text and reasoning; past the bound, `tooLarge()` is thrown (the decoder refused).
+ */
+export async function readStream(body, decoder, onText, onReasoning, { maxBytes, tooLarge, signal } = {}) {
   const reader = body.getReader();
+  // A fetch() that ignores its signal must not keep the read going past an abort.
+  const aborted = new Promise((_, reject) => {
+    if (signal?.aborted) reject(signal.reason);
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {});
+  let fed = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) break;
-      for (const delta of JSON.parse(decoder.push(value))) {
+      fed += value.length;
+      let deltas;
+      try {
+        deltas = JSON.parse(decoder.push(value));
+      } catch (error) {
+        // The core's decoder enforces the bound; here it is only named for the user.
+        throw fed > maxBytes && tooLarge ? tooLarge() : error;
+      }
+      for (const delta of deltas) {
         if (delta.type === 'text' && onText) onText(delta.text);
         else if (delta.type === 'reasoning' && onReasoning) onReasoning(delta.text);
       }

@@ -8,7 +8,12 @@ use common::{fixture, CliOutput, Project};
 use serde_json::json;
 
 /// The secret parts `leaky.mjs` (and the URLs below) carry; the text around them may stay.
-const SECRETS: [&str; 3] = ["abcdefghijklmnop1234", "hunter2pw", "abc123tok"];
+const SECRETS: [&str; 4] = [
+    "abcdefghijklmnop1234",
+    "hunter2pw",
+    "abc123tok",
+    "zyxwvutsrqponm9876",
+];
 
 /// Server and model URLs are shown without any user info, the user name included.
 fn assert_no_user_info(out: &CliOutput) {
@@ -115,9 +120,11 @@ fn user_info_and_query_secrets_in_the_base_url_are_never_printed() {
                 ("AGENTWIRE_MODEL_RETRIES", "0"),
             ],
         );
-        assert_eq!(out.code, 1, "the model is unreachable: {out:?}");
+        // Refused before any request: user info would go out as Basic authorization.
+        assert_eq!(out.code, 2, "a settings error: {out:?}");
         let all = format!("{}{}", out.stdout, out.stderr);
         assert!(all.contains("127.0.0.1:1"), "{out:?}");
+        assert!(all.contains("carries user info"), "{out:?}");
         assert_clean(&out);
         assert_no_user_info(&out);
     }

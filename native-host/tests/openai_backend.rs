@@ -321,14 +321,14 @@ async fn a_stream_cut_short_is_an_error_after_the_text_it_carried() {
 async fn a_server_that_never_answers_times_out() {
     let server = ReplayServer::start().await;
     let mut settings = server.settings(true);
-    settings.timeout = Duration::from_millis(300);
+    settings.first_byte_timeout = Duration::from_millis(300);
     let out = complete(settings, "Never answer.").await;
     let error = out.result.unwrap_err();
     assert!(
         matches!(
             error,
             ModelError::Timeout {
-                waiting_for: "response",
+                waiting_for: "first byte of the answer",
                 ..
             }
         ),
@@ -336,7 +336,14 @@ async fn a_server_that_never_answers_times_out() {
     );
     let message = error.to_string();
     assert!(message.contains("within 300 ms"), "{message}");
-    assert!(message.contains("AGENTWIRE_MODEL_TIMEOUT_MS"), "{message}");
+    assert!(
+        message.contains("the time to first byte ran out"),
+        "{message}"
+    );
+    assert!(
+        message.contains("AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS"),
+        "{message}"
+    );
     assert!(out.elapsed >= Duration::from_millis(300));
     assert!(out.elapsed < Duration::from_secs(5), "{:?}", out.elapsed);
     assert_eq!(server.requests().await.len(), 1, "a timeout is not retried");
@@ -346,7 +353,7 @@ async fn a_server_that_never_answers_times_out() {
 async fn a_stream_that_stalls_times_out_after_its_text() {
     let server = ReplayServer::start().await;
     let mut settings = server.settings(true);
-    settings.timeout = Duration::from_millis(300);
+    settings.idle_timeout = Duration::from_millis(300);
     let out = complete(settings, "Stall mid-answer.").await;
     assert_eq!(out.deltas, ["I was saying"]);
     let error = out.result.unwrap_err();
@@ -359,6 +366,15 @@ async fn a_stream_that_stalls_times_out_after_its_text() {
             }
         ),
         "{error:?}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("the idle timeout between two pieces of the answer ran out"),
+        "{message}"
+    );
+    assert!(
+        message.contains("AGENTWIRE_MODEL_IDLE_TIMEOUT_MS"),
+        "{message}"
     );
 }
 

@@ -2,7 +2,8 @@
 
 use agentwire_host::model::{
     ModelChoice, ModelOverrides, ModelSettings, Provider, DASHSCOPE_DEFAULT_BASE_URL,
-    DEFAULT_TIMEOUT, OPENAI_DEFAULT_BASE_URL,
+    DEFAULT_FIRST_BYTE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_MAX_ANSWER_DURATION, OPENAI_DEFAULT_BASE_URL,
 };
 use std::collections::HashMap;
 use std::time::Duration;
@@ -66,7 +67,14 @@ fn an_openai_key_with_defaults() {
     assert_eq!(s.model, "gpt-4o-mini");
     assert_eq!(s.api_key.expose(), "sk-1", "pasted whitespace is trimmed");
     assert_eq!(s.api_key.source(), "OPENAI_API_KEY");
-    assert_eq!(s.timeout, DEFAULT_TIMEOUT);
+    assert_eq!(s.first_byte_timeout, Duration::from_secs(600));
+    assert_eq!(s.first_byte_timeout, DEFAULT_FIRST_BYTE_TIMEOUT);
+    assert_eq!(s.idle_timeout, Duration::from_secs(180));
+    assert_eq!(s.idle_timeout, DEFAULT_IDLE_TIMEOUT);
+    assert_eq!(s.max_answer_bytes, 64 * 1024 * 1024);
+    assert_eq!(s.max_answer_bytes, DEFAULT_MAX_ANSWER_BYTES);
+    assert_eq!(s.max_answer_duration, Duration::from_secs(1800));
+    assert_eq!(s.max_answer_duration, DEFAULT_MAX_ANSWER_DURATION);
     assert!(s.stream);
     assert_eq!(s.retry.max_retries, 3);
     assert_eq!(s.endpoint(), "https://api.openai.com/v1/chat/completions");
@@ -165,7 +173,8 @@ fn timeout_stream_and_retries_from_the_environment_and_overrides() {
         ("AGENTWIRE_MODEL_RETRIES", "0"),
     ];
     let s = settings(&env, &ModelOverrides::default());
-    assert_eq!(s.timeout, Duration::from_millis(2500));
+    assert_eq!(s.first_byte_timeout, Duration::from_millis(2500));
+    assert_eq!(s.idle_timeout, Duration::from_millis(2500));
     assert!(!s.stream);
     assert_eq!(s.retry.max_retries, 0);
     let overrides = ModelOverrides {
@@ -174,7 +183,37 @@ fn timeout_stream_and_retries_from_the_environment_and_overrides() {
         ..ModelOverrides::default()
     };
     let s = settings(&env, &overrides);
-    assert_eq!((s.timeout, s.stream), (Duration::from_secs(9), true));
+    assert_eq!(
+        (s.first_byte_timeout, s.idle_timeout, s.stream),
+        (Duration::from_secs(9), Duration::from_secs(9), true)
+    );
+}
+
+#[test]
+fn the_two_timeouts_and_the_answer_bounds_each_have_a_variable() {
+    let env = [
+        ("OPENAI_API_KEY", "sk-1"),
+        ("AGENTWIRE_MODEL_TIMEOUT_MS", "2500"),
+        ("AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS", "900000"),
+        ("AGENTWIRE_MODEL_MAX_ANSWER_BYTES", "1048576"),
+        ("AGENTWIRE_MODEL_MAX_ANSWER_MS", "60000"),
+    ];
+    let s = settings(&env, &ModelOverrides::default());
+    assert_eq!(s.first_byte_timeout, Duration::from_secs(900));
+    assert_eq!(
+        s.idle_timeout,
+        Duration::from_millis(2500),
+        "the shared one"
+    );
+    assert_eq!(s.max_answer_bytes, 1 << 20);
+    assert_eq!(s.max_answer_duration, Duration::from_secs(60));
+    let env = [
+        ("OPENAI_API_KEY", "sk-1"),
+        ("AGENTWIRE_MODEL_IDLE_TIMEOUT_MS", "7000"),
+    ];
+    let s = settings(&env, &ModelOverrides::default());
+    assert_eq!(s.first_byte_timeout, DEFAULT_FIRST_BYTE_TIMEOUT);
+    assert_eq!(s.idle_timeout, Duration::from_secs(7));
 }
 
 /// Environment, flags, and a piece of the error they must produce.
@@ -195,6 +234,38 @@ fn unusable_values_are_errors_that_name_their_source() {
             &[("OPENAI_API_KEY", "k"), ("AGENTWIRE_MODEL_TIMEOUT_MS", "0")],
             ModelOverrides::default(),
             "AGENTWIRE_MODEL_TIMEOUT_MS",
+        ),
+        (
+            &[
+                ("OPENAI_API_KEY", "k"),
+                ("AGENTWIRE_MODEL_IDLE_TIMEOUT_MS", "-1"),
+            ],
+            ModelOverrides::default(),
+            "AGENTWIRE_MODEL_IDLE_TIMEOUT_MS must be a positive number of milliseconds",
+        ),
+        (
+            &[
+                ("OPENAI_API_KEY", "k"),
+                ("AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS", "soon"),
+            ],
+            ModelOverrides::default(),
+            "AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS must be a positive number of milliseconds",
+        ),
+        (
+            &[
+                ("OPENAI_API_KEY", "k"),
+                ("AGENTWIRE_MODEL_MAX_ANSWER_BYTES", "0"),
+            ],
+            ModelOverrides::default(),
+            "AGENTWIRE_MODEL_MAX_ANSWER_BYTES must be a positive number of bytes",
+        ),
+        (
+            &[
+                ("OPENAI_API_KEY", "k"),
+                ("AGENTWIRE_MODEL_MAX_ANSWER_MS", "1h"),
+            ],
+            ModelOverrides::default(),
+            "AGENTWIRE_MODEL_MAX_ANSWER_MS must be a positive number of milliseconds",
         ),
         (
             &[("OPENAI_API_KEY", "k"), ("AGENTWIRE_MODEL_STREAM", "maybe")],
@@ -278,4 +349,65 @@ fn a_base_url_with_a_query_gets_the_path_before_the_query() {
     let full = "http://127.0.0.1:9/v1/chat/completions?a=1";
     let s = settings(&[("OPENAI_API_KEY", "sk-az")], &flags(None, Some(full)));
     assert_eq!(s.endpoint(), full);
+}
+
+#[test]
+fn a_base_url_with_user_info_is_refused_without_showing_it() {
+    for (env, overrides) in [
+        (
+            vec![
+                ("OPENAI_API_KEY", "sk-1"),
+                ("OPENAI_BASE_URL", "http://bob:hunter2pw@127.0.0.1:9/v1"),
+            ],
+            ModelOverrides::default(),
+        ),
+        (
+            vec![
+                ("ANTHROPIC_API_KEY", "sk-ant-1"),
+                ("ANTHROPIC_BASE_URL", "https://bob@proxy.example/"),
+            ],
+            ModelOverrides::default(),
+        ),
+        (
+            vec![("DASHSCOPE_API_KEY", "sk-2")],
+            ModelOverrides {
+                base_url: Some("https://:hunter2pw@dashscope.aliyuncs.com/v1".into()),
+                ..ModelOverrides::default()
+            },
+        ),
+    ] {
+        let lookup = |name: &str| {
+            env.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        };
+        let error = ModelSettings::from_env(lookup, &overrides).unwrap_err();
+        assert!(error.contains("carries user info"), "{error}");
+        assert!(!error.contains("hunter2pw"), "{error}");
+        assert!(!error.contains("bob"), "{error}");
+    }
+}
+
+#[test]
+fn an_unusable_base_url_is_named_without_its_secrets() {
+    let env = [
+        ("OPENAI_API_KEY", "sk-1"),
+        (
+            "OPENAI_BASE_URL",
+            "ftp://bob:hunter2pw@h/x?access_token=abc123tok",
+        ),
+    ];
+    let lookup = |name: &str| {
+        env.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| (*v).to_owned())
+    };
+    let error = ModelSettings::from_env(lookup, &ModelOverrides::default()).unwrap_err();
+    assert!(
+        error.contains("must be an http:// or https:// URL"),
+        "{error}"
+    );
+    for secret in ["hunter2pw", "abc123tok", "bob"] {
+        assert!(!error.contains(secret), "{error}");
+    }
 }

@@ -1,11 +1,13 @@
 //! Models: the request/response shape, codecs for real backends, and the mock model.
 
+mod answer_size;
 pub mod anthropic;
 pub mod mock;
 pub mod openai;
 mod types;
 mod usage;
 
+pub use answer_size::DEFAULT_MAX_ANSWER_BYTES;
 pub use anthropic::{AnthropicOptions, MessagesStream};
 pub use mock::MockModel;
 pub use openai::{

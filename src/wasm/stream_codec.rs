@@ -39,6 +39,16 @@ macro_rules! wasm_delta_stream {
                 }
             }
 
+            /// A decoder for one response body of at most `max_bytes` bytes (the JS layer
+            /// checks the number); a longer body fails with the core's size error.
+            #[wasm_bindgen(js_name = withMaxBytes)]
+            pub fn with_max_bytes(max_bytes: f64) -> $name {
+                // `as` saturates: NaN and negatives become 0, huge values usize::MAX.
+                $name {
+                    inner: Some(<$inner>::with_max_bytes(max_bytes as usize)),
+                }
+            }
+
             /// Feeds a chunk; returns a JSON array of what can be shown now: `{"type": "text",
             /// "text"}`, `{"type": "reasoning", "text"}`, `{"type": "tool_call", "index", "id",
             /// "name"}`.

@@ -1,5 +1,6 @@
 //! How a run looks on a terminal (or as NDJSON), and how approvals are asked.
 
+use crate::os::display_url::redact_message;
 use crate::os::term_safe::visible;
 use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
@@ -8,6 +9,7 @@ use agentwire::model::Usage;
 use agentwire::registry::char_prefix;
 use futures::future::LocalBoxFuture;
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -235,9 +237,38 @@ impl Terminal {
     }
 }
 
+/// `event` as it may be shown: an error's message and a failed tool's output are a peer's
+/// text (an MCP server's error, a model server's complaint), which quotes whatever it was
+/// given, so they go through the redactor as every other error does. A successful tool's
+/// output is the user's data and stays as it is.
+fn shown(event: &UiEvent) -> Cow<'_, UiEvent> {
+    match event {
+        UiEvent::Error { message } => Cow::Owned(UiEvent::Error {
+            message: redact_message(message),
+        }),
+        UiEvent::ToolEnd {
+            ok: false,
+            id,
+            name,
+            duration_ms,
+            truncated,
+            output,
+        } => Cow::Owned(UiEvent::ToolEnd {
+            id: id.clone(),
+            name: name.clone(),
+            ok: false,
+            duration_ms: *duration_ms,
+            truncated: *truncated,
+            output: redact_message(output),
+        }),
+        other => Cow::Borrowed(other),
+    }
+}
+
 impl RunObserver for Terminal {
     fn on_event(&self, event: &UiEvent) {
         self.track_usage(event);
+        let event = &*shown(event);
         match self.format {
             Format::Json => {
                 let mut out = std::io::stdout().lock();
@@ -357,5 +388,49 @@ async fn prompt(request: &ApprovalRequest) -> Approval {
                 Err(message) => crate::errln!("{message}"),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+
+    const LEAK: &str = "upstream refused: Authorization: Bearer abcdefghijklmnop1234";
+
+    #[test]
+    fn errors_and_failed_tool_output_are_redacted_on_every_format() {
+        let error = UiEvent::Error {
+            message: LEAK.into(),
+        };
+        let failed = UiEvent::ToolEnd {
+            id: "c1".into(),
+            name: "mcp__srv__leak".into(),
+            ok: false,
+            duration_ms: 3,
+            truncated: false,
+            output: LEAK.into(),
+        };
+        for event in [error, failed] {
+            let shown = shown(&event);
+            let json = shown.to_value().to_string();
+            assert!(!json.contains("abcdefghijklmnop1234"), "{json}");
+            assert!(json.contains("upstream refused"), "{json}");
+            let terminal = Terminal::new(Format::Human, ApprovalMode::Deny, None);
+            let human = terminal.human_text(&shown).unwrap();
+            assert!(!human.contains("abcdefghijklmnop1234"), "{human}");
+        }
+    }
+
+    #[test]
+    fn a_successful_tool_output_is_the_users_data_and_stays() {
+        let ok = UiEvent::ToolEnd {
+            id: "c1".into(),
+            name: "read_file".into(),
+            ok: true,
+            duration_ms: 3,
+            truncated: false,
+            output: LEAK.into(),
+        };
+        assert_eq!(*shown(&ok), ok);
     }
 }

@@ -1,7 +1,7 @@
 //! `OpenAiBackend`: the sans-IO model codecs (OpenAI-compatible chat completions, Anthropic
 //! Messages) over reqwest, with retries and timeouts.
 
-use super::error::{error_chain, ModelError};
+use super::error::{error_chain, ModelError, FIRST_BYTE_SETTING, IDLE_SETTING};
 use super::retry::{is_retryable, parse_retry_after, NextStep};
 use super::settings::ModelSettings;
 use super::wire::{self, AnswerStream};
@@ -12,9 +12,8 @@ use futures::future::LocalBoxFuture;
 use futures::StreamExt;
 use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
 use std::time::{Duration, SystemTime};
+use tokio::time::Instant;
 
-/// A non-streamed answer larger than this is refused rather than held in memory.
-const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 /// How much of an error body is read; error bodies are short, and a huge one is not worth it.
 const MAX_ERROR_BODY_BYTES: usize = 64 * 1024;
 /// How much of an error body's text goes into the message.
@@ -25,9 +24,12 @@ const MAX_ERROR_CHARS: usize = 500;
 /// [`Provider::Anthropic`](super::Provider::Anthropic) (the name predates it).
 ///
 /// Streams by default: text (and reasoning) reach `on_stream` as they are generated and
-/// tool-call arguments are assembled from their fragments. 429 and 5xx are retried with bounded backoff (honouring
-/// `Retry-After`); the timeout bounds the wait for the response and then each silence within
-/// it, so a long answer that keeps streaming is never cut off.
+/// tool-call arguments are assembled from their fragments. 429 and 5xx are retried with bounded
+/// backoff (honouring `Retry-After`). Time: a generous wait for the first byte (a local model
+/// reads the prompt first), then a shorter bound on each silence, and a bound on the whole
+/// answer; size: a bound on the answer's body. Redirects are followed within the base URL's
+/// origin only ([`same_origin_only`](crate::transport::redirect::same_origin_only)). Every error is
+/// scrubbed of the key by value.
 pub struct OpenAiBackend {
     settings: ModelSettings,
     endpoint: String,
@@ -57,7 +59,9 @@ impl OpenAiBackend {
         let client = reqwest::Client::builder()
             .default_headers(headers)
             .user_agent(concat!("agentwire/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(settings.timeout)
+            .connect_timeout(settings.first_byte_timeout)
+            // The key is a default header: it must never follow a redirect elsewhere.
+            .redirect(crate::transport::redirect::same_origin_only())
             .build()
             .map_err(|e| ModelError::Setup(format!("cannot build the HTTP client: {e}")))?;
         Ok(OpenAiBackend {
@@ -74,8 +78,18 @@ impl OpenAiBackend {
 
     /// Completes `request`, reporting text to `on_stream` as it arrives (all of it, exactly
     /// once: in pieces when streamed, whole when the server did not stream), and the model's
-    /// visible reasoning when it streams some, with a typed error.
+    /// visible reasoning when it streams some, with a typed error that never holds the key.
     pub async fn complete_detailed(
+        &self,
+        request: &ModelRequest,
+        on_stream: &dyn Fn(ModelStream<'_>),
+    ) -> Result<ModelResponse, ModelError> {
+        self.attempts(request, on_stream)
+            .await
+            .map_err(|e| e.redacted(&self.settings.api_key))
+    }
+
+    async fn attempts(
         &self,
         request: &ModelRequest,
         on_stream: &dyn Fn(ModelStream<'_>),
@@ -83,10 +97,11 @@ impl OpenAiBackend {
         let body = wire::encode(&self.settings, request);
         let mut retries = 0;
         loop {
+            let started = Instant::now();
             let response = self.send(body.clone()).await?;
             let status = response.status().as_u16();
             if response.status().is_success() {
-                return self.read_answer(response, on_stream).await;
+                return self.read_answer(response, on_stream, started).await;
             }
             let retry_after = retry_after(response.headers());
             let message = self.error_message(response).await;
@@ -127,46 +142,63 @@ impl OpenAiBackend {
         }
     }
 
+    /// Sends the request; the response's head counts against the time to first byte.
     async fn send(&self, body: String) -> Result<reqwest::Response, ModelError> {
         let send = self.client.post(&self.endpoint).body(body).send();
-        match tokio::time::timeout(self.settings.timeout, send).await {
-            Err(_) => Err(self.timeout("response")),
-            Ok(Err(e)) if e.is_timeout() => Err(self.timeout("response")),
+        match tokio::time::timeout(self.settings.first_byte_timeout, send).await {
+            Err(_) => Err(self.first_byte_timeout()),
+            Ok(Err(e)) if e.is_timeout() => Err(self.first_byte_timeout()),
             Ok(Err(e)) => Err(self.connection(&e)),
             Ok(Ok(response)) => Ok(response),
         }
     }
 
     /// Reads a 2xx body: SSE when streaming (a server that ignored `stream` and sent plain JSON
-    /// is handled too), one JSON document otherwise.
+    /// is handled too), one JSON document otherwise. The first chunk must come within the time
+    /// to first byte counted from `started`, each further one within the idle timeout, and
+    /// the last before the answer's duration bound; the body may not pass the size bound.
     async fn read_answer(
         &self,
         response: reqwest::Response,
         on_stream: &dyn Fn(ModelStream<'_>),
+        started: Instant,
     ) -> Result<ModelResponse, ModelError> {
         let mut chunks = response.bytes_stream();
-        let mut stream = AnswerStream::new(self.settings.provider);
+        let max_bytes = self.settings.max_answer_bytes;
+        let mut stream = AnswerStream::new(self.settings.provider, max_bytes);
         let mut body = Vec::new();
         let mut streamed_text = false;
+        let finish_by = started + self.settings.max_answer_duration;
+        let mut next_by = started + self.settings.first_byte_timeout;
+        let mut first = true;
         loop {
-            let next = tokio::time::timeout(self.settings.timeout, chunks.next()).await;
+            let next = tokio::time::timeout_at(next_by.min(finish_by), chunks.next()).await;
             let chunk = match next {
-                Err(_) => return Err(self.timeout("further part of the answer")),
+                Err(_) if finish_by <= next_by => return Err(self.too_long()),
+                Err(_) if first => return Err(self.first_byte_timeout()),
+                Err(_) => return Err(self.idle_timeout()),
                 Ok(None) => break,
                 Ok(Some(Err(e))) => return Err(self.connection(&e)),
                 Ok(Some(Ok(chunk))) => chunk,
             };
+            // A server that sends without pause never lets the wait above run out.
+            if Instant::now() >= finish_by {
+                return Err(self.too_long());
+            }
+            first = false;
+            next_by = Instant::now() + self.settings.idle_timeout;
             if !self.settings.stream {
-                if body.len() + chunk.len() > MAX_BODY_BYTES {
-                    return Err(ModelError::Decode(DecodeError::Malformed(format!(
-                        "the answer is larger than {} MiB",
-                        MAX_BODY_BYTES / (1024 * 1024)
-                    ))));
+                if body.len() + chunk.len() > max_bytes {
+                    return Err(self.too_large());
                 }
                 body.extend_from_slice(&chunk);
                 continue;
             }
-            for delta in stream.push(&chunk)? {
+            let deltas = match stream.push(&chunk) {
+                Err(DecodeError::TooLarge { .. }) => return Err(self.too_large()),
+                other => other?,
+            };
+            for delta in deltas {
                 match delta {
                     StreamDelta::Text(text) => {
                         streamed_text = true;
@@ -215,7 +247,7 @@ impl OpenAiBackend {
         let mut chunks = response.bytes_stream();
         let mut body = Vec::new();
         while body.len() < MAX_ERROR_BODY_BYTES {
-            match tokio::time::timeout(self.settings.timeout, chunks.next()).await {
+            match tokio::time::timeout(self.settings.idle_timeout, chunks.next()).await {
                 Ok(Some(Ok(chunk))) => body.extend_from_slice(&chunk),
                 _ => break,
             }
@@ -238,11 +270,37 @@ impl OpenAiBackend {
         }
     }
 
-    fn timeout(&self, waiting_for: &'static str) -> ModelError {
+    fn first_byte_timeout(&self) -> ModelError {
         ModelError::Timeout {
-            after: self.settings.timeout,
-            waiting_for,
+            after: self.settings.first_byte_timeout,
+            waiting_for: "first byte of the answer",
+            setting: FIRST_BYTE_SETTING,
             base_url: self.settings.base_url.clone(),
+        }
+    }
+
+    fn idle_timeout(&self) -> ModelError {
+        ModelError::Timeout {
+            after: self.settings.idle_timeout,
+            waiting_for: "further part of the answer",
+            setting: IDLE_SETTING,
+            base_url: self.settings.base_url.clone(),
+        }
+    }
+
+    fn too_large(&self) -> ModelError {
+        ModelError::AnswerTooLarge {
+            provider: self.settings.provider.label(),
+            base_url: self.settings.base_url.clone(),
+            limit: self.settings.max_answer_bytes,
+        }
+    }
+
+    fn too_long(&self) -> ModelError {
+        ModelError::AnswerTooLong {
+            provider: self.settings.provider.label(),
+            base_url: self.settings.base_url.clone(),
+            limit: self.settings.max_answer_duration,
         }
     }
 

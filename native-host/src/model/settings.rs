@@ -5,7 +5,10 @@
 //! | key | — | `OPENAI_API_KEY`, else `DASHSCOPE_API_KEY`, else `ANTHROPIC_API_KEY` | none: the mock model |
 //! | base URL | `--base-url` | `OPENAI_BASE_URL` (`DASHSCOPE_BASE_URL` with a DashScope key, `ANTHROPIC_BASE_URL` with an Anthropic key) | OpenAI's, DashScope's compatible mode, or `https://api.anthropic.com` |
 //! | model | `--model` | `AGENTWIRE_MODEL` | `gpt-4o-mini`, `qwen-plus` with a DashScope key, `claude-sonnet-4-5` with an Anthropic key |
-//! | timeout | overrides | `AGENTWIRE_MODEL_TIMEOUT_MS` | 120 000 ms |
+//! | time to first byte | overrides (both timeouts) | `AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS` (`AGENTWIRE_MODEL_TIMEOUT_MS` sets both) | 600 000 ms |
+//! | silence while streaming | overrides (both timeouts) | `AGENTWIRE_MODEL_IDLE_TIMEOUT_MS` (`AGENTWIRE_MODEL_TIMEOUT_MS` sets both) | 180 000 ms |
+//! | size of an answer | — | `AGENTWIRE_MODEL_MAX_ANSWER_BYTES` | 64 MiB |
+//! | duration of an answer | — | `AGENTWIRE_MODEL_MAX_ANSWER_MS` | 1 800 000 ms (30 min) |
 //! | streaming | overrides | `AGENTWIRE_MODEL_STREAM` (`0`/`1`) | on |
 //! | retries | — | `AGENTWIRE_MODEL_RETRIES` | 3 |
 //!
@@ -16,7 +19,8 @@
 //! the only key, or when the model name starts with `claude`; it goes only to `--base-url`,
 //! `ANTHROPIC_BASE_URL` or Anthropic's API. Keys set but not used are named in
 //! [`ModelSettings::describe`]. The model name `mock` selects the mock model even when a key is
-//! set.
+//! set. A base URL with user info (`https://user:pass@host`) is refused: reqwest would send it
+//! as Basic authorization beside the key, to a provider that never asked for it.
 
 use super::key::ApiKey;
 use super::retry::RetryPolicy;
@@ -34,8 +38,20 @@ pub const ANTHROPIC_DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const ANTHROPIC_DEFAULT_MODEL: &str = "claude-sonnet-4-5";
 /// The model used with a DashScope key when none is named.
 pub const DASHSCOPE_DEFAULT_MODEL: &str = "qwen-plus";
-/// How long to wait for the server to answer (or to send more of an answer).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long to wait for the first byte of an answer: 10 minutes, because a local model
+/// (llama.cpp, Ollama on a CPU) reads a long prompt before it writes anything; a first request
+/// of 3,500 prompt tokens took 132 s on an ordinary machine.
+pub const DEFAULT_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(600);
+/// The longest silence within an answer once it has started: 3 minutes. Streaming servers send
+/// a token, a ping or a keep-alive comment every few seconds; a stream silent for this long is
+/// stuck.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(180);
+/// The longest one answer may take, from sending the request to its last byte: 30 minutes. A
+/// hosted model writes its longest answers in a few minutes and a slow local one (5 tokens/s
+/// after a 10-minute prompt) several thousand tokens in the rest; a server that streams pings
+/// for ever no longer holds a run for ever.
+pub const DEFAULT_MAX_ANSWER_DURATION: Duration = Duration::from_secs(30 * 60);
+pub use agentwire::model::DEFAULT_MAX_ANSWER_BYTES;
 /// The model name that picks the mock model.
 pub const MOCK_MODEL_NAME: &str = "mock";
 
@@ -69,7 +85,8 @@ pub struct ModelOverrides {
     pub model: Option<String>,
     /// `--base-url`.
     pub base_url: Option<String>,
-    /// A request timeout from the command line or a config file.
+    /// A request timeout from the command line or a config file: both the time to first byte
+    /// and the idle timeout.
     pub timeout: Option<Duration>,
     /// `false` for `--no-stream`.
     pub stream: Option<bool>,
@@ -87,8 +104,14 @@ pub struct ModelSettings {
     pub model: String,
     /// The key, with where it came from.
     pub api_key: ApiKey,
-    /// The longest wait for the response, and then for each further piece of it.
-    pub timeout: Duration,
+    /// The longest wait from sending the request to the first byte of the answer.
+    pub first_byte_timeout: Duration,
+    /// The longest silence between two pieces of an answer once it has started.
+    pub idle_timeout: Duration,
+    /// The most bytes an answer's body may have (streamed or not).
+    pub max_answer_bytes: usize,
+    /// The longest one answer may take, from sending the request to its last byte.
+    pub max_answer_duration: Duration,
     /// Ask for a streamed answer, so text shows as it is generated.
     pub stream: bool,
     /// Retries for 429 and 5xx.
@@ -100,6 +123,8 @@ pub struct ModelSettings {
 /// The model a host should run with.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
+// Made once per process and unpacked at once: boxing the settings would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum ModelChoice {
     /// A real model behind an OpenAI-compatible endpoint.
     OpenAi(ModelSettings),
@@ -118,7 +143,10 @@ impl ModelSettings {
             base_url: base_url.trim_end_matches('/').to_owned(),
             model: model.into(),
             api_key,
-            timeout: DEFAULT_TIMEOUT,
+            first_byte_timeout: DEFAULT_FIRST_BYTE_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
+            max_answer_duration: DEFAULT_MAX_ANSWER_DURATION,
             stream: true,
             retry: RetryPolicy::default(),
             unused_keys: Vec::new(),
@@ -229,11 +257,36 @@ impl ModelSettings {
             .map(str::to_owned)
             .collect();
         settings.provider = provider;
-        settings.timeout = match (overrides.timeout, var("AGENTWIRE_MODEL_TIMEOUT_MS")) {
-            (Some(t), _) => t,
-            (None, Some(ms)) => parse_timeout(&ms)?,
-            (None, None) => DEFAULT_TIMEOUT,
+        // One timeout given (flag, config or the older variable) sets both; the two specific
+        // variables refine it.
+        let both = match (overrides.timeout, var("AGENTWIRE_MODEL_TIMEOUT_MS")) {
+            (Some(t), _) => Some(t),
+            (None, Some(ms)) => Some(parse_millis(&ms, "AGENTWIRE_MODEL_TIMEOUT_MS")?),
+            (None, None) => None,
         };
+        let millis = |name: &str, default: Duration| match var(name) {
+            Some(ms) => parse_millis(&ms, name),
+            None => Ok(both.unwrap_or(default)),
+        };
+        settings.first_byte_timeout = millis(
+            "AGENTWIRE_MODEL_FIRST_BYTE_TIMEOUT_MS",
+            DEFAULT_FIRST_BYTE_TIMEOUT,
+        )?;
+        settings.idle_timeout = millis("AGENTWIRE_MODEL_IDLE_TIMEOUT_MS", DEFAULT_IDLE_TIMEOUT)?;
+        settings.max_answer_duration = match var("AGENTWIRE_MODEL_MAX_ANSWER_MS") {
+            Some(ms) => parse_millis(&ms, "AGENTWIRE_MODEL_MAX_ANSWER_MS")?,
+            None => DEFAULT_MAX_ANSWER_DURATION,
+        };
+        if let Some(bytes) = var("AGENTWIRE_MODEL_MAX_ANSWER_BYTES") {
+            settings.max_answer_bytes = match bytes.parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => {
+                    return Err(format!(
+                        "AGENTWIRE_MODEL_MAX_ANSWER_BYTES must be a positive number of bytes, got {bytes:?}"
+                    ))
+                }
+            };
+        }
         settings.stream = match (overrides.stream, var("AGENTWIRE_MODEL_STREAM")) {
             (Some(s), _) => s,
             (None, Some(v)) => parse_switch(&v, "AGENTWIRE_MODEL_STREAM")?,
@@ -322,22 +375,37 @@ fn is_dashscope_url(url: &str) -> bool {
         .is_some_and(|h| h.starts_with("dashscope") && h.ends_with(".aliyuncs.com"))
 }
 
+/// An `http(s)` URL with a host and without user info. The URL is shown only as
+/// [`for_display`](crate::os::display_url::for_display) shows it: a password in it never prints.
 fn check_base_url(url: &str, source: &str) -> Result<(), String> {
+    let shown = || crate::os::display_url::for_display(url);
     let parsed = reqwest::Url::parse(url)
-        .map_err(|e| format!("{source} is not a valid URL ({e}): {url:?}"))?;
+        .map_err(|e| format!("{source} is not a valid URL ({e}): {:?}", shown()))?;
     if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
         return Err(format!(
-            "{source} must be an http:// or https:// URL with a host, got {url:?}"
+            "{source} must be an http:// or https:// URL with a host, got {:?}",
+            shown()
+        ));
+    }
+    // reqwest sends user info as Basic authorization, beside the key: a password meant for
+    // a proxy or pasted by mistake would go to the model provider. Refused, not stripped,
+    // so the user learns that it was never used rather than wondering why a proxy refuses.
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(format!(
+            "{source} carries user info (user:password@), which agentwire never sends to a \
+             model provider; remove it from {:?} (the key goes in the provider's API key \
+             variable)",
+            shown()
         ));
     }
     Ok(())
 }
 
-fn parse_timeout(ms: &str) -> Result<Duration, String> {
+fn parse_millis(ms: &str, name: &str) -> Result<Duration, String> {
     match ms.parse::<u64>() {
         Ok(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
         _ => Err(format!(
-            "AGENTWIRE_MODEL_TIMEOUT_MS must be a positive number of milliseconds, got {ms:?}"
+            "{name} must be a positive number of milliseconds, got {ms:?}"
         )),
     }
 }

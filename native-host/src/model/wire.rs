@@ -79,12 +79,14 @@ pub(crate) enum AnswerStream {
 }
 
 impl AnswerStream {
-    /// A decoder for one streamed answer from `provider`.
-    pub(crate) fn new(provider: Provider) -> Self {
+    /// A decoder for one streamed answer from `provider`, of at most `max_bytes` bytes.
+    pub(crate) fn new(provider: Provider, max_bytes: usize) -> Self {
         match provider {
-            Provider::Anthropic => AnswerStream::Anthropic(MessagesStream::new()),
+            Provider::Anthropic => {
+                AnswerStream::Anthropic(MessagesStream::with_max_bytes(max_bytes))
+            }
             Provider::OpenAi | Provider::DashScope => {
-                AnswerStream::OpenAi(ChatCompletionStream::new())
+                AnswerStream::OpenAi(ChatCompletionStream::with_max_bytes(max_bytes))
             }
         }
     }

@@ -1,7 +1,7 @@
 //! URLs as they may be shown: never with user info, never with a secret in the query.
 //!
-//! A server URL or `--base-url` may carry `user:password@` (which reqwest sends as Basic
-//! authorization: kept, and documented) or `?access_token=…`. Wherever such a URL is printed
+//! A server URL may carry `user:password@` (which reqwest sends as Basic authorization: kept
+//! for MCP servers, and documented; a model base URL with it is refused) or `?access_token=…`. Wherever such a URL is printed
 //! (errors, `mcp list`, notices) it goes through [`for_display`] first.
 
 use agentwire::audit::redact_text;
@@ -11,19 +11,33 @@ use reqwest::Url;
 /// parameters named like secrets: `access_token`, `key`, `sig`, ...). Text that is not a URL
 /// goes through the redactor alone.
 pub fn for_display(url: &str) -> String {
+    redact_text(&without_user_info(url))
+}
+
+/// `url` without its user info; text that is not a URL as it is.
+fn without_user_info(url: &str) -> String {
     let Ok(mut parsed) = Url::parse(url) else {
-        return redact_text(url);
+        return url.to_owned();
     };
     if parsed.has_host() {
         let _ = parsed.set_username("");
         let _ = parsed.set_password(None);
     }
-    redact_text(parsed.as_str())
+    parsed.into()
 }
 
 /// `text` (an error message, a server's stderr) with every URL in it shown as
-/// [`for_display`] shows it, and every other secret the redactor finds hidden.
+/// [`for_display`] shows it, and every other secret the redactor finds hidden: word by word
+/// for the URLs, then over the whole text, because a credential such as `Bearer TOKEN`,
+/// `Authorization: Basic …` or `--password VALUE` spans words and is invisible one word at a
+/// time.
 pub fn redact_message(text: &str) -> String {
+    redact_text(&clean_urls(text))
+}
+
+/// `text` with the user info of each URL in it removed; the rest is left to one pass of the
+/// redactor over the whole (a second pass would redact its own markers again).
+fn clean_urls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, word) in text.split(' ').enumerate() {
         if i > 0 {
@@ -37,11 +51,11 @@ pub fn redact_message(text: &str) -> String {
                 let end = word[at..]
                     .find(['"', '\'', '<', '>', '`', ')', ','])
                     .map_or(word.len(), |e| at + e);
-                out.push_str(&redact_text(&word[..scheme_start]));
-                out.push_str(&for_display(&word[scheme_start..end]));
-                out.push_str(&redact_text(&word[end..]));
+                out.push_str(&word[..scheme_start]);
+                out.push_str(&without_user_info(&word[scheme_start..end]));
+                out.push_str(&word[end..]);
             }
-            _ => out.push_str(&redact_text(word)),
+            _ => out.push_str(word),
         }
     }
     out
@@ -76,6 +90,32 @@ mod tests {
         for (url, want) in cases {
             assert_eq!(for_display(url), want, "{url}");
         }
+    }
+
+    #[test]
+    fn credentials_that_span_words_are_hidden_too() {
+        // The word-by-word pass alone saw "Bearer" and the token apart and hid neither.
+        for (message, secret) in [
+            (
+                "upstream refused: Authorization: Bearer abcdefghijklmnop1234",
+                "abcdefghijklmnop1234",
+            ),
+            ("got Bearer zyxwvutsrqponm9876 back", "zyxwvutsrqponm9876"),
+            ("login with --password hunter2pw failed", "hunter2pw"),
+            (
+                "at https://h/x?token=abc123tok then Basic dXNlcjpwYXNzd29yZA==",
+                "dXNlcjpwYXNzd29yZA",
+            ),
+        ] {
+            let shown = redact_message(message);
+            assert!(!shown.contains(secret), "{shown}");
+            assert!(shown.contains("[REDACTED]"), "{shown}");
+        }
+        // What is not a secret stays as it was.
+        assert_eq!(
+            redact_message("no such tool \"x\" on https://bob:pw@h:1/mcp"),
+            "no such tool \"x\" on https://h:1/mcp"
+        );
     }
 
     #[test]

@@ -12,6 +12,30 @@
 use agentwire::mcp::http::{HttpMethod, HttpRequest};
 use reqwest::Url;
 
+/// The redirect policy of the model backends' client: redirects within the base URL's origin
+/// are followed (with the key: it is the same server), one to another origin is refused with
+/// an error naming it. Refused rather than re-sent without the key: a model request's body is
+/// the whole conversation, which must not go to a server the user did not name either, and a
+/// model server without its key only answers 401. reqwest would drop `Authorization` across
+/// origins but keep `x-api-key`, `api-key` and every other header, which is why this exists.
+pub fn same_origin_only() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let first = attempt.previous().first().map(Url::origin);
+        if first.is_some_and(|origin| origin != attempt.url().origin()) {
+            let to = crate::os::display_url::for_display(attempt.url().as_str());
+            return attempt.error(format!(
+                "the model server redirected to another origin, {to}; agentwire sends the key \
+                 and the conversation only to the origin of the base URL (set the base URL to \
+                 that server if you trust it)"
+            ));
+        }
+        if attempt.previous().len() > MAX_REDIRECTS {
+            return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+        }
+        attempt.follow()
+    })
+}
+
 /// Most redirects followed for one request (reqwest's default too).
 pub const MAX_REDIRECTS: usize = 10;
 

@@ -6,7 +6,9 @@ use serde_json::{Map, Value};
 
 use super::decode::{check_stop_reason, decode_response};
 use crate::json::quoted;
+use crate::model::answer_size::SizeBudget;
 use crate::model::openai::{parse_arguments, DecodeError, StreamDelta};
+use crate::model::DEFAULT_MAX_ANSWER_BYTES;
 use crate::model::{clip, ModelResponse, ToolCall, Usage};
 use crate::sse::{SseDecoder, SseEvent};
 use crate::vec_map::VecMap;
@@ -323,6 +325,7 @@ pub struct MessagesStream {
     acc: MessageAccumulator,
     raw: Vec<u8>,
     saw_event: bool,
+    size: SizeBudget,
 }
 
 impl Default for MessagesStream {
@@ -332,18 +335,27 @@ impl Default for MessagesStream {
 }
 
 impl MessagesStream {
-    /// A decoder for one streamed response.
+    /// A decoder for one streamed response, bounded to [`DEFAULT_MAX_ANSWER_BYTES`].
     pub fn new() -> Self {
+        Self::with_max_bytes(DEFAULT_MAX_ANSWER_BYTES)
+    }
+
+    /// A decoder for one streamed response of at most `max_bytes` bytes of body; a body
+    /// that goes on past them fails with [`DecodeError::TooLarge`].
+    pub fn with_max_bytes(max_bytes: usize) -> Self {
         MessagesStream {
             sse: SseDecoder::with_max_event_bytes(MAX_EVENT_BYTES),
             acc: MessageAccumulator::new(),
             raw: Vec::new(),
             saw_event: false,
+            size: SizeBudget::new(max_bytes),
         }
     }
 
-    /// Feeds a chunk of the body; returns what can be shown now.
+    /// Feeds a chunk of the body; returns what can be shown now. Past the size bound, every
+    /// call fails with [`DecodeError::TooLarge`] and nothing more is decoded.
     pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<StreamDelta>, DecodeError> {
+        self.size.charge(bytes.len())?;
         if !self.saw_event && self.raw.len() < RAW_KEEP {
             let room = RAW_KEEP - self.raw.len();
             self.raw.extend_from_slice(&bytes[..bytes.len().min(room)]);

@@ -37,6 +37,11 @@ pub enum DecodeError {
         /// The `stop_reason` as the server sent it.
         reason: String,
     },
+    /// A streamed answer passed its size bound (a runaway or hostile stream).
+    TooLarge {
+        /// The bound, in bytes of the body.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for DecodeError {
@@ -72,11 +77,29 @@ impl fmt::Display for DecodeError {
                 "refusal" => f.write_str("the model refused to answer (stop_reason refusal)"),
                 other => write!(f, "the model stopped early (stop_reason {})", quoted(other)),
             },
+            DecodeError::TooLarge { limit } => write!(
+                f,
+                "the streamed answer passed its size limit of {} ({limit} bytes); the stream was stopped",
+                human_bytes(*limit)
+            ),
         }
     }
 }
 
 impl std::error::Error for DecodeError {}
+
+/// `64 MiB`, `1.5 KiB` or `512 B`: a size as people read it.
+fn human_bytes(bytes: usize) -> String {
+    const KIB: usize = 1024;
+    const MIB: usize = 1024 * 1024;
+    if bytes >= MIB && bytes % MIB == 0 {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= KIB && bytes % KIB == 0 {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} B")
+    }
+}
 
 impl DecodeError {
     /// A `NotJson` error for `text`, keeping only its start.

@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use super::decode::decode_response;
 use super::error::{parse_arguments, DecodeError};
+use crate::model::answer_size::SizeBudget;
+use crate::model::DEFAULT_MAX_ANSWER_BYTES;
 use crate::model::{clip, ModelResponse, ToolCall, Usage};
 use crate::sse::{SseDecoder, SseEvent};
 
@@ -270,6 +272,7 @@ pub struct ChatCompletionStream {
     acc: StreamAccumulator,
     raw: Vec<u8>,
     saw_event: bool,
+    size: SizeBudget,
 }
 
 impl Default for ChatCompletionStream {
@@ -279,18 +282,27 @@ impl Default for ChatCompletionStream {
 }
 
 impl ChatCompletionStream {
-    /// A decoder for one streamed response.
+    /// A decoder for one streamed response, bounded to [`DEFAULT_MAX_ANSWER_BYTES`].
     pub fn new() -> Self {
+        Self::with_max_bytes(DEFAULT_MAX_ANSWER_BYTES)
+    }
+
+    /// A decoder for one streamed response of at most `max_bytes` bytes of body; a body
+    /// that goes on past them fails with [`DecodeError::TooLarge`].
+    pub fn with_max_bytes(max_bytes: usize) -> Self {
         ChatCompletionStream {
             sse: SseDecoder::with_max_event_bytes(MAX_EVENT_BYTES),
             acc: StreamAccumulator::new(),
             raw: Vec::new(),
             saw_event: false,
+            size: SizeBudget::new(max_bytes),
         }
     }
 
-    /// Feeds a chunk of the body; returns what can be shown now.
+    /// Feeds a chunk of the body; returns what can be shown now. Past the size bound, every
+    /// call fails with [`DecodeError::TooLarge`] and nothing more is decoded.
     pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<StreamDelta>, DecodeError> {
+        self.size.charge(bytes.len())?;
         if !self.saw_event && self.raw.len() < RAW_KEEP {
             let room = RAW_KEEP - self.raw.len();
             self.raw.extend_from_slice(&bytes[..bytes.len().min(room)]);

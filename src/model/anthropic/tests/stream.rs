@@ -280,3 +280,71 @@ fn a_plain_json_body_is_decoded_instead() {
     let (_, answer) = run(&[b"<html>bad gateway</html>"]);
     assert!(answer.unwrap_err().to_string().contains("bad gateway"));
 }
+
+/// Feeds `MessagesStream::with_max_bytes(max)` the `start` events then `repeat` for ever;
+/// returns how many bytes went in and the error that stopped it.
+fn flood(max: usize, start: &str, repeat: &str) -> (usize, DecodeError) {
+    let mut stream = MessagesStream::with_max_bytes(max);
+    let mut fed = 0;
+    let mut body = start.to_owned();
+    loop {
+        fed += body.len();
+        if let Err(e) = stream.push(body.as_bytes()) {
+            return (fed, e);
+        }
+        assert!(fed < 100 * max, "the stream was never stopped");
+        body = repeat.to_owned();
+    }
+}
+
+#[test]
+fn an_endless_stream_of_text_tool_input_or_pings_stops_at_the_size_bound() {
+    let start = event(
+        "message_start",
+        json!({"type": "message_start", "message": {"usage": {"input_tokens": 1}}}),
+    );
+    let text = event(
+        "content_block_start",
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+    );
+    let tool = event(
+        "content_block_start",
+        json!({"type": "content_block_start", "index": 0,
+               "content_block": {"type": "tool_use", "id": "t", "name": "x", "input": {}}}),
+    );
+    let text_delta = event(
+        "content_block_delta",
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "aaaa"}}),
+    );
+    let json_delta = event(
+        "content_block_delta",
+        json!({"type": "content_block_delta", "index": 0,
+               "delta": {"type": "input_json_delta", "partial_json": "[1,"}}),
+    );
+    let ping = event("ping", json!({"type": "ping"}));
+    for (opening, repeat) in [
+        (format!("{start}{text}"), text_delta),
+        (format!("{start}{tool}"), json_delta),
+        (start.clone(), ping),
+    ] {
+        let (fed, error) = flood(4096, &opening, &repeat);
+        assert_eq!(error, DecodeError::TooLarge { limit: 4096 });
+        assert!(fed > 4096 && fed <= 4096 + repeat.len(), "{fed}");
+        assert!(error.to_string().contains("size limit of 4 KiB"), "{error}");
+    }
+}
+
+#[test]
+fn an_answer_within_the_bound_is_unaffected() {
+    let body = recorded();
+    let mut exact = MessagesStream::with_max_bytes(body.len());
+    assert!(exact.push(body.as_bytes()).is_ok());
+    assert!(exact.finish().is_ok());
+    let mut short = MessagesStream::with_max_bytes(body.len() - 1);
+    assert_eq!(
+        short.push(body.as_bytes()).unwrap_err(),
+        DecodeError::TooLarge {
+            limit: body.len() - 1
+        }
+    );
+}

@@ -312,3 +312,47 @@ fn broken_tool_calls_in_a_stream() {
         "a missing id is generated and missing arguments mean {{}}"
     );
 }
+
+/// Feeds `ChatCompletionStream::with_max_bytes(max)` `repeat` for ever; returns how many
+/// bytes went in and the error that stopped it.
+fn flood(max: usize, repeat: &str) -> (usize, DecodeError) {
+    let mut stream = ChatCompletionStream::with_max_bytes(max);
+    let mut fed = 0;
+    loop {
+        fed += repeat.len();
+        if let Err(e) = stream.push(repeat.as_bytes()) {
+            return (fed, e);
+        }
+        assert!(fed < 100 * max, "the stream was never stopped");
+    }
+}
+
+#[test]
+fn an_endless_stream_of_text_tool_arguments_or_comments_stops_at_the_size_bound() {
+    let text = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"aaaa\"}}]}\n\n";
+    let arguments = "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"x\",\"arguments\":\"[1,\"}}]}}]}\n\n";
+    let keep_alive = ": ping\n\n";
+    for repeat in [text, arguments, keep_alive] {
+        let (fed, error) = flood(2048, repeat);
+        assert_eq!(error, DecodeError::TooLarge { limit: 2048 });
+        assert!(fed > 2048 && fed <= 2048 + repeat.len(), "{fed}");
+        assert!(error.to_string().contains("size limit of 2 KiB"), "{error}");
+    }
+}
+
+#[test]
+fn an_answer_within_the_bound_is_unaffected_and_one_byte_less_is_refused() {
+    let body = OPENAI_TEXT_STREAM.as_bytes();
+    let mut exact = ChatCompletionStream::with_max_bytes(body.len());
+    assert!(exact.push(body).is_ok());
+    assert!(exact.finish().is_ok());
+    let mut short = ChatCompletionStream::with_max_bytes(body.len() - 1);
+    assert_eq!(
+        short.push(body).unwrap_err(),
+        DecodeError::TooLarge {
+            limit: body.len() - 1
+        }
+    );
+    // Once refused, later pushes stay refused.
+    assert!(short.push(b"").is_err());
+}
