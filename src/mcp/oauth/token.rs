@@ -177,6 +177,8 @@ impl OAuthFlow {
                         client_secret: None,
                         auth_method: None,
                     }),
+                    client_registered: self.client_registered,
+                    issuer: self.server_issuer(),
                 })
             }
             Some(_) if status == 200 => self.fail(format!(

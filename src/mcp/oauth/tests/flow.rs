@@ -97,7 +97,7 @@ fn path_based_authorization_servers_are_tried_in_order() {
         ),
     ] {
         let mut script = Script::new();
-        script.standard(json!({}));
+        script.standard(json!({"issuer": "https://auth.example/tenant"}));
         let metadata = script
             .answers
             .remove(&format!("{AS}/.well-known/oauth-authorization-server"))

@@ -5,3 +5,5 @@ mod enterprise;
 mod flow;
 mod grants;
 mod harness;
+mod issuer;
+mod scope;
