@@ -121,10 +121,14 @@ impl OAuthFlow {
             return self.next_metadata();
         };
         let declared = text("issuer");
-        if let Err(refusal) =
-            check_metadata_issuer(declared.as_deref(), &self.issuer, &self.current)
-        {
-            return self.fail(refusal);
+        // Only an issuer the resource named binds its metadata: without resource metadata
+        // (2025-03-26), the origin is only where the server's own metadata is looked for,
+        // and that metadata may well name an issuer below it.
+        if !self.legacy {
+            let checked = check_metadata_issuer(declared.as_deref(), &self.issuer, &self.current);
+            if let Err(refusal) = checked {
+                return self.fail(refusal);
+            }
         }
         self.server = ServerMetadata {
             issuer: declared,
