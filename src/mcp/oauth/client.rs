@@ -26,6 +26,9 @@ impl OAuthFlow {
         if let Some(grant) = self.config.enterprise.clone() {
             return self.start_enterprise(&grant);
         }
+        if let Some(assertion) = self.config.workload_token.clone() {
+            return self.workload_request(assertion);
+        }
         if self.config.client_credentials {
             let ready = self.client.as_ref().is_some_and(|c| {
                 c.client_secret.is_some() || self.token_auth_method(c) == PRIVATE_KEY_JWT

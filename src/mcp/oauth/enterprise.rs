@@ -33,7 +33,7 @@ const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 /// The token type of an identity assertion JWT authorization grant.
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
 /// RFC 7523's grant type: a JWT as the authorization grant.
-const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+pub(super) const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// The identity provider's side of the flow, as it is learned.
 #[derive(Default)]

@@ -74,6 +74,10 @@ pub struct OAuthConfig {
     /// (`error="insufficient_scope"`) asks for it together with the challenged scope
     /// (SEP-2350), so the permissions earlier operations needed are not lost.
     pub previous_scope: Option<String>,
+    /// A workload identity token (a JWT the platform issued to this workload, SEP-1933):
+    /// traded at the token endpoint with the RFC 7523 JWT bearer grant, with no user step. A
+    /// refusal ends the flow: no other grant is tried in its place.
+    pub workload_token: Option<String>,
     /// Enterprise-managed authorization (cross-app access): the enterprise identity provider
     /// vouches for the user instead of a browser step; needs a configured
     /// [`client`](Self::client) at the MCP server's authorization server.
@@ -137,6 +141,10 @@ impl fmt::Debug for OAuthConfig {
             .field("credentials_issuer", &self.credentials_issuer)
             .field("client_registered", &self.client_registered)
             .field("previous_scope", &self.previous_scope)
+            .field(
+                "workload_token",
+                &self.workload_token.as_ref().map(|_| "<redacted>"),
+            )
             .field("enterprise", &self.enterprise)
             .finish()
     }
@@ -158,6 +166,7 @@ impl OAuthConfig {
             credentials_issuer: None,
             client_registered: false,
             previous_scope: None,
+            workload_token: None,
             enterprise: None,
         }
     }

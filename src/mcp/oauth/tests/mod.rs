@@ -7,3 +7,4 @@ mod grants;
 mod harness;
 mod issuer;
 mod scope;
+mod workload;
