@@ -97,7 +97,8 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
 /// The client-side OAuth setup: headless authorization (the suite's authorization servers
 /// approve at once), a metadata document URL the suite recognises, and the pre-registered
 /// client the suite hands over in `MCP_CONFORMANCE_CONTEXT` (`client_id`, and `client_secret`
-/// or `private_key_pem`; for cross-app access also the identity provider's `idp_*` fields).
+/// or `private_key_pem`; for cross-app access also the identity provider's `idp_*` fields; for
+/// workload identity federation the workload's JWT, `valid_jwt`).
 fn oauth_options(scenario: &str) -> OAuthOptions {
     let mut options = OAuthOptions::new(Authorizer::Headless);
     options.config.client_name = "agentwire-conformance".into();
@@ -124,9 +125,12 @@ fn oauth_options(scenario: &str) -> OAuthOptions {
         .get("private_key_pem")
         .and_then(Value::as_str)
         .map(str::to_owned);
+    let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
+    // Workload identity federation: the suite plays the platform and hands over the
+    // workload's JWT (and ones with a wrong audience or expired, which a client never picks).
+    options.config.workload_token = text("valid_jwt");
     // Cross-app access: the suite plays the enterprise identity provider and hands over the
     // user's ID token from it.
-    let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
     if let (Some(id_token), Some(idp_token_endpoint), Some(idp_client_id)) = (
         text("idp_id_token"),
         text("idp_token_endpoint"),

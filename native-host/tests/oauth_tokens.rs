@@ -64,6 +64,63 @@ fn one_authorization_serves_later_runs_and_refreshes_keep_the_refresh_token() {
 }
 
 #[test]
+fn stored_credentials_stay_with_their_authorization_server_when_the_resource_moves() {
+    let server = OAuthServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let store = TokenStore::at(dir.path().join(FILE_NAME));
+    assert_eq!(run_once(&server.url, &store), "called with at-1");
+    let base = server.url.trim_end_matches("/mcp").to_owned();
+    let stored = store.load(&server.url).unwrap();
+    assert_eq!(stored.issuer.as_deref(), Some(base.as_str()));
+    assert!(stored.client_registered);
+
+    // The resource now names another authorization server: the stored client and refresh
+    // token (of the first) are not presented there; the client registers anew.
+    server.migrate_authorization_server();
+    assert_eq!(run_once(&server.url, &store), "called with at-2");
+    let stats = server.stats();
+    assert_eq!(count(&stats, "as2Registrations"), 1, "{stats}");
+    assert_eq!(count(&stats, "foreignAtAs2"), 0, "{stats}");
+    assert_eq!(count(&stats, "refreshGrants"), 0, "{stats}");
+    let stored = store.load(&server.url).unwrap();
+    assert_eq!(stored.issuer, Some(format!("{base}/as2")));
+    assert_eq!(stored.client.client_id, "as2-client-1");
+    assert_eq!(
+        stored.refresh_token, None,
+        "the first server's is not kept for the second"
+    );
+}
+
+#[test]
+fn an_entry_without_an_issuer_lends_no_credentials() {
+    // Written by a version that did not bind credentials to their issuer: nothing says the
+    // refresh token and client belong to the authorization server the resource names now.
+    let dir = tempfile::tempdir().unwrap();
+    let store = TokenStore::at(dir.path().join(FILE_NAME));
+    let old = StoredToken {
+        access_token: "at-old".into(),
+        expires_at: None,
+        refresh_token: Some("rt-old".into()),
+        client: agentwire::mcp::oauth::OAuthClient {
+            client_id: "client-old".into(),
+            client_secret: None,
+            auth_method: None,
+        },
+        client_registered: false,
+        issuer: None,
+    };
+    store.save("https://a.example/mcp", &old).unwrap();
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.store = Some(store);
+    assert_eq!(
+        options.restore("https://a.example/mcp").as_deref(),
+        Some("at-old")
+    );
+    assert!(options.config.refresh_token.is_none());
+    assert!(options.config.client.is_none());
+}
+
+#[test]
 fn an_expired_stored_token_is_not_sent_and_is_refreshed() {
     let server = OAuthServer::start();
     let dir = tempfile::tempdir().unwrap();
@@ -111,6 +168,8 @@ fn an_unwritable_store_only_costs_the_next_runs_a_new_authorization() {
             client_secret: None,
             auth_method: None,
         },
+        client_registered: true,
+        issuer: Some(server.url.clone()),
     };
     other.save(&server.url, &foreign).unwrap();
     let mut options = OAuthOptions::new(Authorizer::Headless);

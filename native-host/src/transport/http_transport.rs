@@ -366,14 +366,10 @@ impl Driver {
         let _ = self.authorizing.send(false);
         match outcome {
             Ok(mut token) => {
-                // The same client serves later rounds (step-up) without registering again.
+                // The same client serves later rounds (step-up) without registering again, as
+                // long as the authorization server stays the same.
                 if let Some(oauth) = &mut self.oauth {
-                    oauth.config.client.get_or_insert(token.client.clone());
-                    match &token.refresh_token {
-                        Some(fresh) => oauth.config.refresh_token = Some(fresh.clone()),
-                        // A refresh may leave the old refresh token in force: keep it.
-                        None => token.refresh_token.clone_from(&oauth.config.refresh_token),
-                    }
+                    oauth.adopt(&mut token);
                     oauth.remember(&url, &token);
                 }
                 let _ = self

@@ -69,9 +69,12 @@ impl OAuthOptions {
     }
 
     /// Takes what `store` holds for the server at `url`: its client and refresh token, for
-    /// the flow to try first, and the access token when it is still fresh, for the caller to
-    /// send from the start. Entries of another client than the configured one are ignored
-    /// (their refresh token would be refused).
+    /// the flow to try first (bound to the issuer that issued them: the flow lends them to no
+    /// other authorization server), and the access token when it is still fresh, for the
+    /// caller to send from the start. Entries of another client than the configured one are
+    /// ignored (their refresh token would be refused); an entry that names no issuer (written
+    /// by an older version) lends only its access token, since nothing says where its
+    /// credentials may go.
     pub fn restore(&mut self, url: &str) -> Option<String> {
         let stored = self.store.as_ref()?.load(url)?;
         if let Some(client) = &self.config.client {
@@ -79,9 +82,39 @@ impl OAuthOptions {
                 return None;
             }
         }
-        self.config.client.get_or_insert(stored.client.clone());
-        self.config.refresh_token.clone_from(&stored.refresh_token);
-        stored.is_fresh(unix_now()).then_some(stored.access_token)
+        let access_token = stored
+            .is_fresh(unix_now())
+            .then(|| stored.access_token.clone());
+        let Some(issuer) = stored.issuer else {
+            return access_token;
+        };
+        if self.config.client.is_none() {
+            self.config.client = Some(stored.client);
+            self.config.client_registered = stored.client_registered;
+        }
+        self.config.refresh_token = stored.refresh_token;
+        self.config.credentials_issuer = Some(issuer);
+        access_token
+    }
+
+    /// Takes in what an authorization gave: the client it used (when it registered one, or
+    /// none was configured), its refresh token (a refresh may leave the earlier one in force,
+    /// at the same issuer only), the issuer they are bound to, and its scope for a later
+    /// step-up. `token` ends up with the refresh token in force, as it is to be remembered.
+    pub fn adopt(&mut self, token: &mut OAuthToken) {
+        let config = &mut self.config;
+        let same_issuer = config.credentials_issuer.as_deref() == Some(token.issuer.as_str());
+        if token.client_registered || config.client.is_none() {
+            config.client = Some(token.client.clone());
+            config.client_registered = token.client_registered;
+        }
+        match &token.refresh_token {
+            Some(fresh) => config.refresh_token = Some(fresh.clone()),
+            None if same_issuer => token.refresh_token.clone_from(&config.refresh_token),
+            None => config.refresh_token = None,
+        }
+        config.credentials_issuer = Some(token.issuer.clone());
+        config.previous_scope.clone_from(&token.scope);
     }
 
     /// Keeps `token` for the server at `url` in the store, if there is one. A store that

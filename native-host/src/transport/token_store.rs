@@ -3,8 +3,10 @@
 //!
 //! One JSON file, `oauth-tokens.json`, in `$AGENTWIRE_STATE_DIR`, else
 //! `$XDG_STATE_HOME/agentwire`, else `~/.local/state/agentwire`. Entries are keyed by the MCP
-//! server's URL and hold the access token, its expiry (Unix seconds), the refresh token and the
-//! client the tokens were issued to. The file is written whole to a temporary file and renamed
+//! server's URL and hold the access token, its expiry (Unix seconds), the refresh token, the
+//! client the tokens were issued to and the issuer of the authorization server that issued
+//! them: the refresh token and a registered client are bound to that issuer, and never go to
+//! another (an entry without one, written by an older version, lends neither). The file is written whole to a temporary file and renamed
 //! over the old one (a crash never leaves half a file) with mode `0600` on Unix (it holds
 //! credentials). A file that cannot be read as such a store is never overwritten: saving fails
 //! with an error naming it, and the run goes on without stored tokens.
@@ -31,6 +33,12 @@ pub struct StoredToken {
     pub refresh_token: Option<String>,
     /// The client the tokens were issued to (a refresh must come from the same client).
     pub client: OAuthClient,
+    /// Whether that client was registered by a flow (not pre-registered): it then belongs to
+    /// [`issuer`](Self::issuer) only.
+    pub client_registered: bool,
+    /// The issuer of the authorization server that issued the tokens; `None` in entries
+    /// written before credentials were bound to their issuer.
+    pub issuer: Option<String>,
 }
 
 impl std::fmt::Debug for StoredToken {
@@ -43,6 +51,8 @@ impl std::fmt::Debug for StoredToken {
                 &self.refresh_token.as_ref().map(|_| "<redacted>"),
             )
             .field("client", &self.client)
+            .field("client_registered", &self.client_registered)
+            .field("issuer", &self.issuer)
             .finish_non_exhaustive()
     }
 }
@@ -55,6 +65,8 @@ impl StoredToken {
             expires_at: token.expires_in.map(|s| now.saturating_add(s)),
             refresh_token: token.refresh_token.clone(),
             client: token.client.clone(),
+            client_registered: token.client_registered,
+            issuer: Some(token.issuer.clone()),
         }
     }
 
@@ -75,7 +87,9 @@ impl StoredToken {
                 "clientId": client.client_id,
                 "clientSecret": client.client_secret,
                 "authMethod": client.auth_method,
+                "registered": self.client_registered,
             },
+            "issuer": self.issuer,
         })
     }
 
@@ -91,6 +105,8 @@ impl StoredToken {
                 client_secret: text(client, "clientSecret"),
                 auth_method: text(client, "authMethod"),
             },
+            client_registered: client.get("registered").and_then(Value::as_bool) == Some(true),
+            issuer: text(value, "issuer"),
         })
     }
 }
@@ -202,6 +218,8 @@ mod tests {
                 client_secret: Some("shh".into()),
                 auth_method: Some("client_secret_post".into()),
             },
+            client_registered: true,
+            issuer: "https://auth.example".into(),
         }
     }
 
@@ -248,6 +266,8 @@ mod tests {
         assert_eq!(loaded, a);
         assert_eq!(loaded.expires_at, Some(4_600));
         assert_eq!(loaded.client.client_secret.as_deref(), Some("shh"));
+        assert_eq!(loaded.issuer.as_deref(), Some("https://auth.example"));
+        assert!(loaded.client_registered);
         assert_eq!(store.load("https://b.example/mcp"), Some(b));
         assert!(store.forget("https://a.example/mcp").unwrap());
         assert!(!store.forget("https://a.example/mcp").unwrap());
@@ -349,5 +369,19 @@ mod tests {
         assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind.file_type()));
         let big = std::fs::read_to_string(dir.path().join("big.json")).unwrap();
         assert!(big.ends_with(&padding), "left as it was");
+    }
+
+    #[test]
+    fn an_entry_from_before_issuer_binding_loads_without_an_issuer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let old = r#"{"version": 1, "servers": {"https://a.example/mcp": {"accessToken": "at",
+            "expiresAt": null, "refreshToken": "rt",
+            "client": {"clientId": "c", "clientSecret": null, "authMethod": null}}}}"#;
+        std::fs::write(&path, old).unwrap();
+        let loaded = TokenStore::at(&path).load("https://a.example/mcp").unwrap();
+        assert_eq!(loaded.issuer, None);
+        assert!(!loaded.client_registered);
+        assert_eq!(loaded.refresh_token.as_deref(), Some("rt"));
     }
 }

@@ -61,6 +61,12 @@ impl OAuthServer {
         self.admin(reqwest::Method::GET, "/stats")
     }
 
+    /// The resource moves to the fixture's second authorization server (issuer
+    /// `<base>/as2`); access tokens issued so far stop working.
+    pub fn migrate_authorization_server(&self) {
+        self.admin(reqwest::Method::POST, "/migrate");
+    }
+
     /// Every access token issued so far stops working; refresh tokens still do.
     pub fn revoke_access_tokens(&self) {
         self.admin(reqwest::Method::POST, "/revoke");

@@ -7,11 +7,13 @@
 use super::exchange::{Exchange, Role};
 use super::machine::{State, StreamableHttp};
 use super::types::{describe_status, find_header, HttpEvent, HttpRequestId};
+use crate::jsonrpc::Id;
 use crate::time::Instant;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// How many authorization rounds in a row may end in another refusal before the machine gives
-/// up (a server that keeps asking for a scope it never grants would loop forever).
+/// up (a server that keeps asking for a scope it never grants would loop forever); also how
+/// many rounds one request may be refused in, whatever else succeeds meanwhile.
 pub const MAX_AUTHORIZATIONS: u32 = 3;
 
 /// The machine's OAuth state.
@@ -29,6 +31,11 @@ pub(crate) struct AuthState {
     pub streams: Vec<Exchange>,
     /// Tokens given since the last request that succeeded with one.
     rounds: u32,
+    /// How many rounds each request still unanswered was refused in: a step-up that never
+    /// satisfies one request ends for it even while other requests succeed between rounds
+    /// (which resets [`rounds`](Self::rounds)). Entries go when the request is answered or
+    /// given up on, so there are never more than requests in flight.
+    refusals: HashMap<Id, u32>,
 }
 
 impl StreamableHttp {
@@ -106,6 +113,9 @@ impl StreamableHttp {
             if answers && !exchange.awaiting.is_empty() && self.auth.access_token.is_some() {
                 self.auth.rounds = 0;
             }
+            for answered in &exchange.awaiting {
+                self.auth.refusals.remove(answered);
+            }
             return false;
         }
         let refused = match role {
@@ -118,9 +128,15 @@ impl StreamableHttp {
         if !self.config.oauth || !refused {
             return false;
         }
-        if self.auth.rounds >= MAX_AUTHORIZATIONS && !self.auth.pending {
+        let exhausted = exchange.awaiting.iter().any(|request| {
+            self.auth.refusals.get(request).copied().unwrap_or(0) >= MAX_AUTHORIZATIONS
+        });
+        if exhausted || self.auth.rounds >= MAX_AUTHORIZATIONS && !self.auth.pending {
             self.give_up_authorizing(id, status, headers);
             return true;
+        }
+        for request in &exchange.awaiting {
+            *self.auth.refusals.entry(request.clone()).or_insert(0) += 1;
         }
         let Some(exchange) = self.exchanges.remove(&id) else {
             return false;
@@ -169,7 +185,15 @@ impl StreamableHttp {
             describe_status(status),
             self.config.url
         );
+        for request in &exchange.awaiting {
+            self.auth.refusals.remove(request);
+        }
         match exchange.role {
+            // A step-up that no authorization satisfies concerns this request: the others
+            // may well be allowed.
+            Role::Post { .. } if status == 403 => {
+                self.fail_awaiting(&exchange.awaiting, &message, Some(status));
+            }
             // Every later message would be refused the same way.
             Role::Post { .. } => self.shut_down(message),
             Role::Resume => self.fail_awaiting(&exchange.awaiting, &message, Some(status)),

@@ -55,7 +55,9 @@
 //!   [`HttpEvent::AuthorizationRequired`] goes up once per round, and
 //!   [`StreamableHttp::set_access_token`] re-sends the messages and re-opens the streams with
 //!   `Authorization: Bearer`. At most [`MAX_AUTHORIZATIONS`] rounds in a row may go without a
-//!   success: then a refused `POST` closes the machine, a refused resumption fails the requests
+//!   success, and one request may be refused in at most as many, whatever succeeds meanwhile:
+//!   then a `POST` refused with `401` closes the machine, one refused with `403` (a step-up no
+//!   authorization satisfies) fails only its request, a refused resumption fails the requests
 //!   it awaits, and the standalone stream stops with a warning, each naming the status and URL.
 //!   Without OAuth, a `401` (or any refusal but `405`) on the standalone stream only stops it
 //!   with a warning; other error statuses fail only the request;

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 impl OAuthFlow {
     pub(super) fn choose_client(&mut self) -> OAuthStep {
+        self.drop_foreign_credentials();
         self.scope = self.select_scope();
         if self.client.is_some() {
             if let Some(refresh_token) = self.config.refresh_token.take() {
@@ -24,6 +25,9 @@ impl OAuthFlow {
         }
         if let Some(grant) = self.config.enterprise.clone() {
             return self.start_enterprise(&grant);
+        }
+        if let Some(assertion) = self.config.workload_token.clone() {
+            return self.workload_request(assertion);
         }
         if self.config.client_credentials {
             let ready = self.client.as_ref().is_some_and(|c| {
@@ -49,6 +53,7 @@ impl OAuthFlow {
                     client_secret: None,
                     auth_method: Some("none".into()),
                 });
+                self.client_registered = true;
                 return self.authorize();
             }
         }
@@ -64,6 +69,8 @@ impl OAuthFlow {
             "redirect_uris": [self.config.redirect_uri],
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
+            // SEP-837: a client whose redirect lands on this machine is a native application.
+            "application_type": application_type(&self.config.redirect_uri),
         });
         if let Some(method) = self.preferred_method(true) {
             metadata["token_endpoint_auth_method"] = json!(method);
@@ -96,6 +103,7 @@ impl OAuthFlow {
                     client_secret: text("client_secret"),
                     auth_method: text("token_endpoint_auth_method"),
                 });
+                self.client_registered = true;
                 self.authorize()
             }
             _ => self.fail(format!(
@@ -122,21 +130,44 @@ impl OAuthFlow {
 
     // ----- authorization -----
 
+    /// The configured scope, else the challenge's, else the resource's; a step-up
+    /// (`insufficient_scope`) asks for the previous scope and the challenged one together
+    /// (SEP-2350). `offline_access` (a refresh token) is asked for exactly when the
+    /// authorization server lists it (SEP-2207), whoever else names it.
     fn select_scope(&self) -> Option<String> {
-        let mut scope = self
-            .config
-            .scope
-            .clone()
-            .or_else(|| self.challenge.scope.clone())
-            .or_else(|| self.resource_scopes.as_ref().map(|s| s.join(" ")))
-            .filter(|s| !s.trim().is_empty())?;
-        let offered = self.server.scopes_supported.iter().flatten();
-        if offered.clone().any(|s| s == "offline_access")
-            && !scope.split(' ').any(|s| s == "offline_access")
-        {
-            scope.push_str(" offline_access");
+        let wanted = if self.challenge.insufficient_scope() {
+            let before = self
+                .config
+                .previous_scope
+                .as_ref()
+                .or(self.config.scope.as_ref());
+            scope_union(before.map(String::as_str), self.challenge.scope.as_deref())
+        } else {
+            self.config
+                .scope
+                .clone()
+                .or_else(|| self.challenge.scope.clone())
+                .or_else(|| self.resource_scopes.as_ref().map(|s| s.join(" ")))
+        };
+        let offered = self
+            .server
+            .scopes_supported
+            .iter()
+            .flatten()
+            .any(|s| s == OFFLINE_ACCESS);
+        let mut scopes: Vec<&str> = wanted
+            .as_deref()
+            .unwrap_or_default()
+            .split_ascii_whitespace()
+            .filter(|s| *s != OFFLINE_ACCESS)
+            .collect();
+        if scopes.is_empty() {
+            return None;
         }
-        Some(scope)
+        if offered {
+            scopes.push(OFFLINE_ACCESS);
+        }
+        Some(scopes.join(" "))
     }
 
     fn authorize(&mut self) -> OAuthStep {
@@ -157,5 +188,49 @@ impl OAuthFlow {
         let url = with_query(&self.server.authorization_endpoint, &form_encode(&params));
         self.phase = Phase::Authorizing;
         OAuthStep::Authorize { url }
+    }
+}
+
+/// The scope that asks for a refresh token (SEP-2207).
+const OFFLINE_ACCESS: &str = "offline_access";
+
+/// `before` and then every scope of `added` not in it, space-separated; `None` when both are
+/// empty.
+fn scope_union(before: Option<&str>, added: Option<&str>) -> Option<String> {
+    let mut scopes: Vec<&str> = Vec::new();
+    for scope in [before, added]
+        .into_iter()
+        .flatten()
+        .flat_map(str::split_ascii_whitespace)
+    {
+        if !scopes.contains(&scope) {
+            scopes.push(scope);
+        }
+    }
+    (!scopes.is_empty()).then(|| scopes.join(" "))
+}
+
+/// The `application_type` to register (SEP-837, OpenID Connect Dynamic Registration §2):
+/// `native` when the redirect comes back to this machine (a loopback address or a private
+/// scheme), `web` for a redirect to a web server.
+fn application_type(redirect_uri: &str) -> &'static str {
+    let Some(url) = super::url::SplitUrl::parse(redirect_uri) else {
+        // Not http(s): a private-use scheme such as `com.example.app:/callback`.
+        return "native";
+    };
+    let authority = url.origin.split_once("://").map_or("", |(_, a)| a);
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority
+            .rsplit_once(':')
+            .map_or(authority, |(host, _)| host),
+    };
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host == "::1"
+        || host.split('.').next() == Some("127") && host.split('.').count() == 4;
+    if loopback {
+        "native"
+    } else {
+        "web"
     }
 }

@@ -2,6 +2,7 @@
 //! (RFC 8414 / OpenID Connect Discovery), with the 2025-03-26 fallbacks.
 
 use super::flow::{OAuthFlow, Phase, ServerMetadata};
+use super::issuer::check_metadata_issuer;
 use super::types::OAuthStep;
 use super::url::SplitUrl;
 use crate::json::quoted;
@@ -76,7 +77,9 @@ impl OAuthFlow {
         }
         self.resource_scopes = string_list(json.get("scopes_supported"));
         self.tried.clear();
-        self.begin_server_metadata(issuer.trim_end_matches('/').to_owned())
+        // Kept exactly as named: the metadata's `issuer` must be this string (the well-known
+        // URL drops a trailing `/` itself).
+        self.begin_server_metadata(issuer)
     }
 
     fn begin_server_metadata(&mut self, issuer: String) -> OAuthStep {
@@ -117,8 +120,18 @@ impl OAuthFlow {
             self.tried.push(format!("{} answered {what}", self.current));
             return self.next_metadata();
         };
+        let declared = text("issuer");
+        // Only an issuer the resource named binds its metadata: without resource metadata
+        // (2025-03-26), the origin is only where the server's own metadata is looked for,
+        // and that metadata may well name an issuer below it.
+        if !self.legacy {
+            let checked = check_metadata_issuer(declared.as_deref(), &self.issuer, &self.current);
+            if let Err(refusal) = checked {
+                return self.fail(refusal);
+            }
+        }
         self.server = ServerMetadata {
-            issuer: text("issuer"),
+            issuer: declared,
             authorization_endpoint: authorization,
             token_endpoint: token,
             registration_endpoint: text("registration_endpoint"),
@@ -126,6 +139,10 @@ impl OAuthFlow {
             auth_methods: string_list(json.get("token_endpoint_auth_methods_supported")),
             cimd_supported: json
                 .get("client_id_metadata_document_supported")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            iss_supported: json
+                .get("authorization_response_iss_parameter_supported")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
         };

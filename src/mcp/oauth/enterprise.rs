@@ -33,7 +33,7 @@ const ID_TOKEN: &str = "urn:ietf:params:oauth:token-type:id_token";
 /// The token type of an identity assertion JWT authorization grant.
 const ID_JAG: &str = "urn:ietf:params:oauth:token-type:id-jag";
 /// RFC 7523's grant type: a JWT as the authorization grant.
-const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+pub(super) const JWT_BEARER_GRANT: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// The identity provider's side of the flow, as it is learned.
 #[derive(Default)]
@@ -46,6 +46,10 @@ pub(super) struct IdpSession {
     id_token: Option<String>,
     /// The `nonce` of the sign-in, which the ID token must carry back.
     nonce: String,
+    /// The `issuer` its discovery document declares: the sign-in's response must come from it.
+    issuer: String,
+    /// Whether that document promises `iss` in authorization responses (RFC 9207 §3).
+    iss_supported: bool,
 }
 
 impl IdpSession {
@@ -56,6 +60,8 @@ impl IdpSession {
             token_endpoint: grant.and_then(|g| g.idp_token_endpoint.clone()),
             id_token: grant.and_then(|g| g.id_token.clone()),
             nonce: base64url(nonce),
+            issuer: String::new(),
+            iss_supported: false,
         }
     }
 }
@@ -133,6 +139,11 @@ impl OAuthFlow {
                 quoted(&expected)
             ));
         }
+        self.idp.issuer = declared;
+        self.idp.iss_supported = json
+            .get("authorization_response_iss_parameter_supported")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if self.idp.token_endpoint.is_none() {
             self.idp.token_endpoint = text("token_endpoint");
         }
@@ -167,6 +178,12 @@ impl OAuthFlow {
         OAuthStep::Authorize {
             url: with_query(&endpoint, &form_encode(&params)),
         }
+    }
+
+    /// The issuer the sign-in's authorization response must come from, and whether the
+    /// provider promised to name it there (RFC 9207).
+    pub(super) fn idp_response_issuer(&self) -> (String, bool) {
+        (self.idp.issuer.clone(), self.idp.iss_supported)
     }
 
     /// The provider's authorization endpoint, for messages about its redirect.

@@ -3,6 +3,7 @@
 use super::challenge::BearerChallenge;
 use super::encoding::base64url;
 use super::enterprise::IdpSession;
+use super::issuer::check_response_issuer;
 use super::types::{OAuthClient, OAuthConfig, OAuthRandom, OAuthStep};
 use super::url::SplitUrl;
 use crate::json::quoted;
@@ -44,6 +45,9 @@ pub(super) struct ServerMetadata {
     pub(super) scopes_supported: Option<Vec<String>>,
     pub(super) auth_methods: Option<Vec<String>>,
     pub(super) cimd_supported: bool,
+    /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): the authorization
+    /// response must then carry `iss`.
+    pub(super) iss_supported: bool,
 }
 
 /// One OAuth 2.1 authorization-code flow with PKCE (S256) for an MCP server, from the server's
@@ -84,9 +88,14 @@ pub struct OAuthFlow {
     pub(super) legacy: bool,
     pub(super) resource: String,
     pub(super) resource_scopes: Option<Vec<String>>,
+    /// The authorization server's issuer identifier exactly as the resource metadata names it
+    /// (its origin without resource metadata): the metadata's `issuer` must be this very string.
     pub(super) issuer: String,
     pub(super) server: ServerMetadata,
     pub(super) client: Option<OAuthClient>,
+    /// [`client`](Self::client) was registered (dynamic registration or a metadata document),
+    /// by this flow or an earlier one, rather than pre-registered.
+    pub(super) client_registered: bool,
     pub(super) scope: Option<String>,
     /// A token request waiting for its client assertion: its form fields and the phase its
     /// answer is read in.
@@ -107,6 +116,7 @@ impl OAuthFlow {
             idp: IdpSession::new(config.enterprise.as_ref(), &random.nonce),
             resource: config.resource_url.clone(),
             client: config.client.clone(),
+            client_registered: config.client.is_some() && config.client_registered,
             config,
             challenge,
             verifier: base64url(&random.verifier),
@@ -192,6 +202,17 @@ impl OAuthFlow {
                 url = quoted(url)
             ));
         };
+        // RFC 9207 §2.4, before anything else in the response is believed (errors included):
+        // an answer from another authorization server (a mix-up) is refused.
+        let (issuer, advertised) = match self.phase {
+            Phase::IdpAuthorizing => self.idp_response_issuer(),
+            _ => (self.server_issuer(), self.server.iss_supported),
+        };
+        let iss = redirect.query_param("iss");
+        if let Err(refusal) = check_response_issuer(iss.as_deref(), &issuer, advertised, &endpoint)
+        {
+            return self.fail(refusal);
+        }
         if let Some(error) = redirect.query_param("error") {
             let detail = redirect
                 .query_param("error_description")

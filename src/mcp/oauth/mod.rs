@@ -18,6 +18,7 @@ mod discovery;
 pub mod encoding;
 mod enterprise;
 mod flow;
+mod issuer;
 mod token;
 mod types;
 mod url;

@@ -3,6 +3,7 @@
 //! `private_key_jwt` with an assertion the host signs).
 
 use super::encoding::{base64_standard, form_encode, percent_encode};
+use super::enterprise::JWT_BEARER_GRANT;
 use super::flow::{OAuthFlow, Phase};
 use super::types::{OAuthClient, OAuthStep, OAuthToken};
 use crate::json::quoted;
@@ -28,6 +29,24 @@ impl OAuthFlow {
         ];
         if let Some(scope) = &self.scope {
             grant.push(("scope".to_owned(), scope.clone()));
+        }
+        self.post_token(grant, Phase::Token)
+    }
+
+    /// The workload's identity token as an RFC 7523 JWT bearer grant (SEP-1933). A configured
+    /// client authenticates as usual; without one, the assertion alone identifies the
+    /// workload (RFC 7523 §3.1 makes client authentication optional).
+    pub(super) fn workload_request(&mut self, assertion: String) -> OAuthStep {
+        let mut grant = vec![
+            ("grant_type".to_owned(), JWT_BEARER_GRANT.to_owned()),
+            ("assertion".to_owned(), assertion),
+            ("resource".to_owned(), self.resource.clone()),
+        ];
+        if let Some(scope) = &self.scope {
+            grant.push(("scope".to_owned(), scope.clone()));
+        }
+        if self.client.is_none() {
+            return self.send_token_request(grant, form_headers(), Phase::Token);
         }
         self.post_token(grant, Phase::Token)
     }
@@ -177,6 +196,8 @@ impl OAuthFlow {
                         client_secret: None,
                         auth_method: None,
                     }),
+                    client_registered: self.client_registered,
+                    issuer: self.server_issuer(),
                 })
             }
             Some(_) if status == 200 => self.fail(format!(

@@ -60,6 +60,24 @@ pub struct OAuthConfig {
     /// A refresh token from an earlier flow: tried first (with [`client`](Self::client)); when
     /// the server refuses it, the flow authorizes anew.
     pub refresh_token: Option<String>,
+    /// The issuer of the authorization server that [`refresh_token`](Self::refresh_token), and
+    /// [`client`](Self::client) when [`client_registered`](Self::client_registered), came from.
+    /// Credentials are bound to their issuer (SEP-2352): when discovery finds another one, the
+    /// refresh token is never sent there and a registered client is not presented there (the
+    /// flow registers anew). `None` binds nothing.
+    pub credentials_issuer: Option<String>,
+    /// [`client`](Self::client) was registered by an earlier flow (dynamic registration or a
+    /// metadata document), not pre-registered: it belongs to
+    /// [`credentials_issuer`](Self::credentials_issuer) only.
+    pub client_registered: bool,
+    /// The scope of the previous authorization for this server: a step-up
+    /// (`error="insufficient_scope"`) asks for it together with the challenged scope
+    /// (SEP-2350), so the permissions earlier operations needed are not lost.
+    pub previous_scope: Option<String>,
+    /// A workload identity token (a JWT the platform issued to this workload, SEP-1933):
+    /// traded at the token endpoint with the RFC 7523 JWT bearer grant, with no user step. A
+    /// refusal ends the flow: no other grant is tried in its place.
+    pub workload_token: Option<String>,
     /// Enterprise-managed authorization (cross-app access): the enterprise identity provider
     /// vouches for the user instead of a browser step; needs a configured
     /// [`client`](Self::client) at the MCP server's authorization server.
@@ -120,6 +138,13 @@ impl fmt::Debug for OAuthConfig {
                 "refresh_token",
                 &self.refresh_token.as_ref().map(|_| "<redacted>"),
             )
+            .field("credentials_issuer", &self.credentials_issuer)
+            .field("client_registered", &self.client_registered)
+            .field("previous_scope", &self.previous_scope)
+            .field(
+                "workload_token",
+                &self.workload_token.as_ref().map(|_| "<redacted>"),
+            )
             .field("enterprise", &self.enterprise)
             .finish()
     }
@@ -138,6 +163,10 @@ impl OAuthConfig {
             client_credentials: false,
             can_sign_assertions: false,
             refresh_token: None,
+            credentials_issuer: None,
+            client_registered: false,
+            previous_scope: None,
+            workload_token: None,
             enterprise: None,
         }
     }
@@ -194,6 +223,14 @@ pub struct OAuthToken {
     pub scope: Option<String>,
     /// The client the token was issued to, for reuse by a later flow (step-up).
     pub client: OAuthClient,
+    /// Whether [`client`](Self::client) was registered by a flow (dynamic registration or a
+    /// metadata document) rather than pre-registered: then it belongs to
+    /// [`issuer`](Self::issuer) only.
+    pub client_registered: bool,
+    /// The issuer of the authorization server that issued the token (its metadata's
+    /// `issuer`, checked against the identifier it was discovered by). The refresh token and a
+    /// registered client are bound to it.
+    pub issuer: String,
 }
 
 impl fmt::Debug for OAuthToken {
@@ -208,6 +245,8 @@ impl fmt::Debug for OAuthToken {
             .field("expires_in", &self.expires_in)
             .field("scope", &self.scope)
             .field("client", &self.client)
+            .field("client_registered", &self.client_registered)
+            .field("issuer", &self.issuer)
             .finish()
     }
 }

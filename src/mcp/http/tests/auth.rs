@@ -63,46 +63,52 @@ fn a_401_on_initialize_is_handed_up_and_everything_is_resent_with_the_token() {
 
 #[test]
 fn a_403_step_up_resends_the_request_and_the_rounds_are_limited() {
-    let mut host = oauth_host();
-    host.handshake("s");
-    let _get = host.request();
-    host.send(call(3));
-    for round in 0..MAX_AUTHORIZATIONS {
+    // Out of rounds, a 403 (more scope than any authorization gives) fails that request; a
+    // 401 (no token accepted at all) closes, since every later message would be refused too.
+    for status in [403, 401] {
+        let mut host = oauth_host();
+        host.handshake("s");
+        let _get = host.request();
+        host.send(call(3));
+        let challenge = [("WWW-Authenticate", "Bearer error=\"insufficient_scope\"")];
+        for round in 0..MAX_AUTHORIZATIONS {
+            let post = host.request();
+            host.head(post.id, status, &challenge);
+            let events = host.events();
+            assert!(
+                matches!(
+                    events[..],
+                    [HttpEvent::AuthorizationRequired { status: s, .. }] if s == status
+                ),
+                "round {round}: {events:?}"
+            );
+            host.http
+                .set_access_token(host.now, format!("token-{round}"))
+                .unwrap();
+        }
         let post = host.request();
-        host.head(
-            post.id,
-            403,
-            &[("WWW-Authenticate", "Bearer error=\"insufficient_scope\"")],
-        );
-        let events = host.events();
+        let sent: Value = serde_json::from_slice(post.body.as_ref().unwrap()).unwrap();
+        assert_eq!(sent["id"], 3, "the refused call itself is re-sent");
+        host.head(post.id, status, &challenge);
+        let reason = if status == 403 {
+            assert!(host.events().is_empty(), "no fourth round");
+            assert!(!host.http.is_closed());
+            let answers = host.messages();
+            assert_eq!(answers[0]["id"], 3);
+            answers[0]["error"]["message"].as_str().unwrap().to_owned()
+        } else {
+            let events = host.events();
+            let Some(HttpEvent::Closed { reason }) = events.last() else {
+                panic!("expected Closed, got {events:?}");
+            };
+            reason.clone()
+        };
         assert!(
-            matches!(
-                events[..],
-                [HttpEvent::AuthorizationRequired { status: 403, .. }]
-            ),
-            "round {round}: {events:?}"
+            reason.contains("after 3 authorizations in a row"),
+            "{reason}"
         );
-        host.http
-            .set_access_token(host.now, format!("token-{round}"))
-            .unwrap();
+        assert!(reason.contains("insufficient_scope"), "{reason}");
     }
-    let post = host.request();
-    let sent: Value = serde_json::from_slice(post.body.as_ref().unwrap()).unwrap();
-    assert_eq!(sent["id"], 3, "the refused call itself is re-sent");
-    host.head(
-        post.id,
-        403,
-        &[("WWW-Authenticate", "Bearer error=\"insufficient_scope\"")],
-    );
-    let events = host.events();
-    let Some(HttpEvent::Closed { reason }) = events.last() else {
-        panic!("expected Closed, got {events:?}");
-    };
-    assert!(
-        reason.contains("after 3 authorizations in a row"),
-        "{reason}"
-    );
-    assert!(reason.contains("insufficient_scope"), "{reason}");
 }
 
 #[test]
@@ -148,4 +154,62 @@ fn without_oauth_a_401_still_closes() {
         matches!(events[..], [HttpEvent::Closed { .. }]),
         "{events:?}"
     );
+}
+
+#[test]
+fn a_step_up_that_never_satisfies_one_request_gives_up_on_it_while_others_succeed() {
+    // Each round, another request succeeds with the new token (which resets the rounds in a
+    // row); the refused call must still stop after its own MAX_AUTHORIZATIONS rounds, and a
+    // 403 fails only that call: the server keeps serving the rest.
+    let mut host = oauth_host();
+    host.handshake("s");
+    let _get = host.request();
+    host.send(call(3));
+    let step_up = [(
+        "WWW-Authenticate",
+        "Bearer error=\"insufficient_scope\", scope=\"admin\"",
+    )];
+    let mut rounds = 0;
+    let mut refused = host.request();
+    for other in 10..20 {
+        host.head(refused.id, 403, &step_up);
+        let events = host.events();
+        if !matches!(
+            events[..],
+            [HttpEvent::AuthorizationRequired { status: 403, .. }]
+        ) {
+            // No new round: the call was given up on.
+            assert!(events.is_empty(), "{events:?}");
+            break;
+        }
+        rounds += 1;
+        assert!(
+            rounds <= MAX_AUTHORIZATIONS,
+            "round {rounds} for the same call"
+        );
+        host.send(call(other));
+        host.http
+            .set_access_token(host.now, format!("t{rounds}"))
+            .unwrap();
+        // The refused call is re-sent first, then the other one, which succeeds.
+        refused = host.request();
+        let sent: Value = serde_json::from_slice(refused.body.as_ref().unwrap()).unwrap();
+        assert_eq!(sent["id"], 3);
+        let succeeding = host.request();
+        host.json(succeeding.id, &[], &result(other, "ok").to_string());
+        assert_eq!(host.messages()[0]["id"], other);
+    }
+    assert_eq!(rounds, MAX_AUTHORIZATIONS);
+    let answers = host.messages();
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    assert_eq!(answers[0]["id"], 3);
+    let message = answers[0]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("HTTP 403"), "{message}");
+    assert!(message.contains("insufficient_scope"), "{message}");
+    assert!(message.contains(URL), "{message}");
+    assert!(!host.http.is_closed(), "the other requests are unaffected");
+    host.send(call(30));
+    let post = host.request();
+    host.json(post.id, &[], &result(30, "still served").to_string());
+    assert_eq!(host.messages()[0]["id"], 30);
 }

@@ -49,6 +49,12 @@ fn a_configured_private_key_jwt_client_signs_and_sends_no_secret() {
 fn the_audience_is_the_issuer_the_metadata_declares() {
     let mut script = Script::new();
     script.standard(json!({"issuer": "https://auth.example/"}));
+    // Named with its trailing `/` by the resource too: the metadata is that issuer's own.
+    script.answer(
+        PATH_PRM,
+        200,
+        json!({"resource": MCP, "authorization_servers": ["https://auth.example/"]}),
+    );
     let config = m2m_config(jwt_client(None, Some("private_key_jwt")));
     script.run(config, None).unwrap();
     assert_eq!(

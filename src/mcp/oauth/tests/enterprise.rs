@@ -397,3 +397,32 @@ fn identity_provider_failures_name_it() {
         "{error}"
     );
 }
+
+#[test]
+fn a_sign_in_response_from_another_issuer_is_refused_before_its_code_is_used() {
+    // RFC 9207 at the identity provider too: a wrong `iss`, or none where promised.
+    let evil = |url: &str| format!("{}&iss=https%3A%2F%2Fevil.example", approve(url));
+    for (promised, redirect) in [(false, evil as fn(&str) -> String), (true, approve)] {
+        let mut script = sign_in_script(good_id_token());
+        script.answer(
+            IDP_DISCOVERY,
+            200,
+            json!({"issuer": IDP, "authorization_endpoint": IDP_AUTHORIZE,
+                "token_endpoint": IDP_TOKEN,
+                "authorization_response_iss_parameter_supported": promised}),
+        );
+        script.redirect = redirect;
+        let error = script
+            .run(sign_in_config(), Some(r#"Bearer scope="notes:read""#))
+            .unwrap_err();
+        assert!(error.contains(IDP_AUTHORIZE), "{error}");
+        assert!(error.contains("RFC 9207"), "{error}");
+        assert!(!script.urls().contains(&IDP_TOKEN.to_owned()), "{error}");
+    }
+    // The right issuer is accepted.
+    let mut script = sign_in_script(good_id_token());
+    script.redirect = |url| format!("{}&iss=https%3A%2F%2Fidp.example", approve(url));
+    script
+        .run(sign_in_config(), Some(r#"Bearer scope="notes:read""#))
+        .unwrap();
+}

@@ -97,7 +97,7 @@ fn path_based_authorization_servers_are_tried_in_order() {
         ),
     ] {
         let mut script = Script::new();
-        script.standard(json!({}));
+        script.standard(json!({"issuer": "https://auth.example/tenant"}));
         let metadata = script
             .answers
             .remove(&format!("{AS}/.well-known/oauth-authorization-server"))
@@ -123,6 +123,8 @@ fn without_resource_metadata_the_mcp_origin_is_the_server_2025_03_26() {
         "https://mcp.example/.well-known/oauth-authorization-server",
         200,
         json!({
+            // Below the origin it was looked up at: fine without resource metadata.
+            "issuer": "https://mcp.example/oauth",
             "authorization_endpoint": "https://mcp.example/oauth/authorize",
             "token_endpoint": "https://mcp.example/oauth/token",
             "registration_endpoint": "https://mcp.example/oauth/register",
@@ -140,6 +142,7 @@ fn without_resource_metadata_the_mcp_origin_is_the_server_2025_03_26() {
     );
     let token = script.run(config(), None).unwrap();
     assert_eq!(token.access_token, "t");
+    assert_eq!(token.issuer, "https://mcp.example/oauth");
     assert!(script.visited[0].starts_with("https://mcp.example/oauth/authorize?"));
 }
 

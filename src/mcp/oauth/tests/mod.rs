@@ -5,3 +5,6 @@ mod enterprise;
 mod flow;
 mod grants;
 mod harness;
+mod issuer;
+mod scope;
+mod workload;
