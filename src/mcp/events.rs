@@ -60,11 +60,13 @@ impl fmt::Display for RequestError {
 
 impl std::error::Error for RequestError {}
 
-/// Server information learned from the `initialize` result.
+/// Server information learned from the `initialize` (or `server/discover`) result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerDetails {
     /// The negotiated protocol version.
     pub protocol_version: String,
+    /// The era the session speaks with this server.
+    pub era: super::Era,
     /// `serverInfo` (name, version, ...), verbatim.
     pub server_info: Value,
     /// `capabilities`, verbatim.

@@ -65,6 +65,7 @@ mod auth;
 mod exchange;
 mod machine;
 mod messages;
+mod modern;
 mod renew;
 mod responses;
 mod types;

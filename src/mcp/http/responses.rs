@@ -292,6 +292,7 @@ impl StreamableHttp {
         for incoming in split(text) {
             if let Some(id) = incoming.response_to {
                 self.settle(&id);
+                self.learn_tool_headers(&id, incoming.value.as_ref());
                 if self.initialize_id.as_ref() == Some(&id) {
                     self.initialize_id = None;
                     let version = incoming
@@ -470,6 +471,16 @@ impl StreamableHttp {
             message.push_str(&format!(": {}", body_excerpt(text)));
         }
         let post = matches!(exchange.role, Role::Post { .. });
+        let credentials = matches!(status, 401 | 403);
+        let modern = exchange.modern && post && !credentials;
+        if let (true, [id]) = (modern, exchange.awaiting.as_slice()) {
+            // A modern server says why in a JSON-RPC error (an unsupported version, a header
+            // that does not match the body, ...): the session acts on its code.
+            if let Some(line) = super::modern::error_body_line(id, text) {
+                self.settle(id);
+                return self.deliver(line);
+            }
+        }
         match status {
             // With OAuth on, `authorization_refused` took these at the head.
             401 | 403 if exchange.role != Role::Listen => self.shut_down(format!(
