@@ -8,6 +8,7 @@ pub mod commands;
 pub mod config_file;
 pub mod connect;
 pub mod display_url;
+pub mod eras;
 pub mod extensions;
 pub mod http_transport;
 pub mod jwt;

@@ -38,11 +38,16 @@ impl ClientSession {
 
     fn send_discover(&mut self, now: Instant, retried: bool) {
         self.state = State::Discovering { retried };
+        // The probe and the `initialize` after it share the start-up time.
         let timeout = match self.config.protocol {
             ProtocolChoice::Auto => self.config.discover_timeout,
             _ => self.config.initialize_timeout,
         };
-        let deadlines = Deadlines::starting_at(now, timeout, None);
+        let left = self
+            .config
+            .initialize_timeout
+            .saturating_sub(now.saturating_since(self.opened_at));
+        let deadlines = Deadlines::starting_at(now, timeout.min(left), None);
         self.send_request(now, "server/discover", None, deadlines, Purpose::Discover);
     }
 
@@ -50,7 +55,12 @@ impl ClientSession {
         self.envelope = None;
         self.state = State::Initializing;
         let params = self.initialize_params();
-        let deadlines = Deadlines::starting_at(now, self.config.initialize_timeout, None);
+        // After a probe, what is left of the start-up time.
+        let left = self
+            .config
+            .initialize_timeout
+            .saturating_sub(now.saturating_since(self.opened_at));
+        let deadlines = Deadlines::starting_at(now, left, None);
         self.send_request(
             now,
             "initialize",
@@ -137,13 +147,51 @@ impl ClientSession {
         self.not_modern(now, format!("server/discover failed: {error}"));
     }
 
-    /// The probe went unanswered for `discover_timeout`.
-    pub(super) fn discover_timed_out(&mut self, now: Instant, waited: std::time::Duration) {
+    /// The probe went unanswered for `discover_timeout`. Its answer may still come (a server
+    /// slow to start reads both requests at once): a modern one then wins over `initialize`.
+    pub(super) fn discover_timed_out(
+        &mut self,
+        now: Instant,
+        wire_id: u64,
+        waited: std::time::Duration,
+    ) {
+        self.late_probe = Some(wire_id);
         let reason = format!(
             "server did not answer server/discover within {} ms",
             whole_millis(waited)
         );
         self.not_modern(now, reason);
+    }
+
+    /// A response to the probe that timed out, while `initialize` is out: a modern answer
+    /// makes the session modern (the `initialize` in flight is forgotten); `false` when
+    /// `wire_id` is not the probe or the answer is not modern.
+    pub(super) fn late_probe_answered(
+        &mut self,
+        now: Instant,
+        wire_id: u64,
+        outcome: &Result<Value, ErrorObject>,
+    ) -> bool {
+        if self.late_probe != Some(wire_id) || self.state != State::Initializing {
+            return false;
+        }
+        self.late_probe = None;
+        let Ok(result) = outcome else { return false };
+        let modern = result
+            .get("supportedVersions")
+            .and_then(Value::as_array)
+            .is_some_and(|v| v.iter().any(|v| v == MODERN_PROTOCOL_VERSION));
+        if !modern {
+            return false;
+        }
+        for (_, pending) in self.pending.drain() {
+            debug_assert!(matches!(pending.data, Purpose::Initialize));
+        }
+        let info = json!({"name": self.config.client_name, "version": self.config.client_version});
+        let capabilities = self.capabilities(Era::Modern);
+        self.envelope = Some(Envelope::new(MODERN_PROTOCOL_VERSION, capabilities, info));
+        self.discover_answered(now, result.clone());
+        true
     }
 
     /// The server is not (or not only) modern: legacy it is under `auto`, an error otherwise.

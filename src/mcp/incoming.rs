@@ -135,6 +135,11 @@ impl ClientSession {
             return;
         };
         let wire_id = id.as_u64();
+        if let Some(late) = wire_id {
+            if self.late_probe_answered(now, late, &response.outcome) {
+                return;
+            }
+        }
         let Some(pending) = wire_id.and_then(|wire_id| self.pending.remove(wire_id)) else {
             let reason = match wire_id {
                 Some(n) if self.pending.was_issued(n) => {

@@ -204,6 +204,10 @@ pub struct ClientSession {
     pub(super) next_ask: u64,
     /// The latest time an input or command brought (for answers given without one).
     pub(super) last_input: Instant,
+    /// When the session started: the probe and `initialize` share the start-up time.
+    pub(super) opened_at: Instant,
+    /// The wire id of a `server/discover` probe that timed out, whose answer may still come.
+    pub(super) late_probe: Option<u64>,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -230,6 +234,8 @@ impl ClientSession {
             waiting: Vec::new(),
             next_ask: 0,
             last_input: now,
+            opened_at: now,
+            late_probe: None,
             config,
         };
         session.open(now);
@@ -507,13 +513,13 @@ impl ClientSession {
         while let Some((wire_id, pending)) = self.pending.pop_expired(now) {
             let waited = now.saturating_since(pending.sent_at);
             if let Purpose::Discover = pending.data {
-                self.discover_timed_out(now, waited);
+                self.discover_timed_out(now, wire_id, waited);
                 continue;
             }
             if let Purpose::Initialize = pending.data {
                 let reason = format!(
                     "server did not answer initialize within {} ms",
-                    whole_millis(pending.deadlines.timeout)
+                    whole_millis(self.config.initialize_timeout)
                 );
                 self.shut_down(reason);
                 return;
