@@ -49,7 +49,10 @@ impl fmt::Display for RequestError {
             RequestError::Timeout { method, waited } => {
                 write!(f, "{method} timed out after {} ms", whole_millis(*waited))
             }
-            RequestError::Rpc(e) => write!(f, "server error: {e}"),
+            RequestError::Rpc(e) => match super::meta::error_code_name(e.code) {
+                Some(name) => write!(f, "server error: {e}: {name}"),
+                None => write!(f, "server error: {e}"),
+            },
             RequestError::Closed(reason) => write!(f, "connection closed: {reason}"),
             RequestError::Cancelled(reason) => write!(f, "cancelled: {reason}"),
             RequestError::InvalidResult(reason) => write!(f, "invalid result: {reason}"),

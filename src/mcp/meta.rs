@@ -19,6 +19,17 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// Error code of a request whose HTTP headers do not match its body (`Mcp-Method`, ...).
 pub const HEADER_MISMATCH: i64 = -32020;
 
+/// The name of an MCP error code of the `-32020…-32099` range (2026-07-28), for messages.
+pub fn error_code_name(code: i64) -> Option<&'static str> {
+    Some(match code {
+        HEADER_MISMATCH => "header mismatch",
+        -32021 => "missing required client capability",
+        UNSUPPORTED_PROTOCOL_VERSION => "unsupported protocol version",
+        -32042 => "URL elicitation required",
+        _ => return None,
+    })
+}
+
 /// The envelope every modern request carries, built once per session.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Envelope {
