@@ -509,3 +509,79 @@ fn tools_with_invalid_header_declarations_are_left_out_in_the_modern_era() {
     pair.reply(&list, tools);
     assert!(matches!(pair.event(), SessionEvent::ToolsListed { tools, .. } if tools.len() == 2));
 }
+
+#[test]
+fn cache_hints_spare_a_re_list_inside_the_ttl_and_a_list_changed_ends_them() {
+    let mut pair = modern_pair(config(ProtocolChoice::Modern));
+    let tools = json!([{"name": "b"}, {"name": "a"}]);
+    pair.client.list_tools(pair.now).unwrap();
+    let list = pair.recv();
+    pair.reply(
+        &list,
+        json!({"resultType": "complete", "tools": tools, "ttlMs": 60_000, "cacheScope": "private"}),
+    );
+    assert!(matches!(pair.event(), SessionEvent::ToolsListed { .. }));
+
+    pair.advance(59_000);
+    let again = pair.client.list_tools(pair.now).unwrap();
+    pair.drain();
+    assert!(
+        pair.sent.is_empty(),
+        "nothing sent inside the TTL: {:?}",
+        pair.sent
+    );
+    let SessionEvent::ToolsListed {
+        request,
+        tools: cached,
+    } = pair.event()
+    else {
+        panic!("expected the cached list")
+    };
+    assert_eq!(request, again);
+    assert_eq!(Value::Array(cached), tools, "server order kept");
+
+    pair.advance(1_000);
+    pair.client.list_tools(pair.now).unwrap();
+    let relist = pair.recv();
+    assert_eq!(relist["method"], "tools/list", "stale after the TTL");
+    pair.reply(&relist, json!({"tools": tools, "ttlMs": 60_000}));
+    let _ = pair.event();
+    pair.send(json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}));
+    let _ = pair.event();
+    pair.client.list_tools(pair.now).unwrap();
+    assert_eq!(
+        pair.recv()["method"],
+        "tools/list",
+        "list_changed ends the hint"
+    );
+
+    // resources/read, by URI, until resources/updated.
+    let mut pair = modern_pair(config(ProtocolChoice::Modern));
+    let read = |pair: &mut Pair| {
+        pair.client
+            .request(
+                pair.now,
+                "resources/read",
+                Some(json!({"uri": "memo://a"})),
+                CallOptions::default(),
+            )
+            .unwrap();
+        pair.drain();
+    };
+    read(&mut pair);
+    let request = pair.recv();
+    pair.reply(
+        &request,
+        json!({"contents": [{"uri": "memo://a", "text": "x"}], "ttlMs": 5_000}),
+    );
+    let _ = pair.event();
+    read(&mut pair);
+    assert!(pair.sent.is_empty());
+    assert!(
+        matches!(pair.event(), SessionEvent::Response { result: Ok(r), .. } if r["contents"][0]["text"] == "x")
+    );
+    pair.send(json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "memo://a"}}));
+    let _ = pair.event();
+    read(&mut pair);
+    assert_eq!(pair.recv()["method"], "resources/read");
+}

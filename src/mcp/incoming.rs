@@ -238,12 +238,15 @@ impl ClientSession {
             }
             None if kind == super::ListKind::Tools => {
                 let tools = self.without_invalid_header_tools(items);
+                self.keep_hinted_list(kind, &tools, &result, now);
                 self.events
                     .push_back(SessionEvent::ToolsListed { request: op, tools })
             }
-            None => self
-                .events
-                .push_back(SessionEvent::Listed { request: op, items }),
+            None => {
+                self.keep_hinted_list(kind, &items, &result, now);
+                self.events
+                    .push_back(SessionEvent::Listed { request: op, items })
+            }
         }
     }
 
@@ -275,6 +278,19 @@ impl ClientSession {
         self.server = Some(details.clone());
         self.send_notification("notifications/initialized", None);
         self.events.push_back(SessionEvent::Ready(details));
+    }
+
+    /// Keeps a modern list for the `ttlMs` its last page asked for.
+    fn keep_hinted_list(
+        &mut self,
+        kind: super::ListKind,
+        items: &[Value],
+        last: &Value,
+        now: Instant,
+    ) {
+        if self.envelope.is_some() {
+            self.hints.keep_list(kind, items, last, now);
+        }
     }
 
     /// In the modern era, tools whose `x-mcp-header` declarations are invalid are left out
@@ -349,18 +365,27 @@ impl ClientSession {
         let Notification { method, params } = notification;
         let field = |key: &str| params.as_ref().and_then(|p| p.get(key));
         let event = match method.as_str() {
-            "notifications/tools/list_changed" => SessionEvent::ToolsListChanged,
+            "notifications/tools/list_changed" => {
+                self.hints.forget_list(super::ListKind::Tools);
+                SessionEvent::ToolsListChanged
+            }
             "notifications/resources/list_changed" => {
+                self.hints.forget_list(super::ListKind::Resources);
+                self.hints.forget_list(super::ListKind::ResourceTemplates);
                 SessionEvent::ListChanged(super::ListKind::Resources)
             }
             "notifications/prompts/list_changed" => {
+                self.hints.forget_list(super::ListKind::Prompts);
                 SessionEvent::ListChanged(super::ListKind::Prompts)
             }
             // One without a string URI says nothing to act on: it is dropped.
             "notifications/resources/updated" => match field("uri").and_then(Value::as_str) {
-                Some(uri) => SessionEvent::ResourceUpdated {
-                    uri: uri.to_owned(),
-                },
+                Some(uri) => {
+                    self.hints.forget_read(uri);
+                    SessionEvent::ResourceUpdated {
+                        uri: uri.to_owned(),
+                    }
+                }
                 None => return,
             },
             "notifications/progress" => {

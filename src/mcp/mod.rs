@@ -1,6 +1,7 @@
 //! The MCP client session: handshake, tools, resources, prompts, completion, logging,
 //! notifications and server requests.
 
+mod cache;
 mod discover;
 mod era;
 mod events;
@@ -15,6 +16,7 @@ mod roots;
 pub mod sampling;
 mod session;
 
+pub use cache::{MAX_CACHED_READS, MAX_CACHED_READ_BYTES, MAX_TTL};
 pub use era::{Era, ProtocolChoice, MODERN_PROTOCOL_VERSION};
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};
 pub use features::{prompt_messages, prompt_text, read_resource_result, ListKind};

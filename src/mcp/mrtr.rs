@@ -101,7 +101,15 @@ impl ClientSession {
     ) {
         let sent = self.sent.remove(&wire_id);
         match (result_kind(&result), sent) {
-            (Ok(ResultKind::Complete), _) => self.handle_result(now, purpose, result),
+            (Ok(ResultKind::Complete), sent) => {
+                if method == "resources/read" {
+                    let params = sent.as_ref().and_then(|s| s.params.as_ref());
+                    if let Some(uri) = params.and_then(|p| p.get("uri")).and_then(Value::as_str) {
+                        self.hints.keep_read(uri, &result, now);
+                    }
+                }
+                self.handle_result(now, purpose, result)
+            }
             (Ok(ResultKind::InputRequired), Some(sent)) => {
                 self.input_required(now, method, timeout, purpose, sent, result)
             }

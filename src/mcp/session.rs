@@ -208,6 +208,8 @@ pub struct ClientSession {
     pub(super) opened_at: Instant,
     /// The wire id of a `server/discover` probe that timed out, whose answer may still come.
     pub(super) late_probe: Option<u64>,
+    /// Fresh modern answers kept for their `ttlMs`.
+    pub(super) hints: super::cache::HintCache,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -236,6 +238,7 @@ impl ClientSession {
             last_input: now,
             opened_at: now,
             late_probe: None,
+            hints: Default::default(),
             config,
         };
         session.open(now);
@@ -339,6 +342,14 @@ impl ClientSession {
             self.events.push_back(SessionEvent::Response {
                 request: op,
                 result: Ok(json!({})),
+            });
+            return Ok(op);
+        }
+        if let Some(result) = self.cached_read(method, params.as_ref()) {
+            self.pending.skip_id();
+            self.events.push_back(SessionEvent::Response {
+                request: op,
+                result: Ok(result),
             });
             return Ok(op);
         }
