@@ -7,12 +7,18 @@
 //! protocol version is modern. The declarations are learned from the `tools/list` results that
 //! pass through, so the session above needs to know nothing about headers.
 
+use super::exchange::{Exchange, Role};
 use super::machine::StreamableHttp;
-use crate::jsonrpc::{Id, Request};
+use super::types::HttpMethod;
+use crate::jsonrpc::{Id, Message, Request};
 use crate::mcp::meta::META_PROTOCOL_VERSION;
 use crate::mcp::param_headers::{bindings, encode_text, header_value, Binding};
 use crate::vec_map::VecMap;
 use serde_json::Value;
+
+/// Most times one modern request whose response stream broke is sent again (with a new id:
+/// the modern era has no stream resumption).
+pub(crate) const MAX_REISSUES: u32 = 2;
 
 /// Most tools whose header declarations are remembered (a server listing more gets no
 /// `Mcp-Param-*` headers for the rest, rather than unbounded memory).
@@ -27,6 +33,10 @@ pub(crate) struct ModernState {
     tool_lists: Vec<Id>,
     /// Each tool's declared parameter headers (valid declarations only).
     tools: VecMap<String, Vec<Binding>>,
+    /// Requests sent again after a broken stream: (the id on the wire, the session's id).
+    reissued: Vec<(Id, Id)>,
+    /// Re-issues so far (numbers their ids).
+    reissues: u64,
 }
 
 /// The protocol version a modern request's `_meta` names.
@@ -118,6 +128,91 @@ impl StreamableHttp {
                 }
             }
         }
+    }
+}
+
+impl StreamableHttp {
+    /// Sends a modern request again, under a new id, when its response stream broke before
+    /// the answer; `false` when it is not one or has been sent [`MAX_REISSUES`] times.
+    pub(crate) fn reissue(&mut self, exchange: &Exchange) -> bool {
+        let (true, Role::Post { .. } | Role::Resume, [wire_id], Some(body)) = (
+            exchange.modern,
+            exchange.role,
+            exchange.awaiting.as_slice(),
+            exchange.request_body.as_ref(),
+        ) else {
+            return false;
+        };
+        if exchange.attempt >= MAX_REISSUES {
+            return false;
+        }
+        let Ok(mut value) = serde_json::from_slice::<Value>(body) else {
+            return false;
+        };
+        let original = self.original_id(wire_id).clone();
+        self.modern.reissued.retain(|(wire, _)| wire != wire_id);
+        self.modern.reissues += 1;
+        let fresh = Id::String(format!("{}~{}", id_text(&original), self.modern.reissues));
+        value["id"] = fresh.to_value();
+        let Ok(body) = serde_json::to_vec(&value) else {
+            return false;
+        };
+        let mut headers = self.headers(HttpMethod::Post, None);
+        if let Ok(Message::Request(request)) = Message::parse(&body) {
+            self.add_modern_headers(&request.method, Some(&request), &mut headers);
+        }
+        self.modern.reissued.push((fresh.clone(), original));
+        let mut again = Exchange::new(Role::Post { initialize: false }, vec![fresh]);
+        again.request_body = Some(body.clone());
+        again.modern = true;
+        again.attempt = exchange.attempt + 1;
+        again.session = exchange.session;
+        self.issue(HttpMethod::Post, headers, Some(body), again);
+        true
+    }
+
+    /// The session's id of a request the machine may have re-issued under `wire_id`.
+    fn original_id<'a>(&'a self, wire_id: &'a Id) -> &'a Id {
+        self.modern
+            .reissued
+            .iter()
+            .find(|(wire, _)| wire == wire_id)
+            .map_or(wire_id, |(_, original)| original)
+    }
+
+    /// The session's id for `wire_id`, forgetting the re-issue (its answer will not come).
+    pub(crate) fn forget_reissue(&mut self, wire_id: &Id) -> Id {
+        match self
+            .modern
+            .reissued
+            .iter()
+            .position(|(wire, _)| wire == wire_id)
+        {
+            Some(at) => self.modern.reissued.swap_remove(at).1,
+            None => wire_id.clone(),
+        }
+    }
+
+    /// An answer to a re-issued request, re-addressed to the session's id; `None` for others.
+    pub(crate) fn readdress(&mut self, id: &Id, line: &[u8]) -> Option<(Id, Vec<u8>)> {
+        let at = self
+            .modern
+            .reissued
+            .iter()
+            .position(|(wire, _)| wire == id)?;
+        let (_, original) = self.modern.reissued.swap_remove(at);
+        let mut value: Value = serde_json::from_slice(line).ok()?;
+        value["id"] = original.to_value();
+        let mut line = serde_json::to_vec(&value).ok()?;
+        line.push(b'\n');
+        Some((original, line))
+    }
+}
+
+fn id_text(id: &Id) -> String {
+    match id {
+        Id::Number(n) => n.to_string(),
+        Id::String(s) => s.clone(),
     }
 }
 
