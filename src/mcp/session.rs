@@ -34,7 +34,7 @@ pub struct SessionConfig {
     pub protocol_version: String,
     /// Which era to speak: `initialize` only (the default, byte for byte as before), the
     /// stateless 2026-07-28 revision only, or a `server/discover` probe that picks (see
-    /// [`crate::mcp::discover`](super::discover)).
+    /// `src/mcp/discover.rs`).
     pub protocol: ProtocolChoice,
     /// How long [`ProtocolChoice::Auto`] waits for the `server/discover` probe before taking
     /// the server for a legacy one.
@@ -178,6 +178,19 @@ pub(super) enum State {
 /// (calling it early is harmless). Commands return their [`RequestId`] before any I/O happens.
 /// A misbehaving server never makes a method panic: it produces events, and at worst one
 /// [`SessionEvent::Closed`].
+///
+/// One machine speaks both eras of MCP; [`SessionConfig::protocol`] picks. The legacy era
+/// (2025-11-25 and before) opens with `initialize`, byte for byte as it always did. The modern
+/// era (2026-07-28) opens with `server/discover` (see `src/mcp/discover.rs` for the probe and its
+/// fallback), puts the `_meta` envelope on every request, reads every result's `resultType`,
+/// and answers `input_required` results (see `src/mcp/mrtr.rs`): their input requests come out
+/// as [`SessionEvent::ServerRequest`]s exactly like the legacy era's server requests, and once
+/// the host has answered them all with `respond`, the session sends the original request again
+/// by itself: the host drains `poll_transmit` after `respond` as after any command. The
+/// command's [`RequestId`] stays the same across rounds. `logging/setLevel` and `ping` are
+/// answered locally in that era, and fresh list results are served from the server's cache
+/// hints (see `src/mcp/cache.rs`). The host never needs to know which era it got, but may ask
+/// ([`ClientSession::era`]).
 #[derive(Debug)]
 pub struct ClientSession {
     pub(super) config: SessionConfig,
