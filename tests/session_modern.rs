@@ -585,3 +585,50 @@ fn cache_hints_spare_a_re_list_inside_the_ttl_and_a_list_changed_ends_them() {
     read(&mut pair);
     assert_eq!(pair.recv()["method"], "resources/read");
 }
+
+#[test]
+fn subscriptions_listen_opens_for_the_declared_list_changes_and_its_end_is_reported() {
+    let mut pair = Pair::new(config(ProtocolChoice::Modern));
+    let probe = pair.recv();
+    let mut result = discover_result();
+    result["capabilities"] = json!({"tools": {"listChanged": true}, "prompts": {},
+        "resources": {"listChanged": true, "subscribe": true}});
+    pair.reply(&probe, result);
+    assert!(matches!(pair.event(), SessionEvent::Ready(_)));
+    let listen = pair.recv();
+    assert_eq!(listen["method"], "subscriptions/listen");
+    assert_eq!(
+        listen["params"]["notifications"],
+        json!({"toolsListChanged": true, "resourcesListChanged": true})
+    );
+    assert_eq!(
+        listen["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        MODERN
+    );
+    // It has no timeout: it is meant to stay open.
+    assert_eq!(pair.client.poll_timeout(), None);
+    assert_eq!(pair.client.in_flight(), 0);
+    pair.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+        "params": {"notifications": {"toolsListChanged": true}}}),
+    );
+    pair.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+        "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": listen["id"]}}}),
+    );
+    let _ack = pair.event();
+    assert_eq!(pair.event(), SessionEvent::ToolsListChanged);
+    // A later request gets an id of its own.
+    let call = call(&mut pair, "echo");
+    assert_ne!(call["id"], listen["id"]);
+    pair.reply_error(&listen, -32603, "Subscription limit reached");
+    let SessionEvent::ProtocolError { message } = pair.event() else {
+        panic!("expected the end of listen reported")
+    };
+    assert!(message.contains("Subscription limit reached"), "{message}");
+    assert!(pair.client.is_ready());
+
+    // A server declaring no list changes gets no listen request.
+    let pair = modern_pair(config(ProtocolChoice::Modern));
+    assert!(pair.sent.is_empty());
+}

@@ -106,7 +106,11 @@ fn modern_and_legacy_servers_side_by_side_from_the_cli() {
         .iter()
         .filter_map(|t| t["original_name"].as_str())
         .collect();
-    assert_eq!(names, ["echo", "ask_color", "where"], "server order kept");
+    assert_eq!(
+        names,
+        ["echo", "ask_color", "where", "grow"],
+        "server order kept"
+    );
     // A modern-only server pinned to the legacy era fails alone, with the server's reason.
     let pinned = server_entry(&list, "pinned");
     assert_eq!(pinned["status"], "failed", "{pinned}");
@@ -172,8 +176,12 @@ fn a_modern_elicitation_resources_and_prompts_from_the_library() {
         // Elicitations are accepted with their defaults, as a user pressing Enter would.
         let mut events = client.take_events().unwrap();
         let answering = client.clone();
+        let (changed_tx, mut changed) = futures::channel::mpsc::unbounded();
         tokio::task::spawn_local(async move {
             while let Some(event) = events.next().await {
+                if event == SessionEvent::ToolsListChanged {
+                    let _ = changed_tx.unbounded_send(());
+                }
                 if let SessionEvent::ServerRequest { id, method, params } = event {
                     assert_eq!(method, "elicitation/create");
                     let mut content = Map::new();
@@ -211,6 +219,17 @@ fn a_modern_elicitation_resources_and_prompts_from_the_library() {
             .await
             .unwrap();
         assert_eq!(prompt["messages"][0]["content"]["text"], "Say hello to Ada");
+        // A new tool: the list change comes on the subscriptions/listen stream.
+        let grew = client
+            .call_tool("grow", json!({}), CallOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(grew.to_model_text(), "grew");
+        tokio::time::timeout(Duration::from_secs(10), changed.next())
+            .await
+            .expect("tools/list_changed within 10 s");
+        let tools = client.list_tools().await.unwrap();
+        assert_eq!(tools.last().unwrap()["name"], "grown");
         // Roots were not declared, so the server refuses to ask for them, with a named code.
         let error = client
             .call_tool("where", json!({}), CallOptions::default())

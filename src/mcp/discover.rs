@@ -126,6 +126,7 @@ impl ClientSession {
         self.state = State::Ready;
         self.server = Some(details.clone());
         self.events.push_back(SessionEvent::Ready(details));
+        self.start_listening();
     }
 
     /// The server answered the probe with an error.

@@ -136,7 +136,9 @@ impl ClientSession {
         };
         let wire_id = id.as_u64();
         if let Some(late) = wire_id {
-            if self.late_probe_answered(now, late, &response.outcome) {
+            if self.late_probe_answered(now, late, &response.outcome)
+                || self.listen_ended(late, &response.outcome)
+            {
                 return;
             }
         }

@@ -8,6 +8,7 @@ mod events;
 mod features;
 pub mod http;
 mod incoming;
+mod listen;
 pub mod meta;
 mod mrtr;
 pub mod oauth;

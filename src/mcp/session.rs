@@ -223,6 +223,8 @@ pub struct ClientSession {
     pub(super) late_probe: Option<u64>,
     /// Fresh modern answers kept for their `ttlMs`.
     pub(super) hints: super::cache::HintCache,
+    /// The wire id of the open `subscriptions/listen` request (modern era).
+    pub(super) listen: Option<u64>,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -252,6 +254,7 @@ impl ClientSession {
             opened_at: now,
             late_probe: None,
             hints: Default::default(),
+            listen: None,
             config,
         };
         session.open(now);
