@@ -244,3 +244,47 @@ fn a_modern_elicitation_resources_and_prompts_from_the_library() {
         client.close("done");
     });
 }
+
+#[test]
+fn hostile_modern_servers_fail_their_calls_naming_the_server_and_spare_the_others() {
+    let mut project = Project::new();
+    project
+        .fixture("hostile", "modern-hostile.mjs", &[])
+        .fixture("legacy", "normal.mjs", &["--tag", "legacy"]);
+    for (tool, expected) in [
+        ("forever", "input_required again after 8 rounds"),
+        (
+            "huge_state",
+            "a requestState of 2097152 bytes (the limit is 1048576)",
+        ),
+        ("tampered", "unknown resultType \"banana\""),
+    ] {
+        let started = Instant::now();
+        let out = project.run(&["mcp", "call", "hostile", tool, "--json"]);
+        assert_eq!(out.code, 1, "{out:?}");
+        let error = out.json()["error"].as_str().unwrap_or_default().to_owned();
+        assert!(
+            error.starts_with("MCP server hostile: ")
+                && error.contains("\"hostile-modern\"")
+                && error.contains(expected),
+            "{tool}: {error}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{tool} took {:?}",
+            started.elapsed()
+        );
+    }
+    let out = project.run(&["mcp", "call", "hostile", "fine", "--json"]);
+    assert_eq!(out.json()["content"][0]["text"], "fine");
+    let out = project.run(&[
+        "mcp",
+        "call",
+        "legacy",
+        "echo",
+        r#"{"text":"ok"}"#,
+        "--json",
+    ]);
+    assert_eq!(out.json()["content"][0]["text"], "[legacy] ok");
+    project.assert_no_server_processes();
+}
