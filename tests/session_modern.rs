@@ -632,3 +632,39 @@ fn subscriptions_listen_opens_for_the_declared_list_changes_and_its_end_is_repor
     let pair = modern_pair(config(ProtocolChoice::Modern));
     assert!(pair.sent.is_empty());
 }
+
+#[test]
+fn finished_modern_requests_leave_nothing_behind() {
+    let mut pair = modern_pair(SessionConfig {
+        request_timeout: Duration::from_millis(100),
+        ..config(ProtocolChoice::Modern)
+    });
+    assert_eq!(
+        pair.client.resendable(),
+        0,
+        "the probe is forgotten once answered"
+    );
+    for _ in 0..50 {
+        let request = call(&mut pair, "t");
+        assert_eq!(pair.client.resendable(), 1);
+        let handle = agentwire::mcp::RequestId(request["id"].as_u64().unwrap());
+        pair.client.cancel(handle, "stop").unwrap();
+        pair.drain();
+        pair.sent.clear();
+    }
+    for _ in 0..50 {
+        let _ = call(&mut pair, "t");
+        pair.advance(100);
+        pair.sent.clear();
+    }
+    let request = call(&mut pair, "t");
+    pair.reply_error(&request, -32603, "boom");
+    pair.drain();
+    assert_eq!(
+        pair.client.resendable(),
+        0,
+        "cancelled, timed out and failed ones are gone"
+    );
+    pair.client.close("done");
+    assert_eq!(pair.client.resendable(), 0);
+}

@@ -157,7 +157,10 @@ impl ClientSession {
         };
         let wire_id = wire_id.unwrap_or_default();
         match (response.outcome, pending.data) {
-            (Err(error), Purpose::Discover) => self.discover_failed(now, error),
+            (Err(error), Purpose::Discover) => {
+                self.sent.remove(&wire_id);
+                self.discover_failed(now, error)
+            }
             (Err(error), Purpose::Initialize) => {
                 self.shut_down(format!("server rejected initialize: {error}"));
             }
@@ -165,7 +168,10 @@ impl ClientSession {
                 self.sent.remove(&wire_id);
                 self.fail(wire_id, purpose, RequestError::Rpc(error));
             }
-            (Ok(result), Purpose::Discover) => self.discover_answered(now, result),
+            (Ok(result), Purpose::Discover) => {
+                self.sent.remove(&wire_id);
+                self.discover_answered(now, result)
+            }
             (Ok(result), purpose) if self.envelope.is_some() => {
                 let timeout = pending.deadlines.timeout;
                 self.modern_result(now, wire_id, pending.method, timeout, purpose, result);

@@ -291,6 +291,12 @@ impl ClientSession {
         self.pending.len()
     }
 
+    /// Modern requests kept for a re-send (in flight, or waiting for the host's input): as
+    /// many as are unfinished, so finished ones cost no memory.
+    pub fn resendable(&self) -> usize {
+        self.sent.len() + self.waiting.len()
+    }
+
     /// The era the session speaks, once it is ready.
     pub fn era(&self) -> Option<Era> {
         self.server.as_ref().map(|s| s.era)
@@ -540,6 +546,7 @@ impl ClientSession {
         while let Some((wire_id, pending)) = self.pending.pop_expired(now) {
             let waited = now.saturating_since(pending.sent_at);
             if let Purpose::Discover = pending.data {
+                self.sent.remove(&wire_id);
                 self.discover_timed_out(now, wire_id, waited);
                 continue;
             }
@@ -672,6 +679,8 @@ impl ClientSession {
     }
 
     pub(super) fn fail(&mut self, wire_id: u64, purpose: Purpose, error: RequestError) {
+        // A modern request that ended (timed out, cancelled, closed) is never re-sent.
+        self.sent.remove(&wire_id);
         let request = purpose.op(wire_id);
         self.events.push_back(match purpose {
             Purpose::CallTool { .. } => SessionEvent::ToolResult {
