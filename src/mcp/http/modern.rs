@@ -180,8 +180,10 @@ impl StreamableHttp {
             .map_or(wire_id, |(_, original)| original)
     }
 
-    /// The session's id for `wire_id`, forgetting the re-issue (its answer will not come).
+    /// The session's id for `wire_id`, forgetting the re-issue and any tool list awaited
+    /// under it (its answer will not come).
     pub(crate) fn forget_reissue(&mut self, wire_id: &Id) -> Id {
+        self.modern.tool_lists.retain(|l| l != wire_id);
         match self
             .modern
             .reissued
