@@ -298,7 +298,10 @@ export interface ServerInfo {
   error?: string;
   /** The server's `serverInfo` (when connected). */
   serverInfo?: { name?: string; version?: string; [key: string]: unknown };
+  /** The MCP version the session speaks (when connected). */
   protocolVersion?: string;
+  /** `'modern'` (2026-07-28: no handshake, `_meta` on every request) or `'legacy'` (when connected). */
+  era?: 'modern' | 'legacy';
   /** The server's recent log lines and notices. */
   log: string[];
 }
@@ -460,6 +463,12 @@ export interface ConnectOptions {
   toolTimeoutMs?: number;
   /** Let this server use the agent's model (MCP sampling, text only); off by default. */
   sampling?: boolean;
+  /**
+   * The MCP era to speak: `'legacy'` (default: the `initialize` handshake), `'2026-07-28'`
+   * (the stateless revision only), or `'auto'` (a `server/discover` probe, falling back to
+   * `initialize` for a legacy server).
+   */
+  protocol?: 'auto' | '2026-07-28' | 'legacy';
   /** Longest output of this server's tools fed to the model (default 50 000 characters). */
   maxOutputChars?: number;
   /**

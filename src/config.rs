@@ -16,7 +16,9 @@
 //! Per server: `type` (absent or `"stdio"`, `"http"`, `"streamable-http"`, `"sse"`, `"mock"`),
 //! `command`/`args`/`env`/`cwd` (stdio), `url`/`headers` (http), `disabled`, `timeout`
 //! (milliseconds per request, default 60000) and `startupTimeout` (milliseconds for spawn plus
-//! handshake, default 30000).
+//! handshake, default 30000). `protocol` picks the MCP era: `"auto"` (default: a
+//! `server/discover` probe, falling back to `initialize` for a legacy server), `"2026-07-28"`
+//! (the stateless revision only) or `"legacy"` (`initialize` only).
 //!
 //! agentwire extensions, ignored by other clients: `risk` (one of `read`, `write`, `execute`,
 //! `network`) sets the risk of every tool of the server, and `toolRisk` (`{"tool": "read"}`)
@@ -66,8 +68,9 @@ pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_millis(30_000);
 /// Risk classes accepted by `risk` and `toolRisk`.
 pub const RISKS: [&str; 4] = ["read", "write", "execute", "network"];
 
-const COMMON_FIELDS: [&str; 9] = [
+const COMMON_FIELDS: [&str; 10] = [
     "type",
+    "protocol",
     "disabled",
     "sampling",
     "defer",
@@ -107,6 +110,9 @@ pub struct ServerConfig {
     pub startup_timeout: Duration,
     /// How to reach the server.
     pub transport: ServerTransport,
+    /// `"protocol"`: the MCP era to speak, `"auto"` (the default: probe with
+    /// `server/discover`, fall back to `initialize`), `"2026-07-28"` or `"legacy"`.
+    pub protocol: crate::mcp::ProtocolChoice,
     /// agentwire extension: risk class of every tool of this server, if set.
     pub risk: Option<String>,
     /// agentwire extension: per-tool risk overrides, in file order.
@@ -292,6 +298,7 @@ fn invalid(name: &str, error: ConfigError) -> ServerConfig {
         risk: None,
         tool_risk: Vec::new(),
         tool_search: ServerDefer::default(),
+        protocol: crate::mcp::ProtocolChoice::Auto,
     }
 }
 
@@ -427,7 +434,16 @@ impl EntryCtx<'_> {
             }
         }
         let tool_search = self.server_defer(map)?;
+        let protocol = match map.get("protocol") {
+            None | Some(Value::Null) => crate::mcp::ProtocolChoice::Auto,
+            Some(Value::String(text)) => crate::mcp::ProtocolChoice::parse(text)
+                .map_err(|e| self.err(Some("protocol"), e))?,
+            Some(_) => {
+                return Err(self.err(Some("protocol"), "\"protocol\" must be a string".into()))
+            }
+        };
         Ok(ServerConfig {
+            protocol,
             name: self.name.to_owned(),
             disabled,
             sampling,

@@ -52,7 +52,8 @@ const AGENT_OPTIONS = [
   'skillCatalogChars',
   'trustedPlugins',
 ];
-const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad'];
+const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad', 'protocol'];
+const PROTOCOLS = ['auto', '2026-07-28', 'legacy'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
 const RUN_OPTIONS = ['onEvent', 'onApproval', 'signal'];
 const STREAM_OPTIONS = ['onApproval', 'signal'];
@@ -432,6 +433,9 @@ export class Agent {
     }
     checkDefer(where, o.defer);
     optionalStrings(where, 'alwaysLoad', o.alwaysLoad);
+    if (o.protocol !== undefined && !PROTOCOLS.includes(o.protocol)) {
+      fail(where, `"protocol" must be one of ${PROTOCOLS.join(', ')}, got ${describe(o.protocol)}`);
+    }
     const core = this.#live(where);
     const json = JSON.stringify({ ...o, roots: this.#roots });
     if (isMockGithub(transport)) {

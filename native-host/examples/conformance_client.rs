@@ -15,7 +15,7 @@ use agentwire::driver::McpClient;
 use agentwire::jsonrpc::ErrorObject;
 use agentwire::mcp::http::HttpConfig;
 use agentwire::mcp::oauth::{EnterpriseGrant, OAuthClient};
-use agentwire::mcp::{CallOptions, SessionConfig, SessionEvent};
+use agentwire::mcp::{CallOptions, ListKind, ProtocolChoice, SessionConfig, SessionEvent};
 use agentwire_host::os::clock::TokioClock;
 use agentwire_host::transport::http_transport::HttpTransport;
 use agentwire_host::transport::oauth::{Authorizer, OAuthOptions};
@@ -72,6 +72,7 @@ async fn run(url: &str, scenario: &str) -> Result<(), String> {
     let config = SessionConfig {
         client_name: "agentwire-conformance".into(),
         elicitation: true,
+        protocol: protocol_for_run(),
         ..SessionConfig::default()
     };
     let spawn = |future| {
@@ -150,8 +151,76 @@ fn oauth_options(scenario: &str) -> OAuthOptions {
 /// The Client ID Metadata Document URL the suite's `auth/basic-cimd` expects.
 const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
 
+/// The era a run asks for: the suite names the revision it scores in
+/// `MCP_CONFORMANCE_PROTOCOL_VERSION`. For 2026-07-28 the client probes (`auto`, as a user's
+/// default config does); for the revisions before it, it speaks the legacy era only, as a
+/// config pinned to `"legacy"` does (a probe would be a message that revision's schema lacks).
+fn protocol_for_run() -> ProtocolChoice {
+    match std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").as_deref() {
+        Ok("2026-07-28") => ProtocolChoice::Auto,
+        _ => ProtocolChoice::Legacy,
+    }
+}
+
 /// What each scenario checks for, beyond the handshake.
 async fn exercise(client: &McpClient, scenario: &str) -> Result<(), String> {
+    match scenario {
+        "sep-2322-client-request-state" => {
+            let _ = client
+                .list_tools()
+                .await
+                .map_err(|e| format!("tools/list: {e}"))?;
+            for tool in [
+                "test_mrtr_echo_state",
+                "test_mrtr_unrelated",
+                "test_mrtr_no_state",
+                "test_mrtr_no_result_type",
+            ] {
+                call(client, tool, json!({})).await?;
+            }
+            return Ok(());
+        }
+        "http-standard-headers" => return every_feature(client).await,
+        "http-custom-headers" => {
+            let _ = client
+                .list_tools()
+                .await
+                .map_err(|e| format!("tools/list: {e}"))?;
+            for (tool, arguments) in context_tool_calls() {
+                call(client, &tool, arguments).await?;
+            }
+            return Ok(());
+        }
+        "http-invalid-tool-headers" => {
+            // Tools with invalid `x-mcp-header` declarations are left out of the list; the
+            // scenario checks the valid one is still called and none of the others are.
+            let tools = client
+                .list_tools()
+                .await
+                .map_err(|e| format!("tools/list: {e}"))?;
+            for tool in tools
+                .iter()
+                .filter_map(|t| t.get("name").and_then(Value::as_str))
+            {
+                call(client, tool, json!({"region": "us-east1"})).await?;
+            }
+            return Ok(());
+        }
+        "json-schema-2020-12-preservation" => {
+            let tools = client
+                .list_tools()
+                .await
+                .map_err(|e| format!("tools/list: {e}"))?;
+            let schema = tools
+                .iter()
+                .find(|t| t.get("name").and_then(Value::as_str) == Some("json_schema_2020_12_tool"))
+                .and_then(|t| t.get("inputSchema"))
+                .cloned()
+                .unwrap_or_default();
+            return call(client, "json_schema_echo", json!({ "schema": schema })).await;
+        }
+        _ => {}
+    }
     let tools = client
         .list_tools()
         .await
@@ -184,6 +253,81 @@ async fn exercise(client: &McpClient, scenario: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Calls one tool; an execution error fails the scenario.
+async fn call(client: &McpClient, tool: &str, arguments: Value) -> Result<(), String> {
+    let output = client
+        .call_tool(tool, arguments, CallOptions::default())
+        .await
+        .map_err(|e| format!("tools/call {tool}: {e}"))?;
+    eprintln!("{tool} -> {}", output.to_model_text());
+    if output.is_error {
+        return Err(format!(
+            "{tool} reported an error: {}",
+            output.to_model_text()
+        ));
+    }
+    Ok(())
+}
+
+/// Every tool, resource and prompt the server lists, each used once.
+async fn every_feature(client: &McpClient) -> Result<(), String> {
+    let tools = client
+        .list_tools()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))?;
+    for tool in tools
+        .iter()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+    {
+        call(client, tool, json!({})).await?;
+    }
+    let resources = client
+        .list(ListKind::Resources)
+        .await
+        .map_err(|e| format!("resources/list: {e}"))?;
+    for uri in resources
+        .iter()
+        .filter_map(|r| r.get("uri").and_then(Value::as_str))
+    {
+        client
+            .read_resource(uri)
+            .await
+            .map_err(|e| format!("resources/read {uri}: {e}"))?;
+    }
+    let prompts = client
+        .list(ListKind::Prompts)
+        .await
+        .map_err(|e| format!("prompts/list: {e}"))?;
+    for name in prompts
+        .iter()
+        .filter_map(|p| p.get("name").and_then(Value::as_str))
+    {
+        client
+            .feature_request("prompts/get", json!({ "name": name }))
+            .await
+            .map_err(|e| format!("prompts/get {name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The tool calls a scenario hands over in `MCP_CONFORMANCE_CONTEXT` (`toolCalls`).
+fn context_tool_calls() -> Vec<(String, Value)> {
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").unwrap_or_default();
+    let context: Value = serde_json::from_str(&context).unwrap_or_default();
+    let calls = context.get("toolCalls").and_then(Value::as_array);
+    calls
+        .into_iter()
+        .flatten()
+        .filter_map(|c| {
+            let name = c.get("name")?.as_str()?.to_owned();
+            Some((
+                name,
+                c.get("arguments").cloned().unwrap_or_else(|| json!({})),
+            ))
+        })
+        .collect()
 }
 
 /// Answers requests from the server in the background, and logs the other events.

@@ -154,7 +154,7 @@ fn tools_and_mcp_list_tell_people_what_is_deferred_and_what_it_costs() {
     let first = human.stdout.lines().next().unwrap();
     assert!(
         first.starts_with(&format!("github: connected, {GITHUB_TOOLS} tools, ~"))
-            && first.ends_with("tokens, deferred"),
+            && first.ends_with("tokens, deferred, MCP 2025-11-25 (legacy)"),
         "{first}"
     );
     let plain = project.run(&["mcp", "list"]);

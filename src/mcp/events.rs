@@ -49,7 +49,10 @@ impl fmt::Display for RequestError {
             RequestError::Timeout { method, waited } => {
                 write!(f, "{method} timed out after {} ms", whole_millis(*waited))
             }
-            RequestError::Rpc(e) => write!(f, "server error: {e}"),
+            RequestError::Rpc(e) => match super::meta::error_code_name(e.code) {
+                Some(name) => write!(f, "server error: {e}: {name}"),
+                None => write!(f, "server error: {e}"),
+            },
             RequestError::Closed(reason) => write!(f, "connection closed: {reason}"),
             RequestError::Cancelled(reason) => write!(f, "cancelled: {reason}"),
             RequestError::InvalidResult(reason) => write!(f, "invalid result: {reason}"),
@@ -60,11 +63,13 @@ impl fmt::Display for RequestError {
 
 impl std::error::Error for RequestError {}
 
-/// Server information learned from the `initialize` result.
+/// Server information learned from the `initialize` (or `server/discover`) result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerDetails {
     /// The negotiated protocol version.
     pub protocol_version: String,
+    /// The era the session speaks with this server.
+    pub era: super::Era,
     /// `serverInfo` (name, version, ...), verbatim.
     pub server_info: Value,
     /// `capabilities`, verbatim.

@@ -1,7 +1,7 @@
 //! MCP beyond tools: resources, prompts, completion and logging, each asked for only when the
 //! server declared it in its `initialize` capabilities.
 
-use super::events::RequestId;
+use super::events::{RequestId, SessionEvent};
 use super::session::{CallOptions, ClientSession, Purpose, SessionError};
 use crate::content::{ContentBlock, ToolOutput};
 use crate::time::Instant;
@@ -82,6 +82,19 @@ impl ClientSession {
         let (method, _) = kind.method_and_key();
         self.check_offered(method)?;
         let op = RequestId(self.peek_next_id());
+        if let Some(items) = self.hints.list(kind, self.last_input.max(now)) {
+            // Fresh by the server's own cache hint: nothing to send.
+            let items = items.clone();
+            self.pending.skip_id();
+            self.events.push_back(match kind {
+                ListKind::Tools => SessionEvent::ToolsListed {
+                    request: op,
+                    tools: items,
+                },
+                _ => SessionEvent::Listed { request: op, items },
+            });
+            return Ok(op);
+        }
         let purpose = Purpose::List {
             kind,
             op,
@@ -102,6 +115,15 @@ impl ClientSession {
     ) -> Result<RequestId, SessionError> {
         self.check_offered(method)?;
         self.request(now, method, Some(params), CallOptions::default())
+    }
+
+    /// A fresh cached answer to `resources/read` of the URI in `params` (modern era only).
+    pub(super) fn cached_read(&self, method: &str, params: Option<&Value>) -> Option<Value> {
+        if method != "resources/read" || self.envelope.is_none() {
+            return None;
+        }
+        let uri = params?.get("uri")?.as_str()?;
+        self.hints.read(uri, self.last_input).cloned()
     }
 
     fn check_offered(&self, method: &str) -> Result<(), SessionError> {

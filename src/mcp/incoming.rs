@@ -135,6 +135,13 @@ impl ClientSession {
             return;
         };
         let wire_id = id.as_u64();
+        if let Some(late) = wire_id {
+            if self.late_probe_answered(now, late, &response.outcome)
+                || self.listen_ended(late, &response.outcome)
+            {
+                return;
+            }
+        }
         let Some(pending) = wire_id.and_then(|wire_id| self.pending.remove(wire_id)) else {
             let reason = match wire_id {
                 Some(n) if self.pending.was_issued(n) => {
@@ -149,21 +156,34 @@ impl ClientSession {
             return;
         };
         let wire_id = wire_id.unwrap_or_default();
-        match response.outcome {
-            Err(error) => {
-                if let Purpose::Initialize = pending.data {
-                    self.shut_down(format!("server rejected initialize: {error}"));
-                } else {
-                    self.fail(wire_id, pending.data, RequestError::Rpc(error));
-                }
+        match (response.outcome, pending.data) {
+            (Err(error), Purpose::Discover) => {
+                self.sent.remove(&wire_id);
+                self.discover_failed(now, error)
             }
-            Ok(result) => self.handle_result(now, pending.data, result),
+            (Err(error), Purpose::Initialize) => {
+                self.shut_down(format!("server rejected initialize: {error}"));
+            }
+            (Err(error), purpose) => {
+                self.sent.remove(&wire_id);
+                self.fail(wire_id, purpose, RequestError::Rpc(error));
+            }
+            (Ok(result), Purpose::Discover) => {
+                self.sent.remove(&wire_id);
+                self.discover_answered(now, result)
+            }
+            (Ok(result), purpose) if self.envelope.is_some() => {
+                let timeout = pending.deadlines.timeout;
+                self.modern_result(now, wire_id, pending.method, timeout, purpose, result);
+            }
+            (Ok(result), purpose) => self.handle_result(now, purpose, result),
         }
     }
 
     pub(super) fn handle_result(&mut self, now: Instant, purpose: Purpose, result: Value) {
         match purpose {
             Purpose::Initialize => self.finish_handshake(result),
+            Purpose::Discover => self.discover_answered(now, result),
             Purpose::CallTool { op } => {
                 let result =
                     ToolOutput::from_mcp_result(&result).map_err(RequestError::InvalidResult);
@@ -225,14 +245,16 @@ impl ClientSession {
                 self.send_request(now, method, Some(params), deadlines, purpose);
             }
             None if kind == super::ListKind::Tools => {
-                self.events.push_back(SessionEvent::ToolsListed {
-                    request: op,
-                    tools: items,
-                })
+                let tools = self.without_invalid_header_tools(items);
+                self.keep_hinted_list(kind, &tools, &result, now);
+                self.events
+                    .push_back(SessionEvent::ToolsListed { request: op, tools })
             }
-            None => self
-                .events
-                .push_back(SessionEvent::Listed { request: op, items }),
+            None => {
+                self.keep_hinted_list(kind, &items, &result, now);
+                self.events
+                    .push_back(SessionEvent::Listed { request: op, items })
+            }
         }
     }
 
@@ -249,6 +271,7 @@ impl ClientSession {
         }
         let details = ServerDetails {
             protocol_version: version.to_owned(),
+            era: super::Era::Legacy,
             server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
             capabilities: result
                 .get("capabilities")
@@ -263,6 +286,41 @@ impl ClientSession {
         self.server = Some(details.clone());
         self.send_notification("notifications/initialized", None);
         self.events.push_back(SessionEvent::Ready(details));
+    }
+
+    /// Keeps a modern list for the `ttlMs` its last page asked for.
+    fn keep_hinted_list(
+        &mut self,
+        kind: super::ListKind,
+        items: &[Value],
+        last: &Value,
+        now: Instant,
+    ) {
+        if self.envelope.is_some() {
+            self.hints.keep_list(kind, items, last, now);
+        }
+    }
+
+    /// In the modern era, tools whose `x-mcp-header` declarations are invalid are left out
+    /// (the spec says clients MUST reject them), each reported once as a protocol error.
+    fn without_invalid_header_tools(&mut self, tools: Vec<Value>) -> Vec<Value> {
+        if self.envelope.is_none() {
+            return tools;
+        }
+        let mut kept = Vec::with_capacity(tools.len());
+        for tool in tools {
+            let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
+            match super::param_headers::bindings(schema) {
+                Ok(_) => kept.push(tool),
+                Err(reason) => {
+                    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+                    self.push_droppable(SessionEvent::ProtocolError {
+                        message: format!("tool {} left out: {reason}", quoted(name)),
+                    });
+                }
+            }
+        }
+        kept
     }
 
     pub(super) fn handle_server_request(&mut self, request: Request) {
@@ -315,18 +373,27 @@ impl ClientSession {
         let Notification { method, params } = notification;
         let field = |key: &str| params.as_ref().and_then(|p| p.get(key));
         let event = match method.as_str() {
-            "notifications/tools/list_changed" => SessionEvent::ToolsListChanged,
+            "notifications/tools/list_changed" => {
+                self.hints.forget_list(super::ListKind::Tools);
+                SessionEvent::ToolsListChanged
+            }
             "notifications/resources/list_changed" => {
+                self.hints.forget_list(super::ListKind::Resources);
+                self.hints.forget_list(super::ListKind::ResourceTemplates);
                 SessionEvent::ListChanged(super::ListKind::Resources)
             }
             "notifications/prompts/list_changed" => {
+                self.hints.forget_list(super::ListKind::Prompts);
                 SessionEvent::ListChanged(super::ListKind::Prompts)
             }
             // One without a string URI says nothing to act on: it is dropped.
             "notifications/resources/updated" => match field("uri").and_then(Value::as_str) {
-                Some(uri) => SessionEvent::ResourceUpdated {
-                    uri: uri.to_owned(),
-                },
+                Some(uri) => {
+                    self.hints.forget_read(uri);
+                    SessionEvent::ResourceUpdated {
+                        uri: uri.to_owned(),
+                    }
+                }
                 None => return,
             },
             "notifications/progress" => {

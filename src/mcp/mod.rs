@@ -1,17 +1,27 @@
 //! The MCP client session: handshake, tools, resources, prompts, completion, logging,
 //! notifications and server requests.
 
+mod cache;
+mod discover;
+mod era;
 mod events;
 mod features;
 pub mod http;
 mod incoming;
+mod listen;
+pub mod meta;
+mod mrtr;
 pub mod oauth;
+pub(crate) mod param_headers;
 mod roots;
 pub mod sampling;
 mod session;
 
+pub use cache::{MAX_CACHED_READS, MAX_CACHED_READ_BYTES, MAX_TTL};
+pub use era::{Era, ProtocolChoice, MODERN_PROTOCOL_VERSION};
 pub use events::{RequestError, RequestId, ServerDetails, SessionEvent};
 pub use features::{prompt_messages, prompt_text, read_resource_result, ListKind};
+pub use mrtr::{MAX_INPUT_REQUESTS, MAX_INPUT_ROUNDS, MAX_INPUT_WAIT, MAX_REQUEST_STATE_BYTES};
 pub use roots::Root;
 pub use session::{CallOptions, ClientSession, SessionConfig, SessionError, MAX_QUEUED_EVENTS};
 

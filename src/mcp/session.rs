@@ -1,14 +1,18 @@
 //! The MCP client session as a sans-IO state machine.
 
+use super::era::{Era, ProtocolChoice};
 use super::events::{RequestError, RequestId, ServerDetails, SessionEvent};
 use super::incoming::ReadLine;
+use super::meta::Envelope;
+use super::mrtr::{Sent, Waiting};
 use super::roots::Root;
 use super::LATEST_PROTOCOL_VERSION;
 use crate::framing::{FrameError, LineDecoder};
 use crate::jsonrpc::{ErrorObject, Id, Message, Notification, Request, Response};
 use crate::rpc::{Deadlines, PendingTable};
 use crate::time::{whole_millis, Instant};
-use serde_json::{json, Map, Value};
+use crate::vec_map::VecMap;
+use serde_json::{json, Value};
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
@@ -26,8 +30,15 @@ pub struct SessionConfig {
     pub client_name: String,
     /// `clientInfo.version`.
     pub client_version: String,
-    /// The protocol version to ask for.
+    /// The protocol version to ask for in `initialize` (the legacy era).
     pub protocol_version: String,
+    /// Which era to speak: `initialize` only (the default, byte for byte as before), the
+    /// stateless 2026-07-28 revision only, or a `server/discover` probe that picks (see
+    /// `src/mcp/discover.rs`).
+    pub protocol: ProtocolChoice,
+    /// How long [`ProtocolChoice::Auto`] waits for the `server/discover` probe before taking
+    /// the server for a legacy one.
+    pub discover_timeout: Duration,
     /// Declare the `roots` capability (host answers `roots/list`).
     pub roots: bool,
     /// Roots the session answers `roots/list` with by itself (declaring the capability):
@@ -56,6 +67,8 @@ impl Default for SessionConfig {
             client_name: "agentwire".into(),
             client_version: env!("CARGO_PKG_VERSION").into(),
             protocol_version: LATEST_PROTOCOL_VERSION.into(),
+            protocol: ProtocolChoice::Legacy,
+            discover_timeout: Duration::from_secs(5),
             roots: false,
             fixed_roots: Vec::new(),
             sampling: false,
@@ -119,6 +132,7 @@ impl std::error::Error for SessionError {}
 #[derive(Debug)]
 pub(super) enum Purpose {
     Initialize,
+    Discover,
     List {
         kind: super::ListKind,
         op: RequestId,
@@ -136,7 +150,7 @@ pub(super) enum Purpose {
 impl Purpose {
     pub(super) fn op(&self, wire_id: u64) -> RequestId {
         match self {
-            Purpose::Initialize => RequestId(wire_id),
+            Purpose::Initialize | Purpose::Discover => RequestId(wire_id),
             Purpose::List { op, .. } | Purpose::CallTool { op } | Purpose::Generic { op } => *op,
         }
     }
@@ -144,6 +158,10 @@ impl Purpose {
 
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum State {
+    /// The `server/discover` probe is out; `retried` once an unsupported version was retried.
+    Discovering {
+        retried: bool,
+    },
     Initializing,
     Ready,
     Closed(String),
@@ -160,6 +178,19 @@ pub(super) enum State {
 /// (calling it early is harmless). Commands return their [`RequestId`] before any I/O happens.
 /// A misbehaving server never makes a method panic: it produces events, and at worst one
 /// [`SessionEvent::Closed`].
+///
+/// One machine speaks both eras of MCP; [`SessionConfig::protocol`] picks. The legacy era
+/// (2025-11-25 and before) opens with `initialize`, byte for byte as it always did. The modern
+/// era (2026-07-28) opens with `server/discover` (see `src/mcp/discover.rs` for the probe and its
+/// fallback), puts the `_meta` envelope on every request, reads every result's `resultType`,
+/// and answers `input_required` results (see `src/mcp/mrtr.rs`): their input requests come out
+/// as [`SessionEvent::ServerRequest`]s exactly like the legacy era's server requests, and once
+/// the host has answered them all with `respond`, the session sends the original request again
+/// by itself: the host drains `poll_transmit` after `respond` as after any command. The
+/// command's [`RequestId`] stays the same across rounds. `logging/setLevel` and `ping` are
+/// answered locally in that era, and fresh list results are served from the server's cache
+/// hints (see `src/mcp/cache.rs`). The host never needs to know which era it got, but may ask
+/// ([`ClientSession::era`]).
 #[derive(Debug)]
 pub struct ClientSession {
     pub(super) config: SessionConfig,
@@ -174,6 +205,26 @@ pub struct ClientSession {
     pub(super) paused_since: Option<Instant>,
     /// Droppable events dropped because [`MAX_QUEUED_EVENTS`] were waiting.
     pub(super) dropped: u64,
+    /// The modern era's `_meta` envelope; `None` in the legacy era.
+    pub(super) envelope: Option<Envelope>,
+    /// The log level modern requests ask for (`logging/setLevel` is gone in that era).
+    pub(super) log_level: Option<String>,
+    /// Modern requests in flight, by wire id: what a re-send after `input_required` needs.
+    pub(super) sent: VecMap<u64, Sent>,
+    /// Modern requests waiting for the host's answers to their input requests.
+    pub(super) waiting: Vec<Waiting>,
+    /// Input requests handed to the host so far (numbers their ids).
+    pub(super) next_ask: u64,
+    /// The latest time an input or command brought (for answers given without one).
+    pub(super) last_input: Instant,
+    /// When the session started: the probe and `initialize` share the start-up time.
+    pub(super) opened_at: Instant,
+    /// The wire id of a `server/discover` probe that timed out, whose answer may still come.
+    pub(super) late_probe: Option<u64>,
+    /// Fresh modern answers kept for their `ttlMs`.
+    pub(super) hints: super::cache::HintCache,
+    /// The wire id of the open `subscriptions/listen` request (modern era).
+    pub(super) listen: Option<u64>,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -181,7 +232,8 @@ fn line(message: &Message) -> Vec<u8> {
 }
 
 impl ClientSession {
-    /// Starts a session: the `initialize` request is queued at once.
+    /// Starts a session: `initialize` (or, for the modern era, `server/discover`) is queued at
+    /// once.
     pub fn new(config: SessionConfig, now: Instant) -> Self {
         let mut session = ClientSession {
             state: State::Initializing,
@@ -193,34 +245,26 @@ impl ClientSession {
             decoder: LineDecoder::new(config.max_frame_len),
             paused_since: None,
             dropped: 0,
+            envelope: None,
+            log_level: None,
+            sent: VecMap::new(),
+            waiting: Vec::new(),
+            next_ask: 0,
+            last_input: now,
+            opened_at: now,
+            late_probe: None,
+            hints: Default::default(),
+            listen: None,
             config,
         };
-        let params = session.initialize_params();
-        let deadlines = Deadlines::starting_at(now, session.config.initialize_timeout, None);
-        session.send_request(
-            now,
-            "initialize",
-            Some(params),
-            deadlines,
-            Purpose::Initialize,
-        );
+        session.open(now);
         session
     }
 
-    fn initialize_params(&self) -> Value {
-        let mut capabilities = Map::new();
-        if self.config.roots || !self.config.fixed_roots.is_empty() {
-            capabilities.insert("roots".into(), json!({"listChanged": false}));
-        }
-        if self.config.sampling {
-            capabilities.insert("sampling".into(), json!({}));
-        }
-        if self.config.elicitation {
-            capabilities.insert("elicitation".into(), json!({"form": {}}));
-        }
+    pub(super) fn initialize_params(&self) -> Value {
         json!({
             "protocolVersion": self.config.protocol_version,
-            "capabilities": capabilities,
+            "capabilities": self.capabilities(Era::Legacy),
             "clientInfo": {"name": self.config.client_name, "version": self.config.client_version},
         })
     }
@@ -245,6 +289,17 @@ impl ClientSession {
     /// Number of wire requests in flight.
     pub fn in_flight(&self) -> usize {
         self.pending.len()
+    }
+
+    /// Modern requests kept for a re-send (in flight, or waiting for the host's input): as
+    /// many as are unfinished, so finished ones cost no memory.
+    pub fn resendable(&self) -> usize {
+        self.sent.len() + self.waiting.len()
+    }
+
+    /// The era the session speaks, once it is ready.
+    pub fn era(&self) -> Option<Era> {
+        self.server.as_ref().map(|s| s.era)
     }
 
     /// The session's configuration.
@@ -288,7 +343,9 @@ impl ClientSession {
         ))
     }
 
-    /// Sends any request; ends in [`SessionEvent::Response`].
+    /// Sends any request; ends in [`SessionEvent::Response`]. In the modern era,
+    /// `logging/setLevel` and `ping` are gone from the wire: the level is kept and sent in
+    /// every later request's `_meta`, and both are answered `{}` at once.
     pub fn request(
         &mut self,
         now: Instant,
@@ -297,9 +354,28 @@ impl ClientSession {
         options: CallOptions,
     ) -> Result<RequestId, SessionError> {
         self.check_ready()?;
-        let purpose = Purpose::Generic {
-            op: RequestId(self.peek_next_id()),
-        };
+        let op = RequestId(self.peek_next_id());
+        if self.envelope.is_some() && matches!(method, "logging/setLevel" | "ping") {
+            if let Some(level) = params.as_ref().and_then(|p| p.get("level")) {
+                self.log_level = level.as_str().map(str::to_owned);
+            }
+            // The id is used up so that handles stay unique.
+            self.pending.skip_id();
+            self.events.push_back(SessionEvent::Response {
+                request: op,
+                result: Ok(json!({})),
+            });
+            return Ok(op);
+        }
+        if let Some(result) = self.cached_read(method, params.as_ref()) {
+            self.pending.skip_id();
+            self.events.push_back(SessionEvent::Response {
+                request: op,
+                result: Ok(result),
+            });
+            return Ok(op);
+        }
+        let purpose = Purpose::Generic { op };
         Ok(self.send_request(
             now,
             method,
@@ -322,6 +398,9 @@ impl ClientSession {
         if let State::Closed(why) = &self.state {
             return Err(SessionError::Closed(why.clone()));
         }
+        if self.cancel_waiting(request, reason) {
+            return Ok(());
+        }
         let wire_id = self
             .wire_id_of(request)
             .ok_or(SessionError::NotInFlight(request))?;
@@ -336,14 +415,32 @@ impl ClientSession {
         Ok(())
     }
 
-    /// Answers a request from the server that was reported as [`SessionEvent::ServerRequest`].
+    /// Answers a request from the server that was reported as [`SessionEvent::ServerRequest`]
+    /// (in the modern era, an input request of an `input_required` result: once all of its
+    /// round are answered, the original request is sent again).
     pub fn respond(
         &mut self,
         id: &Id,
         result: Result<Value, ErrorObject>,
     ) -> Result<(), SessionError> {
+        self.respond_at(None, id, result)
+    }
+
+    /// [`respond`](Self::respond) with the time, which an answer that re-sends a modern
+    /// request needs for its deadlines (`respond` uses the time the input was asked for).
+    pub fn respond_at(
+        &mut self,
+        now: Option<Instant>,
+        id: &Id,
+        result: Result<Value, ErrorObject>,
+    ) -> Result<(), SessionError> {
         if let State::Closed(why) = &self.state {
             return Err(SessionError::Closed(why.clone()));
+        }
+        let now = now.unwrap_or(self.last_input);
+        if self.is_input_request(id) {
+            self.answer_input(now, id, result);
+            return Ok(());
         }
         if !self.open_server_requests.remove(id) {
             return Err(SessionError::UnknownServerRequest(id.clone()));
@@ -403,6 +500,7 @@ impl ClientSession {
         if self.is_closed() {
             return;
         }
+        self.last_input = self.last_input.max(now);
         match message {
             Message::Response(response) => self.handle_response(now, response),
             Message::Request(request) => self.handle_server_request(request),
@@ -443,12 +541,19 @@ impl ClientSession {
         if self.paused_since.is_some() {
             return;
         }
+        self.last_input = self.last_input.max(now);
+        self.expire_waiting(now);
         while let Some((wire_id, pending)) = self.pending.pop_expired(now) {
             let waited = now.saturating_since(pending.sent_at);
+            if let Purpose::Discover = pending.data {
+                self.sent.remove(&wire_id);
+                self.discover_timed_out(now, wire_id, waited);
+                continue;
+            }
             if let Purpose::Initialize = pending.data {
                 let reason = format!(
                     "server did not answer initialize within {} ms",
-                    whole_millis(pending.deadlines.timeout)
+                    whole_millis(self.config.initialize_timeout)
                 );
                 self.shut_down(reason);
                 return;
@@ -483,7 +588,11 @@ impl ClientSession {
         if self.paused_since.is_some() {
             return None;
         }
-        self.pending.next_deadline()
+        let waiting = self.waiting.iter().map(Waiting::give_up_at).min();
+        match (self.pending.next_deadline(), waiting) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     // ----- internals -----
@@ -491,7 +600,7 @@ impl ClientSession {
     pub(super) fn check_ready(&self) -> Result<(), SessionError> {
         match &self.state {
             State::Ready => Ok(()),
-            State::Initializing => Err(SessionError::NotReady),
+            State::Initializing | State::Discovering { .. } => Err(SessionError::NotReady),
             State::Closed(reason) => Err(SessionError::Closed(reason.clone())),
         }
     }
@@ -516,7 +625,16 @@ impl ClientSession {
         deadlines: Deadlines,
         purpose: Purpose,
     ) -> RequestId {
+        self.last_input = self.last_input.max(now);
+        let sent = self.sent_record(&params, now, &deadlines);
+        let params = match &self.envelope {
+            Some(envelope) => envelope.wrap(params, self.log_level.as_deref()),
+            None => params,
+        };
         let wire_id = self.pending.insert(method, now, deadlines, purpose);
+        if let Some(sent) = sent {
+            self.sent.insert(wire_id, sent);
+        }
         let request = Request {
             id: Id::from(wire_id),
             method: method.to_owned(),
@@ -561,6 +679,8 @@ impl ClientSession {
     }
 
     pub(super) fn fail(&mut self, wire_id: u64, purpose: Purpose, error: RequestError) {
+        // A modern request that ended (timed out, cancelled, closed) is never re-sent.
+        self.sent.remove(&wire_id);
         let request = purpose.op(wire_id);
         self.events.push_back(match purpose {
             Purpose::CallTool { .. } => SessionEvent::ToolResult {
@@ -571,7 +691,9 @@ impl ClientSession {
                 request,
                 result: Err(error),
             },
-            Purpose::Initialize | Purpose::List { .. } => SessionEvent::Failed { request, error },
+            Purpose::Initialize | Purpose::Discover | Purpose::List { .. } => {
+                SessionEvent::Failed { request, error }
+            }
         });
     }
 
@@ -590,6 +712,7 @@ impl ClientSession {
             return;
         }
         self.state = State::Closed(reason.clone());
+        self.close_waiting(&reason);
         for (wire_id, pending) in self.pending.drain() {
             self.fail(wire_id, pending.data, RequestError::Closed(reason.clone()));
         }

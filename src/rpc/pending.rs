@@ -194,6 +194,11 @@ impl<T> PendingTable<T> {
             .collect()
     }
 
+    /// Uses up the next id without a request (for a command answered without the wire).
+    pub fn skip_id(&mut self) {
+        self.next_id += 1;
+    }
+
     /// The id the next `insert` will allocate.
     pub fn next_id(&self) -> u64 {
         self.next_id

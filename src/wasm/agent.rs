@@ -151,6 +151,7 @@ fn server_value(runtime: &JsRuntime, name: &str, status: &ServerStatus) -> Value
     if let Some(details) = runtime.client(name).and_then(|c| c.server()) {
         v["serverInfo"] = details.server_info;
         v["protocolVersion"] = details.protocol_version.into();
+        v["era"] = details.era.as_str().into();
     }
     v
 }
@@ -206,6 +207,15 @@ async fn attach(
         }
     };
     let mut config = SessionConfig::default();
+    if let Some(protocol) = options.get("protocol").and_then(Value::as_str) {
+        match crate::mcp::ProtocolChoice::parse(protocol) {
+            Ok(choice) => config.protocol = choice,
+            Err(reason) => {
+                runtime.add_failed_server(&name, &reason);
+                return server_status(&runtime, &name);
+            }
+        }
+    }
     if let Some(timeout) = millis(&options, "timeoutMs") {
         config.initialize_timeout = timeout;
         config.request_timeout = timeout;

@@ -61,6 +61,7 @@ async fn connect_one(
         fixed_roots: roots.to_vec(),
         // Declared only for servers the user let use the model (`"sampling": true`).
         sampling: sampling.is_some(),
+        protocol: crate::transport::eras::protocol_for(server),
         ..SessionConfig::default()
     };
     let handshake = async {
@@ -152,7 +153,10 @@ async fn connect_one(
     // The session has its own initialize timeout; this outer one also covers a spawn that hangs.
     let outer = startup_timeout + authorization_allowance + Duration::from_millis(500);
     match tokio::time::timeout(outer, handshake).await {
-        Ok(result) => result.map(|(client, _details)| client),
+        Ok(result) => result.map(|(client, details)| {
+            crate::transport::eras::remember(server, details.era);
+            client
+        }),
         Err(_) => Err(format!(
             "no answer to initialize within {} ms",
             startup_timeout.as_millis()

@@ -8,6 +8,7 @@ use agentwire::config::{
 use agentwire::fallback::{
     choose_github_server, token_from_env, FallbackInputs, GithubServerChoice,
 };
+use agentwire::mcp::ProtocolChoice;
 use std::path::Path;
 
 /// The servers to start and what to tell the user about them.
@@ -89,8 +90,14 @@ pub fn mock_github() -> ServerConfig {
 }
 
 fn server(name: &str, transport: ServerTransport) -> ServerConfig {
+    // The built-in mock speaks the legacy era only: probing it would only cost a round trip.
+    let protocol = match transport {
+        ServerTransport::Mock => ProtocolChoice::Legacy,
+        _ => ProtocolChoice::Auto,
+    };
     ServerConfig {
         name: name.to_owned(),
+        protocol,
         disabled: false,
         sampling: false,
         timeout: DEFAULT_TIMEOUT,

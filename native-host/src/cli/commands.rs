@@ -112,6 +112,12 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                 if let Some(oauth) = oauth {
                     entry["oauth"] = oauth;
                 }
+                // The MCP era and version the session speaks (2026-07-28 is "modern").
+                let details = app.runtime.client(name).and_then(|c| c.server());
+                if let Some(details) = details {
+                    entry["era"] = details.era.as_str().into();
+                    entry["protocolVersion"] = details.protocol_version.into();
+                }
                 entry
             })
             .collect()
@@ -125,9 +131,13 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                 Some(state) => format!(" ({})", crate::cli::account::describe_oauth_state(state)),
                 None => String::new(),
             };
+            let era = match (entry["era"].as_str(), entry["protocolVersion"].as_str()) {
+                (Some(era), Some(version)) => format!(", MCP {version} ({era})"),
+                _ => String::new(),
+            };
             match entry["status"].as_str() {
                 Some("connected") => crate::outln!(
-                    "{}: connected, {tools} tools, ~{} tokens{}{oauth}",
+                    "{}: connected, {tools} tools, ~{} tokens{}{oauth}{era}",
                     entry["name"].as_str().unwrap_or(""),
                     thousands(entry["estimatedTokens"].as_u64().unwrap_or(0)),
                     deferral(entry["deferredTools"].as_u64().unwrap_or(0), tools as u64)

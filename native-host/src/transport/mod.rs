@@ -2,6 +2,7 @@
 //! redirects, OAuth with its token store and signed client assertions.
 
 pub mod browser_open;
+pub mod eras;
 pub mod http_request;
 pub mod http_transport;
 pub mod jwt;

@@ -340,7 +340,26 @@ pub fn tool_names(entry: &Value) -> Vec<String> {
 /// Checks the shape of one `mcp list --json` server entry: keys, status and tool fields.
 pub fn assert_server_shape(entry: &Value) {
     let object = entry.as_object().expect("a server entry is an object");
-    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    // A connected server also names the MCP era and version its session speaks.
+    let connected = entry["status"] == "connected";
+    assert_eq!(
+        object.contains_key("era"),
+        connected,
+        "era iff connected: {entry}"
+    );
+    if connected {
+        let era = entry["era"].as_str().expect("era is a string");
+        assert!(
+            ["legacy", "modern"].contains(&era),
+            "unknown era in {entry}"
+        );
+        assert!(entry["protocolVersion"].is_string(), "{entry}");
+    }
+    let mut keys: Vec<&str> = object
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !["era", "protocolVersion"].contains(k))
+        .collect();
     keys.sort_unstable();
     assert_eq!(
         keys,

@@ -70,6 +70,8 @@ pub(crate) struct Exchange {
     /// resumption keeps the number of the `POST` whose answer it continues: event ids mean
     /// nothing in another session.
     pub session: usize,
+    /// The request was modern (2026-07-28): an error status may carry its JSON-RPC error.
+    pub modern: bool,
 }
 
 impl Exchange {
@@ -86,6 +88,7 @@ impl Exchange {
             dropped_event: None,
             request_body: None,
             session: 0,
+            modern: false,
         }
     }
 

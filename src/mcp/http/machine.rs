@@ -95,6 +95,8 @@ pub struct StreamableHttp {
     pub(crate) forgotten: Vec<String>,
     /// OAuth state: the bearer token, messages held while authorizing, attempts.
     pub(crate) auth: super::auth::AuthState,
+    /// What modern (2026-07-28) requests need: parameter headers learned from tool lists.
+    pub(crate) modern: super::modern::ModernState,
 }
 
 impl StreamableHttp {
@@ -121,6 +123,7 @@ impl StreamableHttp {
             replay_id: None,
             forgotten: Vec::new(),
             auth: super::auth::AuthState::default(),
+            modern: Default::default(),
         }
     }
 
@@ -257,16 +260,19 @@ impl StreamableHttp {
             self.held.push_back(body);
             return;
         }
-        let (awaiting, initialize, opens_listen) = match Message::parse(&body) {
+        let parsed = Message::parse(&body);
+        let (awaiting, initialize, opens_listen) = match &parsed {
             Ok(Message::Request(request)) => {
                 let initialize = request.method == "initialize";
                 if initialize {
+                    // A legacy session after all (the probe found a legacy server).
+                    self.modern.seen = false;
                     self.initialize_id = Some(request.id.clone());
                     if self.replay_id.is_none() {
                         self.initialize_body = Some(body.clone());
                     }
                 }
-                (vec![request.id], initialize, false)
+                (vec![request.id.clone()], initialize, false)
             }
             Ok(Message::Notification(n)) => {
                 let opens = n.method == "notifications/initialized";
@@ -275,8 +281,16 @@ impl StreamableHttp {
             // Responses and anything unparseable owe us nothing back.
             _ => (Vec::new(), false, false),
         };
-        let headers = self.headers(HttpMethod::Post, None);
+        let mut headers = self.headers(HttpMethod::Post, None);
+        match &parsed {
+            Ok(Message::Request(request)) => {
+                self.add_modern_headers(&request.method, Some(request), &mut headers);
+            }
+            Ok(Message::Notification(n)) => self.add_modern_headers(&n.method, None, &mut headers),
+            _ => {}
+        }
         let mut exchange = Exchange::new(Role::Post { initialize }, awaiting);
+        exchange.modern = self.modern.seen;
         exchange.request_body = Some(body.clone());
         exchange.session = self.forgotten.len();
         let id = self.issue(HttpMethod::Post, headers, Some(body), exchange);

@@ -68,6 +68,7 @@ mod exchange;
 mod legacy_sse;
 mod machine;
 mod messages;
+mod modern;
 mod renew;
 mod responses;
 mod types;

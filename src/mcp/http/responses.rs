@@ -290,8 +290,14 @@ impl StreamableHttp {
     fn receive(&mut self, text: &[u8]) -> Vec<Id> {
         let mut answered = Vec::new();
         for incoming in split(text) {
-            if let Some(id) = incoming.response_to {
+            let mut line = incoming.line;
+            if let Some(mut id) = incoming.response_to {
                 self.settle(&id);
+                if let Some((original, readdressed)) = self.readdress(&id, &line) {
+                    answered.push(id);
+                    (id, line) = (original, readdressed);
+                }
+                self.learn_tool_headers(&id, incoming.value.as_ref());
                 if self.initialize_id.as_ref() == Some(&id) {
                     self.initialize_id = None;
                     let version = incoming
@@ -303,7 +309,7 @@ impl StreamableHttp {
                 }
                 answered.push(id);
             }
-            self.deliver(incoming.line);
+            self.deliver(line);
         }
         answered
     }
@@ -311,7 +317,9 @@ impl StreamableHttp {
     /// Synthesizes an error response for each request that will not be answered.
     pub(crate) fn fail_awaiting(&mut self, ids: &[Id], message: &str, status: Option<u16>) {
         for id in ids {
-            self.deliver(error_line(id, message, status));
+            // A re-issued request fails under the id the session knows.
+            let id = self.forget_reissue(id);
+            self.deliver(error_line(&id, message, status));
         }
     }
 
@@ -406,6 +414,18 @@ impl StreamableHttp {
             let message = format!("{}{cause}", self.forgotten_stream(exchange.session));
             return self.fail_awaiting(&exchange.awaiting, &message, Some(404));
         }
+        if exchange.modern && exchange.role != Role::Listen {
+            // No resumption in the modern era: the request is sent again under a new id.
+            if self.reissue(&exchange) {
+                return;
+            }
+            let message = format!(
+                "the server closed the event stream before answering{cause}, also after {} \
+                 re-sends",
+                exchange.attempt
+            );
+            return self.fail_awaiting(&exchange.awaiting, &message, None);
+        }
         if exchange.role != Role::Listen && exchange.last_event_id.is_none() {
             let message = format!(
                 "the server closed the event stream before answering{cause} and sent no event id to resume from"
@@ -470,6 +490,16 @@ impl StreamableHttp {
             message.push_str(&format!(": {}", body_excerpt(text)));
         }
         let post = matches!(exchange.role, Role::Post { .. });
+        let credentials = matches!(status, 401 | 403);
+        let modern = exchange.modern && post && !credentials;
+        if let (true, [id]) = (modern, exchange.awaiting.as_slice()) {
+            // A modern server says why in a JSON-RPC error (an unsupported version, a header
+            // that does not match the body, ...): the session acts on its code.
+            if let Some(line) = super::modern::error_body_line(id, text) {
+                self.settle(id);
+                return self.deliver(line);
+            }
+        }
         match status {
             // With OAuth on, `authorization_refused` took these at the head.
             401 | 403 if exchange.role != Role::Listen => self.shut_down(format!(

@@ -5,6 +5,7 @@ mod auth_streams;
 mod basics;
 mod chaos;
 mod errors;
+mod modern;
 mod oversize;
 mod pair;
 mod renewal;
