@@ -467,6 +467,23 @@ fn an_audit_path_that_is_a_fifo_or_a_device_is_refused_at_once() {
             "{out:?}"
         );
     }
+    // A regular file is what an audit log is: it is written.
+    let audit = project.path().join("audit.jsonl");
+    let out = run_cli(
+        project.path(),
+        &[
+            "--audit",
+            audit.to_str().unwrap(),
+            "--json",
+            "run",
+            "calculate 1+1",
+        ],
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(std::fs::read_to_string(&audit)
+        .unwrap()
+        .contains("calculator"));
 }
 
 #[test]
@@ -488,4 +505,19 @@ fn a_fifo_as_the_repl_history_does_not_hang_the_session() {
     );
     assert!(seen.contains("not a regular file"), "{seen}");
     assert!(seen.contains(".agentwire_history"), "{seen}");
+    // A regular history file is kept and grows.
+    std::fs::remove_file(&history).unwrap();
+    std::fs::write(&history, "earlier line\n").unwrap();
+    let seen = on_terminal(
+        project.path(),
+        state.path(),
+        &["--model", "mock"],
+        &[("/quit to leave", "/quit\n")],
+    );
+    assert!(!seen.contains("history not kept"), "{seen}");
+    let kept = std::fs::read_to_string(&history).unwrap();
+    assert!(
+        kept.contains("earlier line") && kept.contains("/quit"),
+        "{kept}"
+    );
 }

@@ -98,7 +98,11 @@ fn the_same_user_cannot_read_agentwires_environment() {
     )
     .unwrap();
     let canary = "sk-canary-4b1d0e5a7f";
-    let mut command = Command::new(common::agentwire_bin());
+    // A copy the test user can run wherever the build is (a checkout under /root is not).
+    let bin = dir.path().join("agentwire");
+    std::fs::copy(common::agentwire_bin(), &bin).unwrap();
+    std::fs::set_permissions(&bin, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut command = Command::new(&bin);
     command
         .args(["--config", config.to_str().unwrap(), "mcp", "list"])
         .current_dir(dir.path())
