@@ -281,3 +281,72 @@ fn commands_past_the_bound_are_reported_with_the_count() {
         listed.warnings
     );
 }
+
+#[test]
+fn links_out_of_the_project_or_a_user_skill_folder_are_errors_never_items() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    skill(outside.path(), "away");
+    write(&outside.path().join("cmds/grab.md"), "SECRET");
+    write(&outside.path().join("secret.md"), "SECRET");
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let skills = project.path().join(".claude/skills");
+    skill(&skills, "fine");
+    symlink(outside.path().join("away"), skills.join("linked")).unwrap();
+    // A link inside the project is followed.
+    skill(&project.path().join("shared"), "inner");
+    symlink(project.path().join("shared/inner"), skills.join("inner")).unwrap();
+    let commands = project.path().join(".claude/commands");
+    write(&commands.join("ok.md"), "fine");
+    symlink(outside.path().join("secret.md"), commands.join("leak.md")).unwrap();
+    symlink(outside.path().join("cmds"), commands.join("sub")).unwrap();
+    symlink(commands.join("ok.md"), commands.join("alias.md")).unwrap();
+    // A user's linked skill folder loads; a SKILL.md linked out of its folder does not.
+    std::fs::create_dir_all(home.path().join(".claude/skills/leak")).unwrap();
+    symlink(
+        outside.path().join("away"),
+        home.path().join(".claude/skills/away"),
+    )
+    .unwrap();
+    symlink(
+        outside.path().join("secret.md"),
+        home.path().join(".claude/skills/leak/SKILL.md"),
+    )
+    .unwrap();
+    let found = discover(&Places {
+        home: Some(home.path().into()),
+        project: vec![project.path().into()],
+        ..Places::default()
+    });
+    let skills: Vec<_> = found.skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(skills, ["away", "fine", "inner"]);
+    let commands: Vec<_> = found.commands.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(commands, ["alias", "ok"]);
+    assert!(found
+        .skills
+        .iter()
+        .chain(&found.commands)
+        .all(|i| !i.text.contains("SECRET")));
+    let errors = found.errors.join("\n");
+    for culprit in [
+        "skills/linked",
+        "commands/leak.md",
+        "commands/sub",
+        "leak/SKILL.md",
+    ] {
+        assert!(errors.contains(culprit), "{culprit} not in:\n{errors}");
+    }
+    assert_eq!(found.errors.len(), 4, "{errors}");
+    assert!(errors.contains("outside the skill folder"), "{errors}");
+    // Each skill's folder is kept as resolved, for `read_skill_file`.
+    let inner = found.skills.iter().find(|s| s.name == "inner").unwrap();
+    assert_eq!(
+        inner.real_dir.as_deref(),
+        Some(
+            std::fs::canonicalize(project.path().join("shared/inner"))
+                .unwrap()
+                .as_path()
+        )
+    );
+}
