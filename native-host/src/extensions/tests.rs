@@ -267,7 +267,7 @@ fn skill_folders_past_the_bound_are_the_last_by_name_and_counted() {
 fn commands_past_the_bound_are_reported_with_the_count() {
     let root = tempfile::tempdir().unwrap();
     let commands = root.path().join("commands");
-    for n in 0..MAX_ENTRIES + 1 {
+    for n in 0..MAX_ENTRIES + 3 {
         write(&commands.join(format!("c{n:05}.md")), "x");
     }
     let bound = super::read::Bound::new(root.path(), "the project").unwrap();
@@ -276,7 +276,7 @@ fn commands_past_the_bound_are_reported_with_the_count() {
     assert_eq!(listed.items[0].name, "c00000");
     assert_eq!(listed.items[MAX_ENTRIES - 1].name, "c01999");
     assert!(
-        listed.warnings.len() == 1 && listed.warnings[0].contains("(1 not loaded)"),
+        listed.warnings.len() == 1 && listed.warnings[0].contains("(3 not loaded)"),
         "{:?}",
         listed.warnings
     );
@@ -329,11 +329,12 @@ fn links_out_of_the_project_or_a_user_skill_folder_are_errors_never_items() {
         .chain(&found.commands)
         .all(|i| !i.text.contains("SECRET")));
     let errors = found.errors.join("\n");
+    // The linked folder is refused as a whole: nothing in it is even listed.
     for culprit in [
-        "skills/linked",
-        "commands/leak.md",
-        "commands/sub",
-        "leak/SKILL.md",
+        "skills/linked leads",
+        "commands/leak.md leads",
+        "commands/sub leads",
+        "leak/SKILL.md leads",
     ] {
         assert!(errors.contains(culprit), "{culprit} not in:\n{errors}");
     }
@@ -348,5 +349,36 @@ fn links_out_of_the_project_or_a_user_skill_folder_are_errors_never_items() {
                 .unwrap()
                 .as_path()
         )
+    );
+}
+
+#[test]
+fn commands_nest_to_the_depth_bound_and_an_unresolvable_user_folder_is_an_error() {
+    let home = tempfile::tempdir().unwrap();
+    let commands = home.path().join(".claude/commands");
+    let mut deep = commands.clone();
+    for level in 0..=MAX_COMMAND_DEPTH {
+        write(&deep.join(format!("at{level}.md")), "x");
+        deep = deep.join(format!("d{level}"));
+    }
+    let places = Places {
+        home: Some(home.path().into()),
+        ..Places::default()
+    };
+    let found = discover(&places);
+    let names: Vec<_> = found.commands.iter().map(|c| c.name.as_str()).collect();
+    let expected: Vec<String> = (0..=MAX_COMMAND_DEPTH).map(|l| format!("at{l}")).collect();
+    assert_eq!(names, expected);
+    write(&deep.join("too-deep.md"), "x");
+    assert_eq!(discover(&places).commands.len(), MAX_COMMAND_DEPTH + 1);
+    // `~/.claude/commands` a dangling link: named, not silently empty.
+    std::fs::remove_dir_all(&commands).unwrap();
+    std::os::unix::fs::symlink(home.path().join("gone"), &commands).unwrap();
+    let found = discover(&places);
+    assert!(found.commands.is_empty());
+    assert!(
+        found.errors.len() == 1 && found.errors[0].contains(".claude/commands"),
+        "{:?}",
+        found.errors
     );
 }
