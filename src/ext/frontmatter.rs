@@ -558,6 +558,18 @@ mod tests {
     }
 
     #[test]
+    fn blank_and_comment_lines_are_skipped_without_a_warning() {
+        let (fm, probes) = parse_counting(&block(
+            ["", "# a comment", "a: 1", "", "  # indented"]
+                .into_iter()
+                .map(String::from),
+        ));
+        assert_eq!(fm.fields.len(), 1);
+        assert_eq!(probes, 1);
+        assert!(fm.warnings.is_empty(), "{:?}", fm.warnings);
+    }
+
+    #[test]
     fn a_repeated_key_keeps_its_last_value_in_its_last_place() {
         let (fm, _) = parse_counting(&block(
             ["a: 1", "b: 2", "a: 3", "c: 4"]

@@ -416,13 +416,10 @@ pub struct Listed {
 /// entered, a linked file leading out not read.
 pub fn commands_in(root: &Path, scope: Scope, bound: &Bound) -> Listed {
     let mut listed = Listed::default();
-    match bound.resolve(root) {
-        Ok(real) if real.is_dir() => {}
-        Ok(_) => return listed,
-        Err(error) => {
-            listed.errors.push(error);
-            return listed;
-        }
+    // (A file in place of the folder lists nothing: the walk skips its root.)
+    if let Err(error) = bound.resolve(root) {
+        listed.errors.push(error);
+        return listed;
     }
     let pruned = Arc::new(Mutex::new(Vec::new()));
     let walker = {
@@ -438,9 +435,9 @@ pub fn commands_in(root: &Path, scope: Scope, bound: &Bound) -> Listed {
                 if skipped_name(&entry.file_name().to_string_lossy()) {
                     return false;
                 }
-                // A link is looked through only when it stays inside; files are checked
-                // again when read, but a folder outside must not even be listed.
-                if entry.path_is_symlink() && entry.file_type().is_some_and(|t| t.is_dir()) {
+                // A link is looked through only when it stays inside: a folder outside is not
+                // even listed, a file outside never opened (reads check again).
+                if entry.path_is_symlink() {
                     if let Err(error) = bound.resolve(entry.path()) {
                         pruned.lock().unwrap_or_else(|e| e.into_inner()).push(error);
                         return false;

@@ -268,7 +268,7 @@ fn skill_folders_past_the_bound_are_the_last_by_name_and_counted() {
 fn commands_past_the_bound_are_reported_with_the_count() {
     let root = tempfile::tempdir().unwrap();
     let commands = root.path().join("commands");
-    for n in 0..MAX_ENTRIES + 1 {
+    for n in 0..MAX_ENTRIES + 3 {
         write(&commands.join(format!("c{n:05}.md")), "x");
     }
     let bound = super::read::Bound::new(root.path(), "the project").unwrap();
@@ -277,7 +277,7 @@ fn commands_past_the_bound_are_reported_with_the_count() {
     assert_eq!(listed.items[0].name, "c00000");
     assert_eq!(listed.items[MAX_ENTRIES - 1].name, "c01999");
     assert!(
-        listed.warnings.len() == 1 && listed.warnings[0].contains("(1 not loaded)"),
+        listed.warnings.len() == 1 && listed.warnings[0].contains("(3 not loaded)"),
         "{:?}",
         listed.warnings
     );
@@ -325,4 +325,105 @@ fn the_project_plugins_a_yes_loads_are_listed_with_their_servers() {
     assert!(!text.contains("plain"), "a skill is not a plugin:\n{text}");
     let empty = tempfile::tempdir().unwrap();
     assert!(project_plugin_roots(empty.path(), None).is_empty());
+}
+
+#[test]
+fn links_out_of_the_project_or_a_user_skill_folder_are_errors_never_items() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    skill(outside.path(), "away");
+    write(&outside.path().join("cmds/grab.md"), "SECRET");
+    write(&outside.path().join("secret.md"), "SECRET");
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let skills = project.path().join(".claude/skills");
+    skill(&skills, "fine");
+    symlink(outside.path().join("away"), skills.join("linked")).unwrap();
+    // A link inside the project is followed.
+    skill(&project.path().join("shared"), "inner");
+    symlink(project.path().join("shared/inner"), skills.join("inner")).unwrap();
+    let commands = project.path().join(".claude/commands");
+    write(&commands.join("ok.md"), "fine");
+    symlink(outside.path().join("secret.md"), commands.join("leak.md")).unwrap();
+    symlink(outside.path().join("cmds"), commands.join("sub")).unwrap();
+    symlink(commands.join("ok.md"), commands.join("alias.md")).unwrap();
+    // A user's linked skill folder loads; a SKILL.md linked out of its folder does not.
+    std::fs::create_dir_all(home.path().join(".claude/skills/leak")).unwrap();
+    symlink(
+        outside.path().join("away"),
+        home.path().join(".claude/skills/away"),
+    )
+    .unwrap();
+    symlink(
+        outside.path().join("secret.md"),
+        home.path().join(".claude/skills/leak/SKILL.md"),
+    )
+    .unwrap();
+    let found = discover(&Places {
+        home: Some(home.path().into()),
+        project: vec![project.path().into()],
+        ..Places::default()
+    });
+    let skills: Vec<_> = found.skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(skills, ["away", "fine", "inner"]);
+    let commands: Vec<_> = found.commands.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(commands, ["alias", "ok"]);
+    assert!(found
+        .skills
+        .iter()
+        .chain(&found.commands)
+        .all(|i| !i.text.contains("SECRET")));
+    let errors = found.errors.join("\n");
+    // The linked folder is refused as a whole: nothing in it is even listed.
+    for culprit in [
+        "skills/linked leads",
+        "commands/leak.md leads",
+        "commands/sub leads",
+        "leak/SKILL.md leads",
+    ] {
+        assert!(errors.contains(culprit), "{culprit} not in:\n{errors}");
+    }
+    assert_eq!(found.errors.len(), 4, "{errors}");
+    assert!(errors.contains("outside the skill folder"), "{errors}");
+    // Each skill's folder is kept as resolved, for `read_skill_file`.
+    let inner = found.skills.iter().find(|s| s.name == "inner").unwrap();
+    assert_eq!(
+        inner.real_dir.as_deref(),
+        Some(
+            std::fs::canonicalize(project.path().join("shared/inner"))
+                .unwrap()
+                .as_path()
+        )
+    );
+}
+
+#[test]
+fn commands_nest_to_the_depth_bound_and_an_unresolvable_user_folder_is_an_error() {
+    let home = tempfile::tempdir().unwrap();
+    let commands = home.path().join(".claude/commands");
+    let mut deep = commands.clone();
+    for level in 0..=MAX_COMMAND_DEPTH {
+        write(&deep.join(format!("at{level}.md")), "x");
+        deep = deep.join(format!("d{level}"));
+    }
+    let places = Places {
+        home: Some(home.path().into()),
+        ..Places::default()
+    };
+    let found = discover(&places);
+    let names: Vec<_> = found.commands.iter().map(|c| c.name.as_str()).collect();
+    let expected: Vec<String> = (0..=MAX_COMMAND_DEPTH).map(|l| format!("at{l}")).collect();
+    assert_eq!(names, expected);
+    write(&deep.join("too-deep.md"), "x");
+    assert_eq!(discover(&places).commands.len(), MAX_COMMAND_DEPTH + 1);
+    // `~/.claude/commands` a dangling link: named, not silently empty.
+    std::fs::remove_dir_all(&commands).unwrap();
+    std::os::unix::fs::symlink(home.path().join("gone"), &commands).unwrap();
+    let found = discover(&places);
+    assert!(found.commands.is_empty());
+    assert!(
+        found.errors.len() == 1 && found.errors[0].contains(".claude/commands"),
+        "{:?}",
+        found.errors
+    );
 }
