@@ -352,12 +352,10 @@ pub fn resolve(base: &str, data: &str) -> Result<String, String> {
             None => refuse("is not an http(s) URL on the stream's origin"),
         };
     }
-    if data.contains(':') && !data.starts_with('/') && !data.starts_with('?') {
-        // `mailto:x`, `javascript:`: a scheme, not a path.
-        let scheme_like = data.split([':', '/', '?']).next().unwrap_or("");
-        if data[scheme_like.len()..].starts_with(':') {
-            return refuse("is not an http(s) URL on the stream's origin");
-        }
+    // `mailto:x`, `javascript:`: a scheme before any `/` or `?`, not a path.
+    let first = data.split([':', '/', '?']).next().unwrap_or("");
+    if data[first.len()..].starts_with(':') {
+        return refuse("is not an http(s) URL on the stream's origin");
     }
     if data.starts_with('/') {
         return Ok(format!("{written}{data}"));

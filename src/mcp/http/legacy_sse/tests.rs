@@ -236,7 +236,11 @@ fn endpoints_resolve_against_the_stream_url() {
     assert!(resolve(base, "https://h.example/m").is_ok());
     assert!(resolve(base, "https://ada:pw@evil.example/m").is_err());
     assert!(resolve("https://@/sse", "/m").is_err(), "no host");
-    for data in ["", "a b", "x\u{1b}[2J", "mailto:x@y"] {
+    assert_eq!(
+        resolve(STREAM, "m?at=1:2").as_deref(),
+        Ok("https://h.example:8443/mcp/m?at=1:2")
+    );
+    for data in ["", "a b", "x\u{1b}[2J", "mailto:x@y", "javascript:x"] {
         assert!(resolve(STREAM, data).is_err(), "{data:?}");
     }
 }
