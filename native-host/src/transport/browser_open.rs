@@ -24,7 +24,8 @@ pub fn checked(url: &str) -> Result<String, String> {
     }
     let parsed = Url::parse(url).map_err(|e| format!("`{shown}` is not a URL ({e})"))?;
     match parsed.scheme() {
-        "https" if parsed.has_host() => Ok(parsed.into()),
+        // The parser refuses an https URL without a host.
+        "https" => Ok(parsed.into()),
         "http" if is_loopback(&parsed) => Ok(parsed.into()),
         "http" => Err(format!(
             "`{shown}` is plain http to another machine; only https (or http to this machine) \

@@ -298,21 +298,26 @@ fn request_id(line: &[u8]) -> Option<Id> {
     }
 }
 
-/// `scheme://authority` of an absolute http(s) URL, the scheme and host lowercased, with
-/// the rest of the URL after it.
-fn origin_of(url: &str) -> Option<(String, &str)> {
+/// An absolute http(s) URL's `scheme://authority` as written (user info kept, for building
+/// URLs on it), the origin to compare (`scheme://host:port` lowercased, without user info),
+/// and the rest of the URL after the authority.
+fn origin_of(url: &str) -> Option<(&str, String, &str)> {
     let (scheme, rest) = url.split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
+    let lower = scheme.to_ascii_lowercase();
+    if lower != "http" && lower != "https" {
         return None;
     }
     let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..end];
-    if authority.is_empty() || authority.contains('@') {
+    // `user:password@` is not part of the origin: `https://h@evil.example` is evil.example.
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    if host.is_empty() {
         return None;
     }
+    let written = &url[..scheme.len() + 3 + end];
     Some((
-        format!("{scheme}://{}", authority.to_ascii_lowercase()),
+        written,
+        format!("{lower}://{}", host.to_ascii_lowercase()),
         &rest[end..],
     ))
 }
@@ -326,7 +331,7 @@ pub fn resolve(base: &str, data: &str) -> Result<String, String> {
             "the server's endpoint event names {data:?}, which {why}; refused"
         ))
     };
-    let Some((origin, base_rest)) = origin_of(base) else {
+    let Some((written, origin, base_rest)) = origin_of(base) else {
         return refuse("cannot be resolved against the stream's URL");
     };
     if data.is_empty() || data.chars().any(|c| c.is_control() || c == ' ') {
@@ -339,7 +344,7 @@ pub fn resolve(base: &str, data: &str) -> Result<String, String> {
             data.to_owned()
         };
         return match origin_of(&absolute) {
-            Some((theirs, _)) if theirs == origin => Ok(absolute),
+            Some((_, theirs, _)) if theirs == origin => Ok(absolute),
             Some(_) => refuse(&format!(
                 "is on another origin than the stream ({origin}), where the configured headers \
                  must not go"
@@ -347,23 +352,21 @@ pub fn resolve(base: &str, data: &str) -> Result<String, String> {
             None => refuse("is not an http(s) URL on the stream's origin"),
         };
     }
-    if data.contains(':') && !data.starts_with('/') && !data.starts_with('?') {
-        // `mailto:x`, `javascript:`: a scheme, not a path.
-        let scheme_like = data.split([':', '/', '?']).next().unwrap_or("");
-        if data[scheme_like.len()..].starts_with(':') {
-            return refuse("is not an http(s) URL on the stream's origin");
-        }
+    // `mailto:x`, `javascript:`: a scheme before any `/` or `?`, not a path.
+    let first = data.split([':', '/', '?']).next().unwrap_or("");
+    if data[first.len()..].starts_with(':') {
+        return refuse("is not an http(s) URL on the stream's origin");
     }
     if data.starts_with('/') {
-        return Ok(format!("{origin}{data}"));
+        return Ok(format!("{written}{data}"));
     }
     let path = base_rest.split(['?', '#']).next().unwrap_or("");
     let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
     let dir = if dir.is_empty() { "/" } else { dir };
     if data.starts_with('?') {
-        return Ok(format!("{origin}{path}{data}"));
+        return Ok(format!("{written}{path}{data}"));
     }
-    Ok(format!("{origin}{dir}{data}"))
+    Ok(format!("{written}{dir}{data}"))
 }
 
 #[cfg(test)]

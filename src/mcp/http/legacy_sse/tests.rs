@@ -126,7 +126,8 @@ fn an_endpoint_on_another_origin_is_refused_and_nothing_is_posted_there() {
         "http://h.example:8443/messages",
         "https://h.example:9999/messages",
         "//evil.example/messages",
-        "https://user@h.example:8443/messages",
+        "https://h.example:8443@evil.example/messages",
+        "https:///messages",
         "javascript:alert(1)",
         "file:///etc/passwd",
     ] {
@@ -225,7 +226,21 @@ fn endpoints_resolve_against_the_stream_url() {
         resolve("http://127.0.0.1:5/sse", "/m").as_deref(),
         Ok("http://127.0.0.1:5/m")
     );
-    for data in ["", "a b", "x\u{1b}[2J", "mailto:x@y"] {
+    // A stream URL with user info (sent as Basic authorization) keeps it for the endpoint, and
+    // the same origin written with other user info is still that origin.
+    let base = "https://ada:pw@h.example/sse";
+    assert_eq!(
+        resolve(base, "/m").as_deref(),
+        Ok("https://ada:pw@h.example/m")
+    );
+    assert!(resolve(base, "https://h.example/m").is_ok());
+    assert!(resolve(base, "https://ada:pw@evil.example/m").is_err());
+    assert!(resolve("https://@/sse", "/m").is_err(), "no host");
+    assert_eq!(
+        resolve(STREAM, "m?at=1:2").as_deref(),
+        Ok("https://h.example:8443/mcp/m?at=1:2")
+    );
+    for data in ["", "a b", "x\u{1b}[2J", "mailto:x@y", "javascript:x"] {
         assert!(resolve(STREAM, data).is_err(), "{data:?}");
     }
 }
