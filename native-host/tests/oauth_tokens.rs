@@ -231,3 +231,63 @@ fn the_cli_uses_a_stored_token_and_mcp_logout_forgets_it() {
     }
     assert!(project.pid("local").is_none(), "logout starts no server");
 }
+
+#[test]
+fn a_client_registered_at_a_new_authorization_server_replaces_the_old_one_in_memory() {
+    use agentwire::mcp::oauth::{OAuthClient, OAuthToken};
+    let client = |id: &str| OAuthClient {
+        client_id: id.into(),
+        client_secret: None,
+        auth_method: None,
+    };
+    let token = |id: &str, registered: bool, issuer: &str, refresh: Option<&str>| OAuthToken {
+        access_token: "at".into(),
+        refresh_token: refresh.map(str::to_owned),
+        expires_in: None,
+        scope: Some("mcp:basic".into()),
+        client: client(id),
+        client_registered: registered,
+        issuer: issuer.into(),
+    };
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.adopt(&mut token(
+        "as1-client",
+        true,
+        "https://as1.example",
+        Some("rt-1"),
+    ));
+    assert_eq!(options.config.client, Some(client("as1-client")));
+    // The next round (same process) found another authorization server and registered there:
+    // the first server's client must not stay on for the rounds after.
+    let mut moved = token("as2-client", true, "https://as2.example", None);
+    options.adopt(&mut moved);
+    assert_eq!(options.config.client, Some(client("as2-client")));
+    assert!(options.config.client_registered);
+    assert_eq!(
+        options.config.credentials_issuer.as_deref(),
+        Some("https://as2.example")
+    );
+    assert_eq!(
+        options.config.refresh_token, None,
+        "rt-1 is the first server's"
+    );
+    assert_eq!(moved.refresh_token, None);
+    assert_eq!(options.config.previous_scope.as_deref(), Some("mcp:basic"));
+    // A refresh at the same server without a new refresh token keeps the one in force.
+    options.adopt(&mut token(
+        "as2-client",
+        true,
+        "https://as2.example",
+        Some("rt-2"),
+    ));
+    let mut refreshed = token("as2-client", true, "https://as2.example", None);
+    options.adopt(&mut refreshed);
+    assert_eq!(refreshed.refresh_token.as_deref(), Some("rt-2"));
+    // A pre-registered client is the user's and stays.
+    let mut options = OAuthOptions::new(Authorizer::Headless);
+    options.config.client = Some(client("mine"));
+    options.adopt(&mut token("mine", false, "https://as1.example", None));
+    options.adopt(&mut token("mine", false, "https://as2.example", None));
+    assert_eq!(options.config.client, Some(client("mine")));
+    assert!(!options.config.client_registered);
+}
