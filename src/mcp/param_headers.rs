@@ -197,6 +197,28 @@ mod tests {
     }
 
     #[test]
+    fn only_whole_numbers_travel_and_big_or_negative_ones_exactly() {
+        let binding = Binding {
+            path: vec!["n".into()],
+            header: "N".into(),
+        };
+        let value = |v: Value| header_value(&json!({ "n": v }), &binding);
+        assert_eq!(value(json!(42)), Some("42".into()));
+        assert_eq!(value(json!(-3)), Some("-3".into()));
+        assert_eq!(value(json!(u64::MAX)), Some(u64::MAX.to_string()));
+        assert_eq!(value(json!(3.5)), None, "a float is not an integer");
+        assert_eq!(value(json!(false)), Some("false".into()));
+        assert_eq!(value(json!({"a": 1})), None);
+    }
+
+    #[test]
+    fn only_the_whole_sentinel_shape_is_encoded_for_ambiguity() {
+        assert_eq!(encode_text("=?base64?abc"), "=?base64?abc");
+        assert_eq!(encode_text("abc?="), "abc?=");
+        assert_eq!(encode_text("=?base64??="), "=?base64?PT9iYXNlNjQ/Pz0=?=");
+    }
+
+    #[test]
     fn values_that_cannot_travel_plain_are_base64_encoded() {
         assert_eq!(encode_text("us west 1"), "us west 1");
         assert_eq!(encode_text(""), "");
