@@ -2,7 +2,7 @@
 // with error messages that say what the server said (the API key masked as [API key], as the
 // www page does).
 import { messageOf } from './check.js';
-import { fetchWithinOrigin } from './redirects.js';
+import { fetchWithinOrigin, RedirectRefused } from './redirects.js';
 
 /** Retries after the first attempt, by default (as the CLI). */
 export const DEFAULT_RETRIES = 3;
@@ -101,6 +101,7 @@ export async function postModel({ fetchImpl, url, baseURL, headers, body, retrie
       response = await fetchWithinOrigin(fetchImpl, url, init, { acrossOrigins: 'refuse', what: `the model server at ${baseURL}` });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof RedirectRefused) throw error;
       const cause = error?.cause ? `: ${error.cause.message || error.cause.code || ''}` : '';
       throw new Error(`could not talk to the model server at ${baseURL}: ${messageOf(error)}${cause}`);
     }

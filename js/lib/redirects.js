@@ -11,6 +11,9 @@
 /** Most redirects followed for one request (fetch's own limit is 20; the CLI's 10). */
 export const MAX_REDIRECTS = 10;
 
+/** A redirect agentwire will not follow; its message says why and where it led. */
+export class RedirectRefused extends Error {}
+
 /** Headers that carry no credential, kept across origins (lowercase). */
 const SAFE_ACROSS_ORIGINS = new Set(['accept', 'content-type', 'mcp-protocol-version', 'last-event-id', 'user-agent']);
 
@@ -50,26 +53,26 @@ export async function fetchWithinOrigin(fetchImpl, url, init, { acrossOrigins, w
     const response = await fetchImpl(target, request);
     if (response.type === 'opaqueredirect') {
       // A browser hides where a manual redirect leads; following it blind could leave the origin.
-      throw new Error(
+      throw new RedirectRefused(
         `${what} answered with a redirect, which this runtime does not let agentwire inspect; use the address it redirects to`,
       );
     }
     const location = response.headers?.get?.('location');
     if (![301, 302, 303, 307, 308].includes(response.status) || !location) return response;
     response.body?.cancel?.().catch(() => {});
-    if (redirects >= MAX_REDIRECTS) throw new Error(`${what} redirected more than ${MAX_REDIRECTS} times`);
+    if (redirects >= MAX_REDIRECTS) throw new RedirectRefused(`${what} redirected more than ${MAX_REDIRECTS} times`);
     let next;
     try {
       next = new URL(location, target);
     } catch {
-      throw new Error(`${what} redirected to an unreadable address`);
+      throw new RedirectRefused(`${what} redirected to an unreadable address`);
     }
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw new Error(`${what} redirected to a ${next.protocol} address, which agentwire does not follow`);
+      throw new RedirectRefused(`${what} redirected to a ${next.protocol} address, which agentwire does not follow`);
     }
     if (next.origin !== origin) {
       if (acrossOrigins !== 'strip') {
-        throw new Error(
+        throw new RedirectRefused(
           `${what} redirected to another origin, ${shownUrl(next.href)}; agentwire sends the key and the conversation only to the origin it was given (point it at that server if you trust it)`,
         );
       }
