@@ -4,8 +4,8 @@
 // streamed error is scrubbed.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { test } from 'node:test';
-import { anthropic, createAgent, httpTransport, openaiCompatible } from 'agentwire';
+import { before, test } from 'node:test';
+import { anthropic, createAgent, httpTransport, init, openaiCompatible } from 'agentwire';
 import { eventually, recordingServer } from './http-helpers.mjs';
 
 const T = { timeout: 30_000 };
@@ -45,6 +45,9 @@ const PROVIDERS = [
   { name: 'openaiCompatible', make: (o) => openaiCompatible({ model: 'm', apiKey: KEY, ...o }), answer: OPENAI_ANSWER, path: '/v1/chat/completions', label: 'OpenAI-compatible' },
   { name: 'anthropic', make: (o) => anthropic({ model: 'claude-x', apiKey: KEY, ...o }), answer: ANTHROPIC_ANSWER, path: '/v1/messages', label: 'Anthropic Messages' },
 ];
+
+// complete() is called directly here, outside an agent: the runtime module must be loaded.
+before(() => init());
 
 const REQUEST = { system: 's', messages: [{ role: 'user', content: 'hello' }], tools: [] };
 
