@@ -107,7 +107,9 @@ pub async fn run(app: &App) -> Result<(), String> {
                 Ok(Ok(prompt)) => {
                     let _ = app.runtime.run(&prompt, &app.terminal).await;
                 }
-                Ok(Err(e)) => crate::errln!("error: {}", crate::os::display_url::redact_message(&e)),
+                Ok(Err(e)) => {
+                    crate::errln!("error: {}", crate::os::display_url::redact_message(&e))
+                }
                 Err(reason) => {
                     crate::errln!("interrupted: {reason} stopped reading the mentioned resources")
                 }

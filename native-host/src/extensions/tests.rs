@@ -326,4 +326,3 @@ fn the_project_plugins_a_yes_loads_are_listed_with_their_servers() {
     let empty = tempfile::tempdir().unwrap();
     assert!(project_plugin_roots(empty.path(), None).is_empty());
 }
-

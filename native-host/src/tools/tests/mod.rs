@@ -6,6 +6,7 @@ mod calc_weather;
 mod confinement;
 mod files;
 mod protected;
+mod sandbox;
 mod search;
 mod special_files;
 
