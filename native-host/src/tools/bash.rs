@@ -11,7 +11,7 @@ use super::args::Args;
 use super::sandbox_policy::{self, SandboxSettings};
 use super::{BuiltinTool, ToolContext, Workspace, RISK_EXECUTE};
 use crate::os::reaper::{self, Tracked};
-use crate::os::sandbox::{Mode, Prepared};
+use crate::os::sandbox::{Capabilities, Mode, Prepared};
 use crate::transport::stdio::INHERITED_ENV;
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
@@ -192,10 +192,14 @@ fn confine(
     if settings.mode == Mode::Off {
         return Ok(None);
     }
-    crate::os::sandbox::hide_host_memory();
     let tmp =
         PrivateTmp::new().map_err(|e| format!("sandbox: cannot make a temporary folder: {e}"))?;
-    let plan = sandbox_policy::plan(settings, ws, &tmp.0);
+    let mut plan = sandbox_policy::plan(settings, ws, &tmp.0);
+    if !Capabilities::probe().mount_namespace {
+        // Said at start; the rest of the sandbox still holds.
+        plan.read_only_mounts.clear();
+        plan.pinned.clear();
+    }
     let mut prepared =
         Prepared::new(&plan).map_err(|e| format!("sandbox: cannot prepare the rules: {e}"))?;
     child.env("TMPDIR", &tmp.0);

@@ -86,27 +86,6 @@ pub struct Plan {
     pub network: bool,
 }
 
-/// `CAP_SYS_PTRACE` (linux/capability.h), which lets root read any process's `environ` and
-/// memory whatever else holds.
-const CAP_SYS_PTRACE: nix::libc::c_ulong = 19;
-
-/// Removes `CAP_SYS_PTRACE` from the bounding set, so a command run as root does not get it at
-/// `exec`; without it, agentwire's `/proc/<pid>/environ` and `mem` (which hold the model key)
-/// are out of reach. Fails harmlessly for a user who never had it.
-fn drop_ptrace_capability() {
-    // SAFETY: PR_CAPBSET_DROP only changes this process's capability bounding set.
-    unsafe {
-        nix::libc::prctl(nix::libc::PR_CAPBSET_DROP, CAP_SYS_PTRACE, 0, 0, 0);
-    }
-}
-
-/// Makes this (the host) process non-dumpable, so that its `/proc/<pid>/environ` and `mem` need
-/// `CAP_SYS_PTRACE`, which sandboxed commands lack. Also turns off its core dumps, which would
-/// hold the same secrets.
-pub fn hide_host_memory() {
-    let _ = nix::sys::prctl::set_dumpable(false);
-}
-
 /// A [`Plan`] turned into kernel objects, ready to apply in a child. Apply it once.
 pub struct Prepared {
     ruleset: Option<landlock::RulesetCreated>,
@@ -129,7 +108,6 @@ impl Prepared {
     /// `mount`, which Landlock and the filter then forbid.
     pub fn apply_in_child(&mut self) -> io::Result<()> {
         self.mounts.apply()?;
-        drop_ptrace_capability();
         if let Some(ruleset) = self.ruleset.take() {
             ruleset
                 .restrict_self()

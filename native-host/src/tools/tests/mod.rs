@@ -7,6 +7,7 @@ mod confinement;
 mod files;
 mod protected;
 mod sandbox;
+mod sandbox_policy;
 mod search;
 mod special_files;
 
