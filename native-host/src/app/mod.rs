@@ -204,7 +204,6 @@ impl App {
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let caps = crate::os::sandbox::Capabilities::probe();
         let (sandbox, sandbox_line) = sandbox_setup::sandbox_settings(options, &caps);
-        crate::errln!("{sandbox_line}");
         let tools = BuiltinTools::new(workspace)
             .with_bash_env(options.bash_env.clone())
             .with_sandbox(sandbox)
@@ -254,6 +253,7 @@ impl App {
         for notice in plan.notices.iter().chain(model_notice.iter()) {
             say(notice);
         }
+        say(&sandbox_line);
         app.report_extensions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
