@@ -60,6 +60,9 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginsCommand,
     },
+    /// Report what this machine can enforce: the `bash` sandbox's kernel features (Landlock,
+    /// seccomp, mount namespaces), the mode a run would use and its deny list.
+    Doctor,
     /// List every tool the agent can use (with how each is loaded and what it costs).
     Tools {
         /// Search the tools instead of listing them.
