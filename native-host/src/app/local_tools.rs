@@ -32,6 +32,12 @@ impl BuiltinTools {
         self
     }
 
+    /// Confines bash as `sandbox` says.
+    pub fn with_sandbox(mut self, sandbox: crate::tools::sandbox_policy::SandboxSettings) -> Self {
+        self.context.sandbox = sandbox;
+        self
+    }
+
     /// Serves `read_skill_file` from these folders.
     pub fn with_skill_dirs(mut self, dirs: SkillDirs) -> Self {
         self.skill_dirs = dirs;

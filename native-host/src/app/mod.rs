@@ -3,6 +3,7 @@
 pub mod connect;
 pub mod local_tools;
 pub mod render;
+pub mod sandbox_setup;
 pub mod servers;
 
 use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
@@ -201,8 +202,11 @@ impl App {
         let workspace = workspace.protecting(protected);
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
+        let caps = crate::os::sandbox::Capabilities::probe();
+        let (sandbox, sandbox_line) = sandbox_setup::sandbox_settings(options, &caps);
         let tools = BuiltinTools::new(workspace)
             .with_bash_env(options.bash_env.clone())
+            .with_sandbox(sandbox)
             .with_skill_dirs(extensions.skill_dirs.clone());
         for problem in tools.register(&mut registry) {
             crate::errln!("warning: {problem}");
@@ -249,6 +253,7 @@ impl App {
         for notice in plan.notices.iter().chain(model_notice.iter()) {
             say(notice);
         }
+        say(&sandbox_line);
         app.report_extensions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {

@@ -2,6 +2,7 @@
 
 use crate::config::settings::Settings;
 use crate::config::tool_search::{parse_mode, SearchMode};
+use crate::os::sandbox::Mode;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -59,6 +60,9 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginsCommand,
     },
+    /// Report what this machine can enforce: the `bash` sandbox's kernel features (Landlock,
+    /// seccomp, mount namespaces), the mode a run would use and its deny list.
+    Doctor,
     /// List every tool the agent can use (with how each is loaded and what it costs).
     Tools {
         /// Search the tools instead of listing them.
@@ -237,6 +241,17 @@ pub struct CommonOptions {
     /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
     #[arg(long, global = true, value_name = "TOKENS")]
     pub context_window: Option<u64>,
+    /// Confine `bash` by the kernel: `read-only`, `workspace-write` (the default where the
+    /// kernel has Landlock) or `off`.
+    #[arg(long, global = true, env = "AGENTWIRE_SANDBOX", value_name = "MODE", value_parser = Mode::parse)]
+    pub sandbox: Option<Mode>,
+    /// Let sandboxed commands use the network (off by default inside the sandbox).
+    #[arg(long, global = true)]
+    pub sandbox_network: bool,
+    /// Also keep PATH unreadable inside the sandbox (repeatable; added to `~/.ssh`, `~/.aws`,
+    /// `~/.gnupg`, `~/.config/gcloud`, the state directory and the `--config` file).
+    #[arg(long = "sandbox-deny", global = true, value_name = "PATH")]
+    pub sandbox_deny: Vec<PathBuf>,
 }
 
 impl CommonOptions {
@@ -263,6 +278,9 @@ impl CommonOptions {
             tool_search,
             tool_search_threshold,
             context_window,
+            sandbox,
+            sandbox_network,
+            sandbox_deny,
         } = self;
         Settings {
             config: config.clone(),
@@ -284,6 +302,9 @@ impl CommonOptions {
             tool_search: *tool_search,
             tool_search_threshold: *tool_search_threshold,
             context_window: *context_window,
+            sandbox: *sandbox,
+            sandbox_network: *sandbox_network,
+            sandbox_deny: sandbox_deny.clone(),
         }
     }
 }
@@ -350,5 +371,37 @@ mod tests {
         assert_eq!(s.tool_search, Some(SearchMode::On));
         assert_eq!(s.tool_search_threshold, Some(11));
         assert_eq!(s.context_window, Some(12));
+        assert_eq!(s.sandbox, None);
+        assert!(!s.sandbox_network);
+    }
+
+    #[test]
+    fn sandbox_options_reach_the_sandbox_with_the_config_file_denied() {
+        let cli = Cli::try_parse_from([
+            "agentwire",
+            "--config",
+            "/p/.mcp.json",
+            "--sandbox",
+            "read-only",
+            "--sandbox-network",
+            "--sandbox-deny",
+            "/extra",
+        ])
+        .expect("the options parse");
+        let caps = crate::os::sandbox::Capabilities {
+            landlock_abi: 7,
+            seccomp: true,
+            mount_namespace: true,
+        };
+        let (s, line) = crate::app::sandbox_setup::sandbox_settings(&cli.common.settings(), &caps);
+        assert_eq!(s.mode, Mode::ReadOnly);
+        assert!(s.network);
+        assert!(s.deny_read.contains(&PathBuf::from("/p/.mcp.json")));
+        assert!(s.deny_read.contains(&PathBuf::from("/extra")));
+        assert!(
+            line.starts_with("sandbox: read-only (network on)"),
+            "{line}"
+        );
+        assert!(Cli::try_parse_from(["agentwire", "--sandbox", "loose"]).is_err());
     }
 }

@@ -3,6 +3,7 @@
 pub mod account;
 pub mod args;
 pub mod commands;
+pub mod doctor;
 pub mod extension_commands;
 pub mod extension_listing;
 pub mod mcp_prompts;
@@ -27,6 +28,10 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     let options = &cli.common;
     // What the application is assembled from.
     let settings = options.settings();
+    // Needs the kernel only.
+    if let Some(Command::Doctor) = &cli.command {
+        return crate::cli::doctor::run(&settings, options.json);
+    }
     // Needs the trust store only.
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
         return crate::cli::trust_command::run(dir.as_deref(), *revoke, *list, options.json);
@@ -195,6 +200,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
                 command: McpCommand::Logout { .. } | McpCommand::Login { .. },
             }
             | Command::Trust { .. }
+            | Command::Doctor
             | Command::Skills { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),

@@ -2,6 +2,7 @@
 //! by the CLI from its options (so nothing below the CLI depends on how they are spelled).
 
 use crate::config::tool_search::SearchMode;
+use crate::os::sandbox::Mode;
 use std::path::PathBuf;
 
 /// The settings of one run, as the command line (or any other front end) gives them.
@@ -53,4 +54,10 @@ pub struct Settings {
     pub tool_search_threshold: Option<u64>,
     /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
     pub context_window: Option<u64>,
+    /// How `bash` is confined; `None`: workspace-write where the kernel has Landlock, else off.
+    pub sandbox: Option<Mode>,
+    /// Whether sandboxed commands may use the network.
+    pub sandbox_network: bool,
+    /// Paths added to the sandbox's read deny list.
+    pub sandbox_deny: Vec<PathBuf>,
 }

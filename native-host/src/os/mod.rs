@@ -7,5 +7,6 @@ pub mod config_file;
 pub mod display_url;
 pub mod private_file;
 pub mod reaper;
+pub mod sandbox;
 pub mod signals;
 pub mod term_safe;

@@ -8,8 +8,10 @@
 //! Everything killed is reaped.
 
 use super::args::Args;
+use super::sandbox_policy::{self, SandboxSettings};
 use super::{BuiltinTool, ToolContext, Workspace, RISK_EXECUTE};
 use crate::os::reaper::{self, Tracked};
+use crate::os::sandbox::{Capabilities, Mode, Prepared};
 use crate::transport::stdio::INHERITED_ENV;
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
@@ -17,6 +19,7 @@ use nix::sys::signal::{killpg, Signal};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -60,9 +63,10 @@ impl BuiltinTool for Bash {
         RISK_EXECUTE
     }
     async fn execute(&self, args: Value, ctx: &ToolContext) -> ToolOutput {
-        run(&self.ws, args, ctx)
+        let output = run(&self.ws, args, ctx)
             .await
-            .unwrap_or_else(ToolOutput::error)
+            .unwrap_or_else(ToolOutput::error);
+        with_mode(output, ctx.sandbox.mode)
     }
 }
 
@@ -118,7 +122,10 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
         .arg("-c")
         .arg(&command)
         .env_clear()
-        .envs(clean_env(&ctx.bash_env))
+        .envs(clean_env(&ctx.bash_env));
+    // Removed (with what the command left in it) when the call ends.
+    let _private_tmp = confine(&mut child, ws, &ctx.sandbox)?;
+    child
         .current_dir(ws.root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -165,6 +172,64 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
         }
     };
     Ok(render(&out, &err, Ended::Exited(status), budget))
+}
+
+/// Notes the sandbox mode the call ran under in its structured result (the audit keeps it).
+fn with_mode(mut output: ToolOutput, mode: Mode) -> ToolOutput {
+    if let Some(Value::Object(map)) = &mut output.structured_content {
+        map.insert("sandbox".into(), json!(mode.as_str()));
+    }
+    output
+}
+
+/// Confines `child` per `settings` (nothing for [`Mode::Off`]): a private temporary folder as
+/// `TMPDIR`, and the kernel rules applied in the child before `exec`.
+fn confine(
+    child: &mut Command,
+    ws: &Workspace,
+    settings: &SandboxSettings,
+) -> Result<Option<PrivateTmp>, String> {
+    if settings.mode == Mode::Off {
+        return Ok(None);
+    }
+    let tmp =
+        PrivateTmp::new().map_err(|e| format!("sandbox: cannot make a temporary folder: {e}"))?;
+    let mut plan = sandbox_policy::plan(settings, ws, &tmp.0);
+    if !Capabilities::probe().mount_namespace {
+        // Said at start; the rest of the sandbox still holds.
+        plan.read_only_mounts.clear();
+        plan.pinned.clear();
+    }
+    let mut prepared =
+        Prepared::new(&plan).map_err(|e| format!("sandbox: cannot prepare the rules: {e}"))?;
+    child.env("TMPDIR", &tmp.0);
+    // SAFETY: the closure runs between fork and exec; it only makes system calls on objects
+    // prepared above (no allocation on success, no locks).
+    unsafe {
+        child.pre_exec(move || prepared.apply_in_child());
+    }
+    Ok(Some(tmp))
+}
+
+/// A fresh folder only this call writes to; removed on drop.
+struct PrivateTmp(PathBuf);
+
+impl PrivateTmp {
+    fn new() -> std::io::Result<PrivateTmp> {
+        use std::os::unix::fs::DirBuilderExt;
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+        let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("agentwire-bash-{name}"));
+        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
+        Ok(PrivateTmp(path))
+    }
+}
+
+impl Drop for PrivateTmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// bash's environment: the same short allow-list MCP servers get, plus the variables the user

@@ -15,6 +15,7 @@ mod fs_read;
 mod fs_write;
 mod protected;
 mod safe_open;
+pub mod sandbox_policy;
 mod search;
 mod weather;
 mod workspace;
@@ -54,6 +55,8 @@ pub struct ToolContext {
     /// Names of the host's environment variables that bash gets on top of
     /// [`crate::transport::stdio::INHERITED_ENV`] (`--bash-env`); everything else stays out of its reach.
     pub bash_env: Vec<String>,
+    /// How bash is confined by the kernel.
+    pub sandbox: sandbox_policy::SandboxSettings,
 }
 
 impl Default for ToolContext {
@@ -63,6 +66,7 @@ impl Default for ToolContext {
             bash_max_timeout: Duration::from_secs(600),
             max_output_bytes: 30 * 1024,
             bash_env: Vec::new(),
+            sandbox: sandbox_policy::SandboxSettings::off(),
         }
     }
 }

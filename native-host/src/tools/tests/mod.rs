@@ -6,6 +6,8 @@ mod calc_weather;
 mod confinement;
 mod files;
 mod protected;
+mod sandbox;
+mod sandbox_policy;
 mod search;
 mod special_files;
 

@@ -1,0 +1,129 @@
+//! The seccomp filters: what Landlock does not cover (socket families, `ptrace`, namespaces and
+//! mounts, keyrings, BPF, io_uring, another process's memory). Syscall numbers come from
+//! `libc`; the BPF is built by `seccompiler`.
+
+use nix::libc;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule,
+};
+use std::collections::BTreeMap;
+use std::io;
+
+/// Calls refused outright (with `EPERM`, an ordinary permission error).
+const DENIED: &[i64] = &[
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_open_tree,
+    libc::SYS_move_mount,
+    libc::SYS_fsopen,
+    libc::SYS_fsconfig,
+    libc::SYS_fsmount,
+    libc::SYS_fspick,
+    libc::SYS_mount_setattr,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    // io_uring performs socket and file operations the other rules would not see.
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+];
+
+/// `clone` flags that would make a new namespace.
+const NAMESPACE_FLAGS: &[libc::c_int] = &[
+    libc::CLONE_NEWUSER,
+    libc::CLONE_NEWNS,
+    libc::CLONE_NEWNET,
+    libc::CLONE_NEWPID,
+    libc::CLONE_NEWIPC,
+    libc::CLONE_NEWUTS,
+    libc::CLONE_NEWCGROUP,
+];
+
+/// Socket families allowed when the network is: local ones and IP (netlink for the address
+/// lookups of the C library).
+const NETWORK_FAMILIES: &[libc::c_int] = &[
+    libc::AF_UNIX,
+    libc::AF_INET,
+    libc::AF_INET6,
+    libc::AF_NETLINK,
+];
+
+fn io_err(e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(format!("seccomp filter: {e}"))
+}
+
+fn arch() -> io::Result<seccompiler::TargetArch> {
+    std::env::consts::ARCH.try_into().map_err(io_err)
+}
+
+/// The rules of the main filter: each key is a syscall, refused when one of its rules matches
+/// (a rule with no condition always matches).
+pub(super) fn denied_rules(network: bool) -> io::Result<BTreeMap<i64, Vec<SeccompRule>>> {
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&nr| (nr, Vec::new())).collect();
+    let clone_rules = NAMESPACE_FLAGS
+        .iter()
+        .map(|&flag| {
+            let flag = flag as u64;
+            let cond = SeccompCondition::new(
+                0,
+                SeccompCmpArgLen::Qword,
+                SeccompCmpOp::MaskedEq(flag),
+                flag,
+            )
+            .map_err(io_err)?;
+            SeccompRule::new(vec![cond]).map_err(io_err)
+        })
+        .collect::<io::Result<Vec<_>>>()?;
+    rules.insert(libc::SYS_clone, clone_rules);
+    let socket_rules = if network {
+        // Refused when the family is none of the allowed ones.
+        let conds = NETWORK_FAMILIES
+            .iter()
+            .map(|&family| {
+                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
+                    .map_err(io_err)
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        vec![SeccompRule::new(conds).map_err(io_err)?]
+    } else {
+        // Every family, Unix included: a Unix socket outside the workspace (an agent, a
+        // daemon's control socket) is a way out too. `socketpair` stays allowed.
+        Vec::new()
+    };
+    rules.insert(libc::SYS_socket, socket_rules);
+    Ok(rules)
+}
+
+/// The compiled filters: the main one, and one making `clone3` unavailable (`ENOSYS`, so the C
+/// library falls back to `clone`, whose flags the main filter can see).
+pub(super) fn filters(network: bool) -> io::Result<Vec<BpfProgram>> {
+    let main = SeccompFilter::new(
+        denied_rules(network)?,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch()?,
+    )
+    .map_err(io_err)?;
+    let clone3 = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch()?,
+    )
+    .map_err(io_err)?;
+    [main, clone3]
+        .into_iter()
+        .map(|f| BpfProgram::try_from(f).map_err(io_err))
+        .collect()
+}
