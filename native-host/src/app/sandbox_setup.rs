@@ -1,11 +1,14 @@
-//! The sandbox of a run: the mode asked for (or the default this kernel supports), the deny
-//! list, and the line that says at start what is and is not enforced.
+//! The sandbox of a run: the mode asked for (off unless asked: plugin command snippets that
+//! write their `${CLAUDE_PLUGIN_DATA}` folder, inside the denied state directory, need a grant
+//! of their own first), the deny list, and the line that says at start what is and is not
+//! enforced.
 
 use crate::config::settings::Settings;
 use crate::os::sandbox::{Capabilities, Mode};
 use crate::tools::sandbox_policy::{self, SandboxSettings};
 
-/// The default mode on a kernel with `caps`: workspace-write where Landlock exists, else off.
+/// The mode this kernel can enforce for everyday work with `caps`: workspace-write where
+/// Landlock exists, else off (the start line offers it when the sandbox is off).
 pub fn default_mode(caps: &Capabilities) -> Mode {
     if caps.files() {
         Mode::WorkspaceWrite
@@ -16,7 +19,7 @@ pub fn default_mode(caps: &Capabilities) -> Mode {
 
 /// The sandbox settings of a run, with the line to show at start.
 pub fn sandbox_settings(options: &Settings, caps: &Capabilities) -> (SandboxSettings, String) {
-    let mode = options.sandbox.unwrap_or_else(|| default_mode(caps));
+    let mode = options.sandbox.unwrap_or(Mode::Off);
     let mut deny_read = sandbox_policy::default_deny(&|name| std::env::var_os(name));
     deny_read.extend(options.config.iter().cloned());
     deny_read.extend(options.sandbox_deny.iter().cloned());
@@ -31,8 +34,13 @@ pub fn sandbox_settings(options: &Settings, caps: &Capabilities) -> (SandboxSett
 /// What the start says: the mode, the network, and every feature the kernel lacks.
 pub fn start_line(mode: Mode, network: bool, caps: &Capabilities) -> String {
     if mode == Mode::Off {
-        return "sandbox: off: bash can read and write what you can and reach the network"
-            .to_owned();
+        let offer = match default_mode(caps) {
+            Mode::Off => String::new(),
+            available => format!(" (--sandbox {} is available here)", available.as_str()),
+        };
+        return format!(
+            "sandbox: off: bash can read and write what you can and reach the network{offer}"
+        );
     }
     let net = if network { "network on" } else { "network off" };
     let gaps = caps.gaps();

@@ -241,8 +241,8 @@ pub struct CommonOptions {
     /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
     #[arg(long, global = true, value_name = "TOKENS")]
     pub context_window: Option<u64>,
-    /// Confine `bash` by the kernel: `read-only`, `workspace-write` (the default where the
-    /// kernel has Landlock) or `off`.
+    /// Confine `bash` by the kernel: `read-only`, `workspace-write` or `off` (the default for
+    /// now: plugin snippets need a grant for their data folder first).
     #[arg(long, global = true, env = "AGENTWIRE_SANDBOX", value_name = "MODE", value_parser = Mode::parse)]
     pub sandbox: Option<Mode>,
     /// Let sandboxed commands use the network (off by default inside the sandbox).

@@ -78,7 +78,12 @@ mod tests {
             mount_namespace: false,
         };
         let text = report(
-            &settings(&["--sandbox-deny", "/extra/secret"]),
+            &settings(&[
+                "--sandbox",
+                "workspace-write",
+                "--sandbox-deny",
+                "/extra/secret",
+            ]),
             &caps,
             false,
         );
