@@ -51,6 +51,12 @@ pub(super) fn find(b: &[u8]) -> Vec<Found> {
                 .or_else(|| password_flag(b, i, mysql_line, sshpass_line))
                 .or_else(|| assignment(b, i));
             if let Some(hit) = hit.filter(|h| h.end > h.start) {
+                if is_marker(b, hit) {
+                    // Already redacted (text that went through here before): keep it as it is,
+                    // so a second pass never turns `[REDACTED]` into `[REDACTED]]`.
+                    i = hit.start + MARKER.len();
+                    continue;
+                }
                 found.push(hit);
                 i = hit.end;
                 continue;
@@ -59,6 +65,14 @@ pub(super) fn find(b: &[u8]) -> Vec<Found> {
         i += 1;
     }
     found
+}
+
+/// The marker, as bytes.
+const MARKER: &[u8] = super::REDACTED.as_bytes();
+
+/// `hit` covers nothing but (a part of) a marker left by an earlier pass.
+fn is_marker(b: &[u8], hit: Found) -> bool {
+    b[hit.start..].starts_with(MARKER) && hit.end <= hit.start + MARKER.len()
 }
 
 fn starts_with_any(b: &[u8], prefixes: &[&[u8]]) -> bool {

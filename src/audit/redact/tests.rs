@@ -189,3 +189,45 @@ fn only_an_auth_scheme_followed_by_a_space_is_skipped() {
     assert_eq!(redact_text("password: abc def"), "password: [REDACTED] def");
     assert_eq!(redact_text("token=Bearer"), "token=[REDACTED]");
 }
+
+#[test]
+fn redacting_twice_changes_nothing_more() {
+    // Text that went through the redactor once (an audit record read back, an error quoted in
+    // another) must come out unchanged: a second pass that grew `[REDACTED]]` would garble it.
+    let samples = [
+        "password=hunter2",
+        "password: hunter2 and more",
+        "\"token\": \"abc1\"",
+        "run --token abc1",
+        "Authorization: Bearer abc1",
+        "Authorization: Basic dXNlcjpwYXNz",
+        "curl -u user:pass https://x",
+        "https://user:pass@example.com/path",
+        "mysql -phunter2 db",
+        "sshpass -p hunter2 ssh host",
+        "key ghp_0123456789abcdefghijklmnopqrstuvwxyzAB here",
+        "ghp%5F0123456789abcdefghijklmnopqrstuvwxyzAB",
+        "password%3Dhunter2",
+        "-----BEGIN PRIVATE KEY-----\nMIIEabc\n-----END PRIVATE KEY-----",
+        "aws AKIAABCDEFGHIJKLMNOP wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "token=[x] secret=(y) api_key={z}",
+    ];
+    for sample in samples {
+        let once = redact_text(sample);
+        assert_eq!(redact_text(&once), once, "input {sample:?}");
+    }
+}
+
+#[test]
+fn secrets_after_a_marker_are_still_found() {
+    // A marker left by an earlier pass is skipped, never the text after it.
+    let out = redact_text(
+        "password=[REDACTED] token=abc1 key ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+    );
+    assert_eq!(
+        out,
+        "password=[REDACTED] token=[REDACTED] key ghp_[REDACTED]"
+    );
+    // Something that only looks like the start of a marker is a value like any other.
+    assert_eq!(redact_text("password=[REDACTEDabc"), "password=[REDACTED]");
+}
