@@ -1,10 +1,10 @@
 // agentwire/node: skills, commands and plugins from folders, with the CLI's places and precedence.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { createAgent } from 'agentwire';
 import { discoverExtensions, loadPluginDir, loadSkillDir } from 'agentwire/node';
 
@@ -13,10 +13,19 @@ function write(path, text) {
   writeFileSync(path, text);
 }
 
+// Every folder a test makes is removed when the file's tests end, pass or fail.
+const made = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 const skill = (name, description) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\nDo it.\n`;
 
 test('loadSkillDir reads the skill and only the files inside its folder', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'aw-skill-'));
+  const root = tempDir('aw-skill-');
   const dir = join(root, 'pdf');
   write(join(dir, 'SKILL.md'), skill('pdf', 'Read PDFs'));
   write(join(dir, 'reference', 'forms.md'), 'Forms guide');
@@ -50,7 +59,7 @@ test('loadSkillDir reads the skill and only the files inside its folder', async 
 test('loadPluginDir: skills, commands and a stdio server that connects', async () => {
   const fixtures = process.env.AW_MCP_FIXTURES;
   assert.ok(fixtures, 'AW_MCP_FIXTURES is set by pkg-tests/run');
-  const dir = mkdtempSync(join(tmpdir(), 'aw-plugin-'));
+  const dir = tempDir('aw-plugin-');
   write(join(dir, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'fixture', version: '0.1.0', hooks: { SessionStart: [] } }));
   write(join(dir, 'skills', 'helper', 'SKILL.md'), skill('helper', 'Helps'));
   write(join(dir, 'commands', 'hello.md'), '---\ndescription: Says hello\n---\nSay hello to $0.');
@@ -73,8 +82,8 @@ test('loadPluginDir: skills, commands and a stdio server that connects', async (
 });
 
 test('discoverExtensions: user beats project, project grants and plugins wait for trust, bare finds nothing', async () => {
-  const home = mkdtempSync(join(tmpdir(), 'aw-home-'));
-  const project = join(mkdtempSync(join(tmpdir(), 'aw-proj-')), 'repo');
+  const home = tempDir('aw-home-');
+  const project = join(tempDir('aw-proj-'), 'repo');
   mkdirSync(join(project, '.git'), { recursive: true });
   write(join(home, '.claude', 'skills', 'deploy', 'SKILL.md'), skill('deploy', 'Mine'));
   write(join(project, '.claude', 'skills', 'deploy', 'SKILL.md'), skill('deploy', 'From the repo'));
@@ -103,7 +112,7 @@ test('discoverExtensions: user beats project, project grants and plugins wait fo
 });
 
 test('discoverExtensions and loadPluginDir: links out of the project or plugin are refused unread, FIFOs never block', { timeout: 20000 }, async () => {
-  const base = mkdtempSync(join(tmpdir(), 'aw-confine-'));
+  const base = tempDir('aw-confine-');
   const [home, project, outside] = ['home', 'project', 'outside'].map((d) => join(base, d));
   mkdirSync(join(project, '.git'), { recursive: true });
   mkdirSync(home, { recursive: true });
