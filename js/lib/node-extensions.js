@@ -19,6 +19,8 @@ const MAX_FILE_BYTES = 1024 * 1024;
 /** Bundled files listed per skill, and how deep (as the CLI). */
 const MAX_FILES = 200;
 const MAX_DEPTH = 4;
+/** Entries of one folder looked at, as the CLI (a folder of a million files costs no more). */
+const MAX_ENTRIES = 2000;
 const SKIPPED = new Set(['.git', 'node_modules', '__pycache__']);
 
 /** A folder extension files must stay inside: its real path, and how a refusal names it. */
@@ -95,8 +97,7 @@ async function inside(root, path) {
 async function listFiles(root, warnings) {
   const out = [];
   const walk = async (dir, depth) => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const entry of entries) {
+    for (const entry of await firstByName(dir, warnings)) {
       if (out.length >= MAX_FILES) return;
       if (entry.name.startsWith('.') || SKIPPED.has(entry.name)) continue;
       const path = join(dir, entry.name);
@@ -162,6 +163,20 @@ async function loadSkill(dir, within) {
  * `commands/**.md` under `root` (depth ≤ 6): nested ones named `sub:name`. Everything stays
  * inside `within` (default: `root` itself); a linked folder leading out is not entered.
  */
+/**
+ * The entries of `dir` sorted by name, the first `MAX_ENTRIES` of them; the rest are reported
+ * in `warnings`, naming the folder. A folder that cannot be read has no entries.
+ */
+async function firstByName(dir, warnings) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (entries.length > MAX_ENTRIES) {
+    warnings.push(`${dir}: ${entries.length} entries; only the first ${MAX_ENTRIES} by name are looked at (${entries.length - MAX_ENTRIES} not loaded)`);
+    entries.length = MAX_ENTRIES;
+  }
+  return entries;
+}
+
 async function loadCommands(root, warnings, within = null, prefix = '', depth = 0) {
   const out = [];
   if (!(await exists(root))) return out;
@@ -173,8 +188,7 @@ async function loadCommands(root, warnings, within = null, prefix = '', depth = 
     warnings.push(error.message);
     return out;
   }
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const entry of await firstByName(root, warnings)) {
     if (entry.name.startsWith('.') || SKIPPED.has(entry.name)) continue;
     const path = join(root, entry.name);
     const info = await stat(path).catch(() => null);
@@ -208,8 +222,7 @@ async function loadSkills(root, warnings, within = null) {
       return out;
     }
   }
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const entry of await firstByName(root, warnings)) {
     if (entry.name.startsWith('.') || SKIPPED.has(entry.name)) continue;
     const dir = join(root, entry.name);
     if (!(await present(join(dir, 'SKILL.md')))) continue;
@@ -333,7 +346,7 @@ export async function discoverExtensions(opts) {
           }
         }
         keep(result.skills, skills, scope);
-        for (const entry of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+        for (const entry of await firstByName(root, [])) {
           if (!(await exists(join(root, entry.name, '.claude-plugin', 'plugin.json')))) continue;
           if (scope === 'project' && !o.trustWorkspace) {
             warnings.push(`project plugin ${entry.name} (${join(root, entry.name)}) not loaded: the workspace is not trusted (trustWorkspace)`);

@@ -152,3 +152,16 @@ test('discoverExtensions and loadPluginDir: links out of the project or plugin a
   assert.ok(pluginWarnings.includes('.mcp.json: is a FIFO'), pluginWarnings);
   assert.ok(pluginWarnings.includes('leads outside the plugin'), pluginWarnings);
 });
+
+test('a folder with more entries than the bound loads the first 2,000 by name and says so', async () => {
+  const home = tempDir('aw-home-');
+  const project = join(tempDir('aw-proj-'), 'repo');
+  mkdirSync(join(project, '.git'), { recursive: true });
+  const commands = join(home, '.claude', 'commands');
+  mkdirSync(commands, { recursive: true });
+  for (let i = 0; i < 2001; i++) writeFileSync(join(commands, `c${String(i).padStart(4, '0')}.md`), `Command ${i}.`);
+  const found = await discoverExtensions({ cwd: project, home });
+  assert.equal(found.commands.length, 2000);
+  assert.equal(found.commands.at(-1).name, 'c1999');
+  assert.ok(found.warnings.some((w) => w.includes(commands) && w.includes('2001 entries') && w.includes('1 not loaded')), found.warnings.join('\n'));
+});
