@@ -199,6 +199,10 @@ impl App {
         for dir in &options.plugin_dirs {
             protected = protected.plugin_dir(dir);
         }
+        // What the sandbox keeps from `bash`, the file tools do not read either.
+        for path in &options.sandbox_deny {
+            protected = protected.unreadable(path);
+        }
         let workspace = workspace.protecting(protected);
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();

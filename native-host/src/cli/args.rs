@@ -248,8 +248,9 @@ pub struct CommonOptions {
     /// Let sandboxed commands use the network (off by default inside the sandbox).
     #[arg(long, global = true)]
     pub sandbox_network: bool,
-    /// Also keep PATH unreadable inside the sandbox (repeatable; added to `~/.ssh`, `~/.aws`,
-    /// `~/.gnupg`, `~/.config/gcloud`, the state directory and the `--config` file).
+    /// Also keep PATH unreadable, inside the sandbox and by the file tools (repeatable; added to
+    /// `~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.config/gcloud`, the state directory and the
+    /// `--config` file).
     #[arg(long = "sandbox-deny", global = true, value_name = "PATH")]
     pub sandbox_deny: Vec<PathBuf>,
 }

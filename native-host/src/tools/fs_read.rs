@@ -185,6 +185,8 @@ fn list_directory(ws: &Workspace, args: Value, budget: usize) -> Result<ToolOutp
     let args = Args::new(args)?;
     let path = args.opt_string("path")?.unwrap_or_else(|| ".".into());
     let real = ws.resolve(&path)?;
+    // A folder holding secrets is not listed either (the names of keys are a start).
+    ws.read_guard(&path, &real)?;
     let entries = fs::read_dir(&real).map_err(|e| format!("cannot list {path:?}: {e}"))?;
     let mut lines = Vec::new();
     for entry in entries {

@@ -14,6 +14,7 @@ mod calculator;
 mod fs_read;
 mod fs_write;
 mod protected;
+mod read_guard;
 mod safe_open;
 pub mod sandbox_policy;
 mod search;

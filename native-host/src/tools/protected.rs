@@ -5,6 +5,12 @@
 //! the REPL history, and the files and folders named on the command line (`--config`,
 //! `--audit`, `--plugin-dir`).
 //!
+//! Some places are also never *read* by the file tools: the user's keys and cloud credentials
+//! (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.config/gcloud`, the sandbox's deny list), the state
+//! directory (OAuth tokens), the `--config` file (its servers' secrets) and what
+//! `--sandbox-deny` adds. `bash` in the sandbox is kept from them by the kernel; `read_file`,
+//! `grep`, `glob` and `list_directory` refuse them here, by the same identity walk.
+//!
 //! A place is recognised by identity, not by its spelling: each existing place (and every
 //! folder or file a symlink near the top of the user's extension folders leads to) is known by
 //! device and inode, and the writer's walk from the workspace root compares each directory it
@@ -33,6 +39,8 @@ struct Place {
     why: &'static str,
     /// Whether symlinks inside it (near the top) are followed by what reads it.
     follow_links: bool,
+    /// Whether the file tools may not read it either (it holds secrets).
+    unreadable: bool,
 }
 
 /// The places the file tools may not write. Cheap to clone.
@@ -111,13 +119,15 @@ impl Protected {
                     "agentwire's REPL history",
                     false,
                 );
+            for secret in super::sandbox_policy::HOME_DENY {
+                protected = protected.with_secret(home.join(secret), "the user's credentials");
+            }
         }
         if let Some(state) = state {
-            protected = protected.with(
+            protected = protected.with_secret(
                 state.to_path_buf(),
                 "agentwire's state directory: the workspace trust store, OAuth tokens, plugin \
                  data",
-                false,
             );
         }
         if let Some(config_home) = config_home {
@@ -132,11 +142,16 @@ impl Protected {
 
     /// Also protects the MCP config given with `--config`.
     pub fn config_file(self, path: &Path) -> Self {
-        self.with(
+        self.with_secret(
             absolute(path),
-            "the MCP config given with --config: its servers start on the next run",
-            false,
+            "the MCP config given with --config: its servers start on the next run, and it \
+             may hold their secrets",
         )
+    }
+
+    /// Also keeps `path` from the readers (`--sandbox-deny`): never read, never written.
+    pub fn unreadable(self, path: &Path) -> Self {
+        self.with_secret(absolute(path), "a path given with --sandbox-deny")
     }
 
     /// Also protects the audit log given with `--audit`.
@@ -154,21 +169,50 @@ impl Protected {
     }
 
     fn with(self, path: PathBuf, why: &'static str, follow_links: bool) -> Self {
-        let mut places = (*self.places).clone();
-        places.push(Place {
+        self.push(Place {
             path,
             why,
             follow_links,
-        });
+            unreadable: false,
+        })
+    }
+
+    fn with_secret(self, path: PathBuf, why: &'static str) -> Self {
+        self.push(Place {
+            path,
+            why,
+            follow_links: false,
+            unreadable: true,
+        })
+    }
+
+    fn push(self, place: Place) -> Self {
+        let mut places = (*self.places).clone();
+        places.push(place);
         Protected {
             places: Arc::new(places),
         }
     }
 
-    /// The places as they are on disk now, for one walk.
+    /// The places a writer may not touch (all of them), as they are on disk now, for one walk.
     pub(crate) fn snapshot(&self) -> Snapshot {
-        let mut snapshot = Snapshot::default();
+        self.snapshot_of(|_| true, Purpose::Write)
+    }
+
+    /// The places a reader may not touch (those holding secrets), as they are on disk now.
+    pub(crate) fn read_snapshot(&self) -> Snapshot {
+        self.snapshot_of(|place| place.unreadable, Purpose::Read)
+    }
+
+    fn snapshot_of(&self, keep: impl Fn(&Place) -> bool, purpose: Purpose) -> Snapshot {
+        let mut snapshot = Snapshot {
+            purpose,
+            ..Snapshot::default()
+        };
         for (index, place) in self.places.iter().enumerate() {
+            if !keep(place) {
+                continue;
+            }
             match std::fs::metadata(&place.path) {
                 Ok(meta) => {
                     snapshot.existing.push((Id::of_metadata(&meta), index));
@@ -258,9 +302,20 @@ struct Missing {
     place: usize,
 }
 
-/// The protected places at one moment, checked along one writer's walk.
+/// What a snapshot guards, for its refusals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Purpose {
+    /// A reader's walk: only the places holding secrets.
+    Read,
+    /// A writer's walk: every place.
+    #[default]
+    Write,
+}
+
+/// The protected places at one moment, checked along one reader's or writer's walk.
 #[derive(Debug, Default)]
 pub(crate) struct Snapshot {
+    purpose: Purpose,
     places: Arc<Vec<Place>>,
     /// Identities of existing places (and where their links lead), with the place's index.
     existing: Vec<(Id, usize)>,
@@ -309,14 +364,27 @@ impl Snapshot {
         }
     }
 
+    /// Whether `id` is one of the places (or where a link near the top of one leads).
+    pub(crate) fn holds(&self, id: Id) -> bool {
+        self.existing.iter().any(|(known, _)| *known == id)
+    }
+
     fn refusal(&self, path: &str, place: usize) -> String {
         let place = &self.places[place];
-        format!(
-            "refused: {path:?} is in {} ({}); the file tools never write what agentwire would \
-             later run or trust. Change it yourself if you mean to.",
-            place.path.display(),
-            place.why
-        )
+        match self.purpose {
+            Purpose::Write => format!(
+                "refused: {path:?} is in {} ({}); the file tools never write what agentwire \
+                 would later run or trust. Change it yourself if you mean to.",
+                place.path.display(),
+                place.why
+            ),
+            Purpose::Read => format!(
+                "refused: {path:?} is in {} ({}); the file tools never read it, so its secrets \
+                 never reach the model.",
+                place.path.display(),
+                place.why
+            ),
+        }
     }
 }
 

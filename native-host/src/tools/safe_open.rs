@@ -155,21 +155,19 @@ impl Workspace {
                 "{path:?} is the workspace directory; use list_directory to see its entries"
             ));
         };
-        // Writers check every directory of the walk, and the file, against the protected
-        // places; starting with the root's own ancestors (the workspace may be inside one).
+        // Every directory of the walk, and the file, is checked against the protected places
+        // (for readers, those holding secrets), starting with the root's own ancestors (the
+        // workspace may be inside one).
         let guard = match access {
-            Access::Read => None,
-            Access::Edit | Access::Write => {
-                let guard = self.protected().snapshot();
-                for ancestor in self.root().ancestors() {
-                    if let Ok(meta) = std::fs::metadata(ancestor) {
-                        guard.check_id(path, Id::of_metadata(&meta))?;
-                    }
-                }
-                Some(guard)
-            }
+            Access::Read => self.protected().read_snapshot(),
+            Access::Edit | Access::Write => self.protected().snapshot(),
         };
-        let mut guard = guard;
+        for ancestor in self.root().ancestors() {
+            if let Ok(meta) = std::fs::metadata(ancestor) {
+                guard.check_id(path, Id::of_metadata(&meta))?;
+            }
+        }
+        let mut guard = Some(guard);
         let dir_flags = dir_flags();
         let mut dir: OwnedFd = nix::fcntl::open(self.root(), dir_flags, Mode::empty())
             .map_err(|e| walk_error(path, access, e))?;

@@ -2,6 +2,8 @@
 
 use super::args::{truncate_utf8, Args};
 use super::fs_read::{looks_binary, MAX_FILE_BYTES};
+use super::protected::Snapshot;
+use super::read_guard::{is_secret, read_checked};
 use super::{blocking, BuiltinTool, ToolContext, Workspace, RISK_READ};
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
@@ -9,7 +11,6 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::WalkBuilder;
 use regex::RegexBuilder;
 use serde_json::{json, Value};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Paths returned by one glob.
@@ -22,15 +23,16 @@ const MAX_GREP_RESULTS: u64 = 1000;
 const MAX_MATCH_CHARS: usize = 300;
 
 /// Walks the files under `base` (a file or a directory), honouring ignore files and skipping
-/// hidden entries. Symlinks are not followed into directories; a symlinked file is included only
-/// when its target is inside the workspace.
-fn walk_files(ws: &Workspace, base: &Path) -> impl Iterator<Item = PathBuf> {
+/// hidden entries and the places holding secrets (`guard`). Symlinks are not followed into
+/// directories; a symlinked file is included only when its target is inside the workspace.
+fn walk_files(ws: &Workspace, base: &Path, guard: Snapshot) -> impl Iterator<Item = PathBuf> {
     let ws = ws.clone();
     WalkBuilder::new(base)
         .hidden(true)
         .require_git(false)
         .follow_links(false)
         .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| !is_secret(&guard, entry.path()))
         .build()
         .filter_map(Result::ok)
         .filter_map(move |entry| {
@@ -113,7 +115,8 @@ fn glob(ws: &Workspace, args: Value, budget: usize) -> Result<ToolOutput, String
     if !base.is_dir() {
         return Err(format!("{path:?} is not a directory"));
     }
-    let mut found: Vec<String> = walk_files(ws, &base)
+    let guard = ws.read_guard(&path, &base)?;
+    let mut found: Vec<String> = walk_files(ws, &base, guard)
         .filter(|p| p.strip_prefix(&base).is_ok_and(|rel| matcher.is_match(rel)))
         .map(|p| ws.display(&p))
         .collect();
@@ -207,10 +210,12 @@ fn grep(ws: &Workspace, args: Value, budget: usize) -> Result<ToolOutput, String
     if !base.exists() {
         return Err(format!("{path:?} does not exist"));
     }
+    let guard = ws.read_guard(&path, &base)?;
+    let reads = ws.protected().read_snapshot();
     let mut out = String::new();
     let (mut hits, mut files_with_hits, mut skipped) = (0usize, 0usize, 0usize);
     let mut cut = false;
-    'files: for file in walk_files(ws, &base) {
+    'files: for file in walk_files(ws, &base, guard) {
         if let Some(filter) = &filter {
             let rel = file.strip_prefix(&base).unwrap_or(&file);
             let name = file.file_name().map(Path::new).unwrap_or(rel);
@@ -218,18 +223,9 @@ fn grep(ws: &Workspace, args: Value, budget: usize) -> Result<ToolOutput, String
                 continue;
             }
         }
-        let bytes = match fs::metadata(&file) {
-            Ok(m) if m.len() <= MAX_FILE_BYTES => match fs::read(&file) {
-                Ok(b) => b,
-                Err(_) => {
-                    skipped += 1;
-                    continue;
-                }
-            },
-            _ => {
-                skipped += 1;
-                continue;
-            }
+        let Some(bytes) = read_checked(&reads, &file, MAX_FILE_BYTES) else {
+            skipped += 1;
+            continue;
         };
         if looks_binary(&bytes) {
             continue;

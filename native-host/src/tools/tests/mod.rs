@@ -9,6 +9,7 @@ mod protected;
 mod sandbox;
 mod sandbox_policy;
 mod search;
+mod secrets;
 mod special_files;
 
 use super::{builtin_tools, find_tool, BuiltinTool, ToolContext, Workspace};

@@ -1,6 +1,7 @@
 //! The writers refuse the user's protected places wherever the workspace is, by identity:
 //! through `..`, symlinks inside the workspace, hard links, another case, symlinked skills, and
-//! a workspace inside a protected folder; reading them, and writing anything else, still works.
+//! a workspace inside a protected folder; reading them (but the state directory), and writing
+//! anything else, still works.
 
 use super::super::{builtin_tools, find_tool, BuiltinTool, Protected, ToolContext, Workspace};
 use serde_json::{json, Value};
@@ -105,9 +106,13 @@ async fn every_protected_place_is_refused_existing_or_not() {
         let edit = json!({"path": path, "old_string": "user", "new_string": "model"});
         assert_refused(call(&tools, "edit_file", edit).await, &h.join(place));
         assert_eq!(std::fs::read_to_string(h.join(path)).unwrap(), "the user's");
-        // Reading is not changed.
-        let (ok, text) = call(&tools, "read_file", json!({"path": path})).await;
-        assert!(ok && text.contains("the user's"), "{text}");
+        // Reading is not changed, but for the state directory, which holds secrets.
+        let read = call(&tools, "read_file", json!({"path": path})).await;
+        if place.starts_with(".local/state") {
+            assert_refused(read, &h.join(place));
+        } else {
+            assert!(read.0 && read.1.contains("the user's"), "{}", read.1);
+        }
     }
 }
 

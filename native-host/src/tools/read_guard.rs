@@ -1,0 +1,69 @@
+//! The readers that walk (`grep`, `glob`, `list_directory`) kept out of the places holding
+//! secrets ([`super::protected`]): the starting directory and its ancestors are checked, every
+//! entry of the walk is pruned when it is one of those places (or a link to one), and `grep`
+//! reads each file through a descriptor that is checked again (regular, not a secret) and
+//! never blocks on a FIFO swapped in after the walk.
+
+use super::protected::{Id, Snapshot};
+use super::Workspace;
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+impl Workspace {
+    /// The secret places as they are now, with `real` (where a walk for `path` starts, already
+    /// resolved) refused when it or one of its ancestors is one of them.
+    pub(crate) fn read_guard(&self, path: &str, real: &Path) -> Result<Snapshot, String> {
+        let guard = self.protected().read_snapshot();
+        for ancestor in real.ancestors() {
+            if let Ok(meta) = std::fs::metadata(ancestor) {
+                guard.check_id(path, Id::of_metadata(&meta))?;
+            }
+        }
+        Ok(guard)
+    }
+}
+
+/// Whether the walk must leave `path` out: it is one of the places holding secrets, or a link
+/// into one. (The walk does not enter a pruned folder, so an ordinary entry needs only its own
+/// identity checked; a link may lead anywhere, so all of where it leads is.)
+pub(crate) fn is_secret(guard: &Snapshot, path: &Path) -> bool {
+    let Ok(own) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !own.file_type().is_symlink() {
+        return guard.holds(Id::of_metadata(&own));
+    }
+    match std::fs::canonicalize(path) {
+        Ok(target) => target.ancestors().any(|dir| {
+            std::fs::metadata(dir).is_ok_and(|meta| guard.holds(Id::of_metadata(&meta)))
+        }),
+        // A dangling link reads nothing.
+        Err(_) => false,
+    }
+}
+
+/// The contents of the regular file at `path` when it is at most `max` bytes and not a secret
+/// place; `None` otherwise (unreadable, too large, not a regular file, or a secret).
+pub(crate) fn read_checked(guard: &Snapshot, path: &Path, max: u64) -> Option<Vec<u8>> {
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc_flags())
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > max || guard.holds(Id::of_metadata(&meta)) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // One byte more than the bound tells a file that grew since the stat.
+    file.take(max + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= max).then_some(bytes)
+}
+
+/// Never block on a FIFO, never leak into children, never become a controlling terminal.
+fn libc_flags() -> i32 {
+    (nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_CLOEXEC | nix::fcntl::OFlag::O_NOCTTY)
+        .bits()
+}
