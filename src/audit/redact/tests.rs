@@ -230,4 +230,7 @@ fn secrets_after_a_marker_are_still_found() {
     );
     // Something that only looks like the start of a marker is a value like any other.
     assert_eq!(redact_text("password=[REDACTEDabc"), "password=[REDACTED]");
+    // A secret that runs on past a marker (a URL's password ends at its `@`) is all hidden.
+    let out = redact_text("see https://user:[REDACTED]hunter2@example.com/x");
+    assert!(!out.contains("hunter2"), "{out}");
 }
