@@ -5,6 +5,7 @@ mod bash_escapes;
 mod calc_weather;
 mod confinement;
 mod files;
+mod home;
 mod protected;
 mod sandbox;
 mod sandbox_policy;

@@ -3,55 +3,11 @@
 //! a workspace inside a protected folder; reading them (but the state directory), and writing
 //! anything else, still works.
 
-use super::super::{builtin_tools, find_tool, BuiltinTool, Protected, ToolContext, Workspace};
-use serde_json::{json, Value};
+use super::super::{BuiltinTool, Protected};
+use super::home::{call, Home};
+use serde_json::json;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
-
-/// A home folder that is also the workspace, with the state directory inside it.
-struct Home {
-    dir: tempfile::TempDir,
-}
-
-impl Home {
-    fn new() -> Home {
-        Home {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn path(&self) -> PathBuf {
-        self.dir.path().canonicalize().unwrap()
-    }
-
-    fn protected(&self) -> Protected {
-        let home = self.path();
-        Protected::for_user(
-            Some(&home),
-            Some(&home.join(".local/state/agentwire")),
-            Some(&home.join(".config")),
-        )
-    }
-
-    /// The built-in tools on `root` (the home folder itself by default), protecting `protected`.
-    fn tools(&self, root: &Path, protected: Protected) -> Vec<Box<dyn BuiltinTool>> {
-        builtin_tools(Workspace::new(root).unwrap().protecting(protected))
-    }
-
-    fn write(&self, rel: &str, content: &str) {
-        let path = self.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, content).unwrap();
-    }
-}
-
-async fn call(tools: &[Box<dyn BuiltinTool>], name: &str, args: Value) -> (bool, String) {
-    let out = find_tool(tools, name)
-        .unwrap()
-        .execute(args, &ToolContext::default())
-        .await;
-    (!out.is_error, out.to_model_text())
-}
+use std::path::Path;
 
 async fn write(tools: &[Box<dyn BuiltinTool>], path: &str) -> (bool, String) {
     call(

@@ -3,66 +3,28 @@
 //! directory, the `--config` file and the `--sandbox-deny` paths; by identity, so `..`,
 //! symlinks and hard-linked folders do not get around it, and nothing else is hidden.
 
-use super::super::{builtin_tools, find_tool, BuiltinTool, Protected, ToolContext, Workspace};
-use serde_json::{json, Value};
+use super::super::Protected;
+use super::home::{call, Home};
+use serde_json::json;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const KEY: &str = "-----BEGIN OPENSSH PRIVATE KEY----- the user's key";
 
-struct Home {
-    dir: tempfile::TempDir,
-}
-
-impl Home {
-    /// A home folder (the workspace) with keys, credentials, state and a project in it.
-    fn new() -> Home {
-        let home = Home {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        for rel in [
-            ".ssh/id_ed25519",
-            ".aws/credentials",
-            ".gnupg/private-keys-v1.d/k.key",
-            ".config/gcloud/application_default_credentials.json",
-            ".local/state/agentwire/oauth-tokens.json",
-        ] {
-            home.write(rel, KEY);
-        }
-        home.write("project/notes.txt", "a note, not a key");
-        home
+/// A home folder with keys, credentials, state and a project in it.
+fn secret_home() -> Home {
+    let home = Home::new();
+    for rel in [
+        ".ssh/id_ed25519",
+        ".aws/credentials",
+        ".gnupg/private-keys-v1.d/k.key",
+        ".config/gcloud/application_default_credentials.json",
+        ".local/state/agentwire/oauth-tokens.json",
+    ] {
+        home.write(rel, KEY);
     }
-
-    fn path(&self) -> PathBuf {
-        self.dir.path().canonicalize().unwrap()
-    }
-
-    fn write(&self, rel: &str, content: &str) {
-        let path = self.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, content).unwrap();
-    }
-
-    fn protected(&self) -> Protected {
-        let home = self.path();
-        Protected::for_user(
-            Some(&home),
-            Some(&home.join(".local/state/agentwire")),
-            Some(&home.join(".config")),
-        )
-    }
-
-    fn tools(&self, protected: Protected) -> Vec<Box<dyn BuiltinTool>> {
-        builtin_tools(Workspace::new(self.path()).unwrap().protecting(protected))
-    }
-}
-
-async fn call(tools: &[Box<dyn BuiltinTool>], name: &str, args: Value) -> (bool, String) {
-    let out = find_tool(tools, name)
-        .unwrap()
-        .execute(args, &ToolContext::default())
-        .await;
-    (!out.is_error, out.to_model_text())
+    home.write("project/notes.txt", "a note, not a key");
+    home
 }
 
 fn assert_refused(outcome: (bool, String), place: &Path) {
@@ -90,9 +52,9 @@ const SECRETS: [(&str, &str); 5] = [
 
 #[tokio::test]
 async fn read_file_and_list_directory_refuse_every_secret_place() {
-    let home = Home::new();
+    let home = secret_home();
     let h = home.path();
-    let tools = home.tools(home.protected());
+    let tools = home.tools(&h, home.protected());
     for (path, place) in SECRETS {
         let place = h.join(place);
         assert_refused(
@@ -119,12 +81,12 @@ async fn read_file_and_list_directory_refuse_every_secret_place() {
 
 #[tokio::test]
 async fn grep_and_glob_skip_the_secret_places_and_refuse_to_start_in_one() {
-    let home = Home::new();
+    let home = secret_home();
     let h = home.path();
-    let tools = home.tools(home.protected());
+    let tools = home.tools(&h, home.protected());
     // `hidden` entries are skipped anyway; a visible folder that is a secret place is not.
     home.write("keys/id_rsa", KEY);
-    let tools_extra = home.tools(home.protected().unreadable(&h.join("keys")));
+    let tools_extra = home.tools(&h, home.protected().unreadable(&h.join("keys")));
     let (ok, text) = call(&tools_extra, "grep", json!({"pattern": "PRIVATE KEY"})).await;
     assert!(ok && !text.contains("the user's key"), "{text}");
     let (ok, text) = call(&tools_extra, "glob", json!({"pattern": "**/*"})).await;
@@ -148,9 +110,9 @@ async fn grep_and_glob_skip_the_secret_places_and_refuse_to_start_in_one() {
 
 #[tokio::test]
 async fn links_to_a_secret_place_are_refused_or_skipped() {
-    let home = Home::new();
+    let home = secret_home();
     let h = home.path();
-    let tools = home.tools(home.protected());
+    let tools = home.tools(&h, home.protected());
     symlink(h.join(".ssh/id_ed25519"), h.join("project/key")).unwrap();
     symlink(h.join(".aws"), h.join("project/cloud")).unwrap();
     assert_refused(
@@ -173,14 +135,14 @@ async fn links_to_a_secret_place_are_refused_or_skipped() {
 
 #[tokio::test]
 async fn the_config_file_and_sandbox_deny_paths_are_not_read() {
-    let home = Home::new();
+    let home = secret_home();
     let h = home.path();
     home.write("project/servers.json", r#"{"env":{"TOKEN":"s3cret"}}"#);
     home.write("project/private/plan.txt", "the user's key");
     let protected = Protected::default()
         .config_file(&h.join("project/servers.json"))
         .unreadable(&h.join("project/private"));
-    let tools = home.tools(protected);
+    let tools = home.tools(&h, protected);
     let read = call(&tools, "read_file", json!({"path": "project/servers.json"})).await;
     assert_refused(read, &h.join("project/servers.json"));
     let read = call(
