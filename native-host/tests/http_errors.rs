@@ -8,51 +8,14 @@ use agentwire::mcp::SessionConfig;
 use agentwire_host::os::clock::TokioClock;
 use agentwire_host::transport::http_transport::HttpTransport;
 use common::lib_host::{block_on, spawn_local};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::mpsc;
-use std::thread;
 
-/// Reads one request (head and `Content-Length` body) and returns its text.
-fn read_request(stream: &mut TcpStream) -> String {
-    let mut reader = BufReader::new(stream);
-    let mut head = String::new();
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            break;
-        }
-        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = value.trim().parse().unwrap_or(0);
-        }
-        head.push_str(&line);
-        if line == "\r\n" {
-            break;
-        }
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    head + &String::from_utf8_lossy(&body)
-}
-
-/// Serves `response` (a whole HTTP/1.1 answer) to every connection; each request's text is
-/// sent to the returned channel.
+/// Serves `response` (a whole HTTP/1.1 answer) to every connection at `/mcp`; each request's
+/// text is sent to the returned channel.
 fn canned_server(response: &'static str) -> (String, mpsc::Receiver<String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let (seen, requests) = mpsc::channel();
-    thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let request = read_request(&mut stream);
-            let _ = stream.write_all(response.as_bytes());
-            if seen.send(request).is_err() {
-                return;
-            }
-        }
-    });
-    (url, requests)
+    let (origin, requests) = common::loopback::answering(move |_| response.to_owned());
+    (format!("{origin}/mcp"), requests)
 }
 
 async fn connect_error(url: &str, headers: Vec<(String, String)>) -> String {

@@ -9,53 +9,9 @@ use agentwire::mcp::SessionConfig;
 use agentwire_host::os::clock::TokioClock;
 use agentwire_host::transport::http_transport::HttpTransport;
 use common::lib_host::{block_on, spawn_local};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc;
-use std::thread;
+use common::loopback::answering as server;
 
 const REFUSED: &str = "HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-
-fn read_request(stream: &mut TcpStream) -> String {
-    let mut reader = BufReader::new(stream);
-    let mut head = String::new();
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            break;
-        }
-        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = value.trim().parse().unwrap_or(0);
-        }
-        head.push_str(&line);
-        if line == "\r\n" {
-            break;
-        }
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    head + &String::from_utf8_lossy(&body)
-}
-
-/// A loopback server answering each request with `respond(request)`; every request's text goes
-/// to the returned channel. Returns its `http://127.0.0.1:PORT` origin.
-fn server(respond: impl Fn(&str) -> String + Send + 'static) -> (String, mpsc::Receiver<String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let origin = format!("http://{}", listener.local_addr().unwrap());
-    let (seen, requests) = mpsc::channel();
-    thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let request = read_request(&mut stream);
-            let _ = stream.write_all(respond(&request).as_bytes());
-            if seen.send(request).is_err() {
-                return;
-            }
-        }
-    });
-    (origin, requests)
-}
 
 fn redirect_to(location: &str) -> String {
     format!(

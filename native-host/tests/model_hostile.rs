@@ -9,61 +9,13 @@ use agentwire::model::{ChatMessage, ModelRequest, ModelResponse};
 use agentwire_host::model::{
     ApiKey, ModelError, ModelSettings, OpenAiBackend, Provider, RetryPolicy,
 };
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::mpsc;
+use common::loopback::server;
+use std::io::Write;
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// A key with no known provider prefix: only redaction by value can hide it.
 const PLAIN_KEY: &str = "plainkey7Q2x9Lm4Vb8Nz3Wc";
-
-/// Reads one request (head and body) from `stream`.
-fn read_request(stream: &mut TcpStream) -> String {
-    let mut reader = BufReader::new(stream);
-    let mut head = String::new();
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            break;
-        }
-        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = value.trim().parse().unwrap_or(0);
-        }
-        head.push_str(&line);
-        if line == "\r\n" {
-            break;
-        }
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    head + &String::from_utf8_lossy(&body)
-}
-
-/// A loopback server: each connection's request goes to the returned channel, then
-/// `respond(request, stream)` writes whatever it likes. Returns `http://127.0.0.1:PORT`.
-fn server(
-    respond: impl Fn(&str, &mut TcpStream) + Send + Sync + 'static,
-) -> (String, mpsc::Receiver<String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-    let origin = format!("http://{}", listener.local_addr().unwrap());
-    let (seen, requests) = mpsc::channel();
-    let respond = std::sync::Arc::new(respond);
-    thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let seen = seen.clone();
-            let respond = respond.clone();
-            thread::spawn(move || {
-                let request = read_request(&mut stream);
-                let _ = seen.send(request.clone());
-                respond(&request, &mut stream);
-            });
-        }
-    });
-    (origin, requests)
-}
 
 fn sse_head() -> &'static str {
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod lib_host;
+pub mod loopback;
 pub mod oauth_server;
 
 use serde_json::{json, Map, Value};
