@@ -426,6 +426,10 @@ mod tests {
             "/h/.claude",
             "/h/.agents",
             "/h/.agentwire_history",
+            "/h/.ssh",
+            "/h/.aws",
+            "/h/.gnupg",
+            "/h/.config/gcloud",
             "/h/.local/state/agentwire",
             "/h/.config/agentwire",
         ]
@@ -439,9 +443,18 @@ mod tests {
             ("AGENTWIRE_STATE_DIR", "/s"),
         ]));
         assert_eq!(
-            paths(&moved)[3..],
+            paths(&moved)[7..],
             [PathBuf::from("/s"), PathBuf::from("/c/agentwire")]
         );
+        // The credentials and the state directory are kept from readers too; the rest only
+        // from writers.
+        let unreadable: Vec<PathBuf> = home
+            .places
+            .iter()
+            .filter(|p| p.unreadable)
+            .map(|p| p.path.clone())
+            .collect();
+        assert_eq!(unreadable, expected[3..8]);
         // An empty variable is no variable.
         assert!(paths(&Protected::from_vars(&vars(&[("HOME", "")]))).is_empty());
     }
