@@ -67,3 +67,77 @@ fn libc_flags() -> i32 {
     (nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_CLOEXEC | nix::fcntl::OFlag::O_NOCTTY)
         .bits()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::Protected;
+    use std::os::unix::fs::symlink;
+
+    /// A folder with a secret place `keys/` (holding `id`) and an ordinary file beside it.
+    fn fixture() -> (tempfile::TempDir, Snapshot) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join("keys")).unwrap();
+        std::fs::write(root.join("keys/id"), "secret").unwrap();
+        std::fs::write(root.join("plain"), "12345").unwrap();
+        let guard = Protected::default()
+            .unreadable(&root.join("keys"))
+            .read_snapshot();
+        (dir, guard)
+    }
+
+    #[test]
+    fn reads_a_regular_file_up_to_the_bound_and_nothing_larger() {
+        let (dir, guard) = fixture();
+        let plain = dir.path().join("plain");
+        assert_eq!(
+            read_checked(&guard, &plain, 5).as_deref(),
+            Some(&b"12345"[..])
+        );
+        assert_eq!(read_checked(&guard, &plain, 4), None);
+        assert_eq!(read_checked(&guard, &dir.path().join("missing"), 5), None);
+        assert_eq!(read_checked(&guard, dir.path(), 5), None, "a directory");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let (dir, guard) = fixture();
+        let fifo = dir.path().join("pipe");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        // Without O_NONBLOCK the open would wait for a writer forever (the test would hang).
+        assert_eq!(read_checked(&guard, &fifo, 5), None);
+    }
+
+    #[test]
+    fn the_secret_place_and_links_into_it_are_secret_nothing_else_is() {
+        let (dir, guard) = fixture();
+        let root = dir.path();
+        symlink(root.join("keys/id"), root.join("to-id")).unwrap();
+        symlink(root.join("keys"), root.join("to-keys")).unwrap();
+        symlink(root.join("plain"), root.join("to-plain")).unwrap();
+        symlink(root.join("gone"), root.join("dangling")).unwrap();
+        assert!(is_secret(&guard, &root.join("keys")));
+        assert!(is_secret(&guard, &root.join("to-id")));
+        assert!(is_secret(&guard, &root.join("to-keys")));
+        assert!(!is_secret(&guard, &root.join("plain")));
+        assert!(!is_secret(&guard, &root.join("to-plain")));
+        assert!(!is_secret(&guard, &root.join("dangling")));
+        assert!(!is_secret(&guard, &root.join("missing")));
+    }
+
+    #[test]
+    fn a_file_that_is_a_secret_place_is_not_read_by_any_name() {
+        let (dir, _) = fixture();
+        let root = dir.path();
+        let guard = Protected::default()
+            .config_file(&root.join("plain"))
+            .read_snapshot();
+        symlink(root.join("plain"), root.join("to-plain")).unwrap();
+        std::fs::hard_link(root.join("plain"), root.join("hard")).unwrap();
+        for name in ["plain", "to-plain", "hard"] {
+            assert_eq!(read_checked(&guard, &root.join(name), 100), None, "{name}");
+        }
+        assert!(read_checked(&guard, &root.join("keys/id"), 100).is_some());
+    }
+}
