@@ -50,6 +50,7 @@ fn main() {
         mode,
         network: false,
         deny_read: deny.clone(),
+        grants: Vec::new(),
     };
     let read_only = settings(Mode::ReadOnly);
     let workspace_write = settings(Mode::WorkspaceWrite);

@@ -1,14 +1,12 @@
-//! The sandbox of a run: the mode asked for (off unless asked: plugin command snippets that
-//! write their `${CLAUDE_PLUGIN_DATA}` folder, inside the denied state directory, need a grant
-//! of their own first), the deny list, and the line that says at start what is and is not
-//! enforced.
+//! The sandbox of a run: the mode asked for (by default workspace-write where the kernel has
+//! Landlock), the deny list, and the line that says at start what is and is not enforced.
 
 use crate::config::settings::Settings;
 use crate::os::sandbox::{Capabilities, Mode};
 use crate::tools::sandbox_policy::{self, SandboxSettings};
 
 /// The mode this kernel can enforce for everyday work with `caps`: workspace-write where
-/// Landlock exists, else off (the start line offers it when the sandbox is off).
+/// Landlock exists, else off.
 pub fn default_mode(caps: &Capabilities) -> Mode {
     if caps.files() {
         Mode::WorkspaceWrite
@@ -19,7 +17,7 @@ pub fn default_mode(caps: &Capabilities) -> Mode {
 
 /// The sandbox settings of a run, with the line to show at start.
 pub fn sandbox_settings(options: &Settings, caps: &Capabilities) -> (SandboxSettings, String) {
-    let mode = options.sandbox.unwrap_or(Mode::Off);
+    let mode = options.sandbox.unwrap_or_else(|| default_mode(caps));
     let mut deny_read = sandbox_policy::default_deny(&|name| std::env::var_os(name));
     deny_read.extend(options.config.iter().cloned());
     deny_read.extend(options.sandbox_deny.iter().cloned());
@@ -27,6 +25,7 @@ pub fn sandbox_settings(options: &Settings, caps: &Capabilities) -> (SandboxSett
         mode,
         network: options.sandbox_network,
         deny_read,
+        grants: Vec::new(),
     };
     (settings, start_line(mode, options.sandbox_network, caps))
 }
@@ -35,7 +34,7 @@ pub fn sandbox_settings(options: &Settings, caps: &Capabilities) -> (SandboxSett
 pub fn start_line(mode: Mode, network: bool, caps: &Capabilities) -> String {
     if mode == Mode::Off {
         let offer = match default_mode(caps) {
-            Mode::Off => String::new(),
+            Mode::Off => " (this kernel has no Landlock)".to_owned(),
             available => format!(" (--sandbox {} is available here)", available.as_str()),
         };
         return format!(

@@ -23,6 +23,7 @@ fn sandboxed(mode: Mode, network: bool) -> Fixture {
         mode,
         network,
         deny_read: vec![secret],
+        grants: Vec::new(),
     };
     fx
 }

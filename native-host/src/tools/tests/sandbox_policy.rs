@@ -12,6 +12,7 @@ fn settings(mode: Mode, deny: &[&Path]) -> SandboxSettings {
         mode,
         network: false,
         deny_read: deny.iter().map(|p| p.to_path_buf()).collect(),
+        grants: Vec::new(),
     }
 }
 
