@@ -2,8 +2,66 @@
 //! Landlock), the deny list, and the line that says at start what is and is not enforced.
 
 use crate::config::settings::Settings;
+use crate::config::user_sandbox::{self, UserSandbox};
 use crate::os::sandbox::{Capabilities, Mode};
 use crate::tools::sandbox_policy::{self, SandboxSettings};
+
+/// The sandbox of one run, as the application wires it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSandbox {
+    /// How `bash` is confined.
+    pub settings: SandboxSettings,
+    /// The lines to say at start.
+    pub lines: Vec<String>,
+    /// Whether `bash` runs without asking (`--auto-approve-sandboxed`, and contained).
+    pub auto_approve: bool,
+}
+
+/// The run's sandbox from the options, the user config file and this kernel.
+pub fn run_sandbox(options: &Settings, caps: &Capabilities) -> Result<RunSandbox, String> {
+    let lookup = |name: &str| std::env::var_os(name);
+    let user = match user_sandbox::user_config_path(&lookup) {
+        Some(path) => {
+            let home = lookup("HOME")
+                .filter(|h| !h.is_empty())
+                .map(std::path::PathBuf::from);
+            user_sandbox::load(&path, home.as_deref())?
+        }
+        None => UserSandbox::default(),
+    };
+    let (settings, line) = sandbox_settings(options, &user, caps);
+    let mut lines = vec![line];
+    let mut auto_approve = false;
+    if options.auto_approve_sandboxed {
+        match uncontained(&settings, caps) {
+            None => {
+                auto_approve = true;
+                lines.push("sandbox: bash runs without asking (--auto-approve-sandboxed)".into());
+            }
+            Some(why) => lines.push(format!(
+                "sandbox: --auto-approve-sandboxed is not in effect ({why}); bash asks as usual"
+            )),
+        }
+    }
+    Ok(RunSandbox {
+        settings,
+        lines,
+        auto_approve,
+    })
+}
+
+/// Why the sandbox does not contain a `bash` call's effects, if it does not: it is off, the
+/// network is on, or the kernel lacks a feature.
+pub fn uncontained(settings: &SandboxSettings, caps: &Capabilities) -> Option<String> {
+    if settings.mode == Mode::Off {
+        return Some("the sandbox is off".into());
+    }
+    if settings.network {
+        return Some("the network is on".into());
+    }
+    let gaps = caps.gaps();
+    (!gaps.is_empty()).then(|| gaps.join("; "))
+}
 
 /// The mode this kernel can enforce for everyday work with `caps`: workspace-write where
 /// Landlock exists, else off.
@@ -16,18 +74,29 @@ pub fn default_mode(caps: &Capabilities) -> Mode {
 }
 
 /// The sandbox settings of a run, with the line to show at start.
-pub fn sandbox_settings(options: &Settings, caps: &Capabilities) -> (SandboxSettings, String) {
-    let mode = options.sandbox.unwrap_or_else(|| default_mode(caps));
+/// The command line wins over the user config file, which wins over [`default_mode`]; the
+/// deny lists of both add up, and either can turn the network on.
+pub fn sandbox_settings(
+    options: &Settings,
+    user: &UserSandbox,
+    caps: &Capabilities,
+) -> (SandboxSettings, String) {
+    let mode = options
+        .sandbox
+        .or(user.mode)
+        .unwrap_or_else(|| default_mode(caps));
+    let network = options.sandbox_network || user.network.unwrap_or(false);
     let mut deny_read = sandbox_policy::default_deny(&|name| std::env::var_os(name));
     deny_read.extend(options.config.iter().cloned());
     deny_read.extend(options.sandbox_deny.iter().cloned());
+    deny_read.extend(user.deny.iter().cloned());
     let settings = SandboxSettings {
         mode,
-        network: options.sandbox_network,
+        network,
         deny_read,
         grants: Vec::new(),
     };
-    (settings, start_line(mode, options.sandbox_network, caps))
+    (settings, start_line(mode, network, caps))
 }
 
 /// What the start says: the mode, the network, and every feature the kernel lacks.

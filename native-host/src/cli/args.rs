@@ -241,8 +241,8 @@ pub struct CommonOptions {
     /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
     #[arg(long, global = true, value_name = "TOKENS")]
     pub context_window: Option<u64>,
-    /// Confine `bash` by the kernel: `read-only`, `workspace-write` or `off` (the default for
-    /// now: plugin snippets need a grant for their data folder first).
+    /// Confine `bash` by the kernel: `read-only`, `workspace-write` (the default where the
+    /// kernel has Landlock; else `"sandbox"` in the user config file) or `off`.
     #[arg(long, global = true, env = "AGENTWIRE_SANDBOX", value_name = "MODE", value_parser = Mode::parse)]
     pub sandbox: Option<Mode>,
     /// Let sandboxed commands use the network (off by default inside the sandbox).
@@ -252,6 +252,10 @@ pub struct CommonOptions {
     /// `~/.gnupg`, `~/.config/gcloud`, the state directory and the `--config` file).
     #[arg(long = "sandbox-deny", global = true, value_name = "PATH")]
     pub sandbox_deny: Vec<PathBuf>,
+    /// Run `bash` without asking while the sandbox contains it (kernel-enforced, network off);
+    /// deny rules still refuse it. Never the default.
+    #[arg(long, global = true)]
+    pub auto_approve_sandboxed: bool,
 }
 
 impl CommonOptions {
@@ -281,6 +285,7 @@ impl CommonOptions {
             sandbox,
             sandbox_network,
             sandbox_deny,
+            auto_approve_sandboxed,
         } = self;
         Settings {
             config: config.clone(),
@@ -305,6 +310,7 @@ impl CommonOptions {
             sandbox: *sandbox,
             sandbox_network: *sandbox_network,
             sandbox_deny: sandbox_deny.clone(),
+            auto_approve_sandboxed: *auto_approve_sandboxed,
         }
     }
 }
@@ -393,7 +399,11 @@ mod tests {
             seccomp: true,
             mount_namespace: true,
         };
-        let (s, line) = crate::app::sandbox_setup::sandbox_settings(&cli.common.settings(), &caps);
+        let (s, line) = crate::app::sandbox_setup::sandbox_settings(
+            &cli.common.settings(),
+            &Default::default(),
+            &caps,
+        );
         assert_eq!(s.mode, Mode::ReadOnly);
         assert!(s.network);
         assert!(s.deny_read.contains(&PathBuf::from("/p/.mcp.json")));

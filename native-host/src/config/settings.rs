@@ -60,4 +60,6 @@ pub struct Settings {
     pub sandbox_network: bool,
     /// Paths added to the sandbox's read deny list.
     pub sandbox_deny: Vec<PathBuf>,
+    /// Run `bash` without asking when the sandbox contains it (`--auto-approve-sandboxed`).
+    pub auto_approve_sandboxed: bool,
 }

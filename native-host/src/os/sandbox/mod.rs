@@ -10,6 +10,7 @@
 mod capabilities;
 mod landlock_rules;
 mod mounts;
+mod privileges;
 mod seccomp_filter;
 
 pub use capabilities::Capabilities;
@@ -91,6 +92,7 @@ pub struct Prepared {
     ruleset: Option<landlock::RulesetCreated>,
     filters: Vec<seccompiler::BpfProgram>,
     mounts: mounts::Mounts,
+    privileges: privileges::DropAll,
 }
 
 impl Prepared {
@@ -100,14 +102,17 @@ impl Prepared {
             ruleset: landlock_rules::ruleset(plan)?,
             filters: seccomp_filter::filters(plan.network)?,
             mounts: mounts::Mounts::new(plan)?,
+            privileges: privileges::DropAll::new(),
         })
     }
 
     /// Confines the calling process. Meant for the child between `fork` and `exec`: it only
     /// makes system calls on what [`Prepared::new`] made. Order matters: the mounts need
-    /// `mount`, which Landlock and the filter then forbid.
+    /// `mount` (and root's `CAP_SYS_ADMIN`), which dropping every capability, Landlock and the
+    /// filter then take away.
     pub fn apply_in_child(&mut self) -> io::Result<()> {
         self.mounts.apply()?;
+        self.privileges.apply()?;
         if let Some(ruleset) = self.ruleset.take() {
             ruleset
                 .restrict_self()

@@ -32,6 +32,13 @@ const DENIED: &[i64] = &[
     libc::SYS_add_key,
     libc::SYS_request_key,
     libc::SYS_bpf,
+    // Kernel code and reboots (root's command has no capability for them anyway).
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_reboot,
     // io_uring performs socket and file operations the other rules would not see.
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,

@@ -269,3 +269,132 @@ async fn off_is_todays_behaviour() {
     let (text, failed) = sh(&fx, "echo x > $OUT/abs && cat $OUT/secret/id_key").await;
     assert!(!failed && text == "SECRET-KEY-MATERIAL", "{text}");
 }
+
+/// Starts `sleep` with `dir` as its working folder, outside the sandbox; killed on drop.
+struct OutsideProcess(std::process::Child);
+
+impl OutsideProcess {
+    fn start(dir: &Path) -> OutsideProcess {
+        let child = std::process::Command::new("sleep")
+            .arg("30")
+            .current_dir(dir)
+            .spawn()
+            .unwrap();
+        OutsideProcess(child)
+    }
+}
+
+impl Drop for OutsideProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn another_process_s_working_folder_is_no_way_out() {
+    for mode in [Mode::ReadOnly, Mode::WorkspaceWrite] {
+        let fx = sandboxed(mode, false);
+        let outside_process = OutsideProcess::start(fx.outside.path());
+        let pid = outside_process.0.id();
+        let (text, failed) = sh(&fx, &format!("echo x > /proc/{pid}/cwd/via-cwd")).await;
+        assert!(failed, "{mode:?}: {text}");
+        let (text, failed) = sh(&fx, &format!("cat /proc/{pid}/cwd/secret/id_key")).await;
+        assert!(failed && !text.contains("SECRET"), "{mode:?}: {text}");
+        assert!(absent(&outside(&fx, "via-cwd")), "{mode:?}");
+    }
+}
+
+#[tokio::test]
+async fn setsid_and_double_forks_stay_confined() {
+    for mode in [Mode::ReadOnly, Mode::WorkspaceWrite] {
+        let fx = sandboxed(mode, false);
+        for (command, made) in [
+            (
+                "setsid bash -c 'echo x > $OUT/setsid' ; sleep 0.2",
+                "setsid",
+            ),
+            ("( bash -c 'echo x > $OUT/double' & ) ; sleep 0.2", "double"),
+            (
+                "nohup bash -c 'cat $OUT/secret/id_key > $OUT/nohup' >/dev/null 2>&1 & sleep 0.2",
+                "nohup",
+            ),
+        ] {
+            sh(&fx, command).await;
+            assert!(absent(&outside(&fx, made)), "{mode:?} {command}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_ld_preload_library_reads_no_denied_file() {
+    let fx = sandboxed(Mode::WorkspaceWrite, false);
+    // Built outside the sandbox: a library whose constructor prints the denied key.
+    let source = outside(&fx, "steal.c");
+    let library = outside(&fx, "steal.so");
+    let key = outside(&fx, "secret/id_key");
+    std::fs::write(
+        &source,
+        format!(
+            "#include <stdio.h>\n__attribute__((constructor)) static void steal(void) {{\n\
+             FILE *f = fopen(\"{}\", \"r\"); char b[64] = {{0}};\n\
+             if (f) {{ fread(b, 1, 63, f); printf(\"stolen: %s\\n\", b); }}\n\
+             else perror(\"fopen\"); }}\n",
+            key.display()
+        ),
+    )
+    .unwrap();
+    // Through an unconfined bash, as in `git_repo`.
+    let build = format!(
+        "cc -shared -fPIC -o {} {}",
+        library.display(),
+        source.display()
+    );
+    let bash = find_tool(&fx.tools, "bash").unwrap();
+    let out = bash
+        .execute(json!({ "command": build }), &ToolContext::default())
+        .await;
+    assert!(!out.is_error, "{}", out.to_model_text());
+    // The library does steal the key where nothing confines it.
+    let command = format!("LD_PRELOAD={} cat /dev/null", library.display());
+    let out = bash
+        .execute(json!({ "command": &command }), &ToolContext::default())
+        .await;
+    assert!(out.to_model_text().contains("stolen: SECRET-KEY-MATERIAL"));
+    for mode in [Mode::ReadOnly, Mode::WorkspaceWrite] {
+        let mut fx2 = sandboxed(mode, false);
+        fx2.ctx.sandbox.deny_read = fx.ctx.sandbox.deny_read.clone();
+        let (text, _) = sh(&fx2, &command).await;
+        assert!(!text.contains("SECRET-KEY-MATERIAL"), "{mode:?}: {text}");
+        assert!(text.contains("Permission denied"), "{mode:?}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn the_host_s_environment_and_memory_are_unreadable() {
+    // As agentwire's main does: without it, a process of the same user that is not root may
+    // read a dumpable host's environment.
+    nix::sys::prctl::set_dumpable(false).unwrap();
+    let host = std::process::id();
+    for mode in [Mode::ReadOnly, Mode::WorkspaceWrite] {
+        let fx = sandboxed(mode, true);
+        for command in [
+            format!("cat /proc/{host}/environ"),
+            format!("head -c 100 /proc/{host}/maps"),
+            format!("dd if=/proc/{host}/mem bs=1 count=1 skip=4096 status=none"),
+            format!("readlink /proc/{host}/exe"),
+            format!("readlink /proc/{host}/fd/1"),
+            format!("readlink /proc/{host}/cwd"),
+            format!("python3 -c \"import os; os.open('/proc/{host}/mem', os.O_RDONLY)\""),
+        ] {
+            let (text, failed) = sh(&fx, &command).await;
+            assert!(failed, "{mode:?} {command} should fail: {text}");
+        }
+        // Root's command has no capability left (it would get them all back at exec).
+        let (text, failed) = sh(&fx, "grep -E '^Cap(Eff|Prm|Bnd|Amb)' /proc/self/status").await;
+        assert!(!failed, "{text}");
+        for line in text.lines() {
+            assert!(line.ends_with("0000000000000000"), "{mode:?}: {text}");
+        }
+    }
+}
