@@ -398,3 +398,41 @@ async fn the_host_s_environment_and_memory_are_unreadable() {
         }
     }
 }
+
+#[tokio::test]
+async fn cargo_builds_and_npm_installs_offline_under_workspace_write() {
+    let fx = sandboxed(Mode::WorkspaceWrite, false);
+    fx.write(
+        "tiny/Cargo.toml",
+        "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    fx.write("tiny/src/main.rs", "fn main() { println!(\"built inside\"); }\n");
+    let (text, failed) = sh(
+        &fx,
+        "cd tiny && CARGO_TARGET_DIR=target cargo build --offline -q 2>&1 && ./target/debug/tiny",
+    )
+    .await;
+    assert!(!failed && text.ends_with("built inside"), "{text}");
+    // A package packed outside, its tarball put in a cache in the workspace (npm's own cache
+    // in `~/.npm` is outside: not writable); installed offline inside.
+    fx.write(
+        "pkgsrc/package.json",
+        r#"{"name": "left-local", "version": "1.0.0", "main": "index.js"}"#,
+    );
+    fx.write("pkgsrc/index.js", "module.exports = () => 'from the cache';\n");
+    let setup = "cd pkgsrc && npm pack -q --pack-destination .. >/dev/null && cd .. && \
+                 npm cache add ./left-local-1.0.0.tgz --cache ./npm-cache -q";
+    let bash = find_tool(&fx.tools, "bash").unwrap();
+    let out = bash
+        .execute(json!({ "command": setup }), &ToolContext::default())
+        .await;
+    assert!(!out.is_error, "{}", out.to_model_text());
+    fx.write("app/package.json", r#"{"name": "app", "version": "1.0.0"}"#);
+    let (text, failed) = sh(
+        &fx,
+        "cd app && npm install --offline --cache ../npm-cache --no-audit --no-fund -q ../left-local-1.0.0.tgz \
+         && node -e \"console.log(require('left-local')())\"",
+    )
+    .await;
+    assert!(!failed && text.ends_with("from the cache"), "{text}");
+}
