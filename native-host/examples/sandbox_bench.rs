@@ -51,6 +51,7 @@ fn main() {
         network: false,
         deny_read: deny.clone(),
         grants: Vec::new(),
+        allow: Vec::new(),
     };
     let read_only = settings(Mode::ReadOnly);
     let workspace_write = settings(Mode::WorkspaceWrite);

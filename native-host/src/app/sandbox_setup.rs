@@ -59,6 +59,9 @@ pub fn uncontained(settings: &SandboxSettings, caps: &Capabilities) -> Option<St
     if settings.network {
         return Some("the network is on".into());
     }
+    if !settings.allow.is_empty() {
+        return Some("TCP ports are allowed".into());
+    }
     let gaps = caps.gaps();
     (!gaps.is_empty()).then(|| gaps.join("; "))
 }
@@ -90,13 +93,26 @@ pub fn sandbox_settings(
     deny_read.extend(options.config.iter().cloned());
     deny_read.extend(options.sandbox_deny.iter().cloned());
     deny_read.extend(user.deny.iter().cloned());
+    let mut allow = options.sandbox_allow.clone();
+    allow.extend(user.allow.iter().cloned());
+    allow.sort();
+    allow.dedup();
     let settings = SandboxSettings {
         mode,
         network,
         deny_read,
         grants: Vec::new(),
+        allow,
     };
-    (settings, start_line(mode, network, caps))
+    let mut line = start_line(mode, network, caps);
+    if mode != Mode::Off && !network && !settings.allow.is_empty() {
+        let list: Vec<String> = settings.allow.iter().map(ToString::to_string).collect();
+        line.push_str(&format!(
+            "; TCP still allowed to {} (the kernel checks the ports, not the hosts)",
+            list.join(", ")
+        ));
+    }
+    (settings, line)
 }
 
 /// What the start says: the mode, the network, and every feature the kernel lacks.

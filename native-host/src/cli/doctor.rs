@@ -32,6 +32,7 @@ pub fn report(settings: &Settings, caps: &Capabilities, json: bool) -> String {
             "sandbox": {
                 "mode": sandbox.mode.as_str(),
                 "network": sandbox.network,
+                "allow": sandbox.allow.iter().map(ToString::to_string).collect::<Vec<_>>(),
                 "landlock_abi": caps.landlock_abi,
                 "seccomp": caps.seccomp,
                 "mount_namespace": caps.mount_namespace,

@@ -3,9 +3,10 @@
 //! uses when the command line says nothing. Other keys of the file are not read here.
 //!
 //! Either `"sandbox": "read-only"` or
-//! `"sandbox": {"mode": "workspace-write", "network": false, "deny": ["~/secrets"]}`.
+//! `"sandbox": {"mode": "workspace-write", "network": false, "deny": ["~/secrets"],
+//! "allow": ["localhost:5432"]}`.
 
-use crate::os::sandbox::Mode;
+use crate::os::sandbox::{HostPort, Mode};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,8 @@ pub struct UserSandbox {
     pub network: Option<bool>,
     /// `"deny"`: more paths kept unreadable (`~/` is the home folder).
     pub deny: Vec<PathBuf>,
+    /// `"allow"`: `host:port` TCP destinations reachable with the network off.
+    pub allow: Vec<HostPort>,
 }
 
 /// The user config file for these variables.
@@ -56,12 +59,23 @@ fn parse(value: Option<&Value>, home: Option<&Path>) -> Result<UserSandbox, Stri
         Some(Value::Object(map)) => {
             if let Some(key) = map
                 .keys()
-                .find(|k| !["mode", "network", "deny"].contains(&k.as_str()))
+                .find(|k| !["mode", "network", "deny", "allow"].contains(&k.as_str()))
             {
                 return Err(format!(
-                    "unknown key {key:?} (expected mode, network, deny)"
+                    "unknown key {key:?} (expected mode, network, deny, allow)"
                 ));
             }
+            let allow = match map.get("allow") {
+                None => Vec::new(),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .map(|item| match item.as_str() {
+                        Some(entry) => HostPort::parse(entry),
+                        None => Err("\"allow\" must list host:port entries".to_owned()),
+                    })
+                    .collect::<Result<_, _>>()?,
+                Some(_) => return Err("\"allow\" must list host:port entries".into()),
+            };
             let network = match map.get("network") {
                 None => None,
                 Some(Value::Bool(on)) => Some(*on),
@@ -82,6 +96,7 @@ fn parse(value: Option<&Value>, home: Option<&Path>) -> Result<UserSandbox, Stri
                 mode: map.get("mode").map(mode).transpose()?.flatten(),
                 network,
                 deny,
+                allow,
             })
         }
         Some(_) => Err("expected a mode name or an object".into()),
@@ -110,13 +125,17 @@ mod tests {
             parsed(json!("read-only")).unwrap().mode,
             Some(Mode::ReadOnly)
         );
-        let full = parsed(json!({"mode": "off", "network": true, "deny": ["~/k", "/etc/x"]}));
+        let full = parsed(
+            json!({"mode": "off", "network": true, "deny": ["~/k", "/etc/x"],
+            "allow": ["localhost:5432"]}),
+        );
         assert_eq!(
             full.unwrap(),
             UserSandbox {
                 mode: Some(Mode::Off),
                 network: Some(true),
                 deny: vec![PathBuf::from("/home/u/k"), PathBuf::from("/etc/x")],
+                allow: vec![HostPort::parse("localhost:5432").unwrap()],
             }
         );
         assert_eq!(parse(None, None).unwrap(), UserSandbox::default());
@@ -132,6 +151,8 @@ mod tests {
             (json!({"deny": "~/k"}), "must list paths"),
             (json!({"deny": [1]}), "must list paths"),
             (json!({"networks": true}), "unknown key \"networks\""),
+            (json!({"allow": "h:1"}), "host:port entries"),
+            (json!({"allow": ["h"]}), "expected host:port"),
         ] {
             let error = parsed(value.clone()).unwrap_err();
             assert!(error.contains(says), "{value}: {error}");

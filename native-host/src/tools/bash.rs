@@ -195,10 +195,15 @@ fn confine(
     let tmp =
         PrivateTmp::new().map_err(|e| format!("sandbox: cannot make a temporary folder: {e}"))?;
     let mut plan = sandbox_policy::plan(settings, ws, &tmp.0);
-    if !Capabilities::probe().mount_namespace {
+    let caps = Capabilities::probe();
+    if !caps.mount_namespace {
         // Said at start; the rest of the sandbox still holds.
         plan.read_only_mounts.clear();
         plan.pinned.clear();
+    }
+    if !caps.tcp() {
+        // Without Landlock's TCP rules nothing would check the port: no socket at all.
+        plan.tcp_ports.clear();
     }
     let mut prepared =
         Prepared::new(&plan).map_err(|e| format!("sandbox: cannot prepare the rules: {e}"))?;

@@ -8,7 +8,7 @@
 //! in it that would become code run later are kept read-only by bind mounts instead.
 
 use super::Workspace;
-use crate::os::sandbox::{Mode, Plan};
+use crate::os::sandbox::{HostPort, Mode, Plan};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -42,6 +42,9 @@ pub struct SandboxSettings {
     pub mode: Mode,
     /// Whether the network is allowed (`--sandbox-network`).
     pub network: bool,
+    /// With the network off, TCP destinations still allowed (`--sandbox-allow`); the kernel
+    /// checks their ports only.
+    pub allow: Vec<HostPort>,
     /// Paths never readable: [`default_deny`] plus the files named by `--config`.
     pub deny_read: Vec<PathBuf>,
     /// Folders read and written whatever the deny list and the mode say: a plugin's own data
@@ -55,6 +58,7 @@ impl SandboxSettings {
         SandboxSettings {
             mode: Mode::Off,
             network: true,
+            allow: Vec::new(),
             deny_read: Vec::new(),
             grants: Vec::new(),
         }
@@ -99,8 +103,12 @@ pub fn plan(settings: &SandboxSettings, workspace: &Workspace, tmp: &Path) -> Pl
         .iter()
         .filter_map(|p| p.canonicalize().ok())
         .collect();
+    let mut tcp_ports: Vec<u16> = settings.allow.iter().map(|a| a.port).collect();
+    tcp_ports.sort_unstable();
+    tcp_ports.dedup();
     let mut plan = Plan {
         network: settings.network,
+        tcp_ports,
         ..Plan::default()
     };
     split_reads(Path::new("/"), &denied, &mut plan);

@@ -8,12 +8,14 @@
 //! filter) happens in the parent in [`Prepared::new`]; the child only makes system calls.
 
 mod capabilities;
+mod host_port;
 mod landlock_rules;
 mod mounts;
 mod privileges;
 mod seccomp_filter;
 
 pub use capabilities::Capabilities;
+pub use host_port::HostPort;
 
 use std::io;
 use std::path::PathBuf;
@@ -85,6 +87,9 @@ pub struct Plan {
     pub pinned: Vec<PathBuf>,
     /// Whether TCP and non-Unix socket families are allowed.
     pub network: bool,
+    /// With the network off, TCP ports that `connect` may still reach (any host: Landlock's
+    /// rules are per port); only TCP sockets can then be made.
+    pub tcp_ports: Vec<u16>,
 }
 
 /// A [`Plan`] turned into kernel objects, ready to apply in a child. Apply it once.
@@ -100,7 +105,7 @@ impl Prepared {
     pub fn new(plan: &Plan) -> io::Result<Prepared> {
         Ok(Prepared {
             ruleset: landlock_rules::ruleset(plan)?,
-            filters: seccomp_filter::filters(plan.network)?,
+            filters: seccomp_filter::filters(seccomp_filter::Sockets::of(plan))?,
             mounts: mounts::Mounts::new(plan)?,
             privileges: privileges::DropAll::new(),
         })

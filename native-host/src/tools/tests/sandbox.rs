@@ -24,6 +24,7 @@ fn sandboxed(mode: Mode, network: bool) -> Fixture {
         network,
         deny_read: vec![secret],
         grants: Vec::new(),
+        allow: Vec::new(),
     };
     fx
 }
@@ -406,7 +407,10 @@ async fn cargo_builds_and_npm_installs_offline_under_workspace_write() {
         "tiny/Cargo.toml",
         "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
     );
-    fx.write("tiny/src/main.rs", "fn main() { println!(\"built inside\"); }\n");
+    fx.write(
+        "tiny/src/main.rs",
+        "fn main() { println!(\"built inside\"); }\n",
+    );
     let (text, failed) = sh(
         &fx,
         "cd tiny && CARGO_TARGET_DIR=target cargo build --offline -q 2>&1 && ./target/debug/tiny",
@@ -419,7 +423,10 @@ async fn cargo_builds_and_npm_installs_offline_under_workspace_write() {
         "pkgsrc/package.json",
         r#"{"name": "left-local", "version": "1.0.0", "main": "index.js"}"#,
     );
-    fx.write("pkgsrc/index.js", "module.exports = () => 'from the cache';\n");
+    fx.write(
+        "pkgsrc/index.js",
+        "module.exports = () => 'from the cache';\n",
+    );
     let setup = "cd pkgsrc && npm pack -q --pack-destination .. >/dev/null && cd .. && \
                  npm cache add ./left-local-1.0.0.tgz --cache ./npm-cache -q";
     let bash = find_tool(&fx.tools, "bash").unwrap();
@@ -435,4 +442,55 @@ async fn cargo_builds_and_npm_installs_offline_under_workspace_write() {
     )
     .await;
     assert!(!failed && text.ends_with("from the cache"), "{text}");
+}
+
+#[tokio::test]
+async fn the_allow_list_opens_its_tcp_ports_and_nothing_else() {
+    let allowed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let allowed_port = allowed.local_addr().unwrap().port();
+    let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let other_port = other.local_addr().unwrap().port();
+    let udp = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let udp_port = udp.local_addr().unwrap().port();
+    for mode in [Mode::ReadOnly, Mode::WorkspaceWrite] {
+        let mut fx = sandboxed(mode, false);
+        fx.ctx.sandbox.allow =
+            vec![
+                crate::os::sandbox::HostPort::parse(&format!("localhost:{allowed_port}")).unwrap(),
+            ];
+        let unix_path = outside(&fx, "daemon.sock");
+        let _unix = std::os::unix::net::UnixListener::bind(&unix_path).unwrap();
+        let connect = |port: u16| format!("exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected");
+        let (text, failed) = sh(&fx, &connect(allowed_port)).await;
+        assert!(!failed && text == "connected", "{mode:?}: {text}");
+        for command in [
+            connect(other_port),
+            format!(
+                "python3 -c \"import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); \
+                 s.sendto(b'x', ('127.0.0.1', {udp_port})); print('connected')\""
+            ),
+            format!(
+                "python3 -c \"import socket; s=socket.socket(socket.AF_UNIX); s.connect('{}'); \
+                 print('connected')\"",
+                unix_path.display()
+            ),
+            "python3 -c \"import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); \
+             print('connected')\""
+                .to_string(),
+            "python3 -c \"import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1); \
+             print('connected')\""
+                .to_string(),
+            "python3 -c \"import socket; socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262); \
+             print('connected')\""
+                .to_string(),
+        ] {
+            let (text, failed) = sh(&fx, &command).await;
+            assert!(
+                failed && !text.contains("connected"),
+                "{mode:?} {command}: {text}"
+            );
+        }
+    }
+    udp.set_nonblocking(true).unwrap();
+    assert!(udp.recv(&mut [0u8; 4]).is_err(), "a datagram got through");
 }

@@ -13,6 +13,7 @@ fn settings(mode: Mode, deny: &[&Path]) -> SandboxSettings {
         network: false,
         deny_read: deny.iter().map(|p| p.to_path_buf()).collect(),
         grants: Vec::new(),
+        allow: Vec::new(),
     }
 }
 
