@@ -303,6 +303,9 @@ async fn another_process_s_working_folder_is_no_way_out() {
         let (text, failed) = sh(&fx, &format!("cat /proc/{pid}/cwd/secret/id_key")).await;
         assert!(failed && !text.contains("SECRET"), "{mode:?}: {text}");
         assert!(absent(&outside(&fx, "via-cwd")), "{mode:?}");
+        // Nor is its environment readable (a server's token would be there).
+        let (text, failed) = sh(&fx, &format!("cat /proc/{pid}/environ")).await;
+        assert!(failed && text.contains("Permission denied"), "{mode:?}: {text}");
     }
 }
 
