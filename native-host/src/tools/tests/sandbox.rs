@@ -272,23 +272,19 @@ async fn off_is_todays_behaviour() {
 }
 
 /// Starts `sleep` with `dir` as its working folder, outside the sandbox; killed on drop.
-struct OutsideProcess(std::process::Child);
+/// Tracked, so the sweep of orphans after each `bash` call leaves it alone.
+struct OutsideProcess(tokio::process::Child, crate::os::reaper::Tracked);
 
 impl OutsideProcess {
     fn start(dir: &Path) -> OutsideProcess {
-        let child = std::process::Command::new("sleep")
-            .arg("30")
-            .current_dir(dir)
-            .spawn()
-            .unwrap();
-        OutsideProcess(child)
+        let mut command = tokio::process::Command::new("sleep");
+        command.arg("30").current_dir(dir).kill_on_drop(true);
+        let (child, tracked) = crate::os::reaper::spawn_tracked(&mut command).unwrap();
+        OutsideProcess(child, tracked)
     }
-}
 
-impl Drop for OutsideProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+    fn id(&self) -> u32 {
+        self.0.id().unwrap()
     }
 }
 
@@ -297,15 +293,21 @@ async fn another_process_s_working_folder_is_no_way_out() {
     for mode in [Mode::ReadOnly, Mode::WorkspaceWrite] {
         let fx = sandboxed(mode, false);
         let outside_process = OutsideProcess::start(fx.outside.path());
-        let pid = outside_process.0.id();
+        let pid = outside_process.id();
         let (text, failed) = sh(&fx, &format!("echo x > /proc/{pid}/cwd/via-cwd")).await;
         assert!(failed, "{mode:?}: {text}");
         let (text, failed) = sh(&fx, &format!("cat /proc/{pid}/cwd/secret/id_key")).await;
         assert!(failed && !text.contains("SECRET"), "{mode:?}: {text}");
         assert!(absent(&outside(&fx, "via-cwd")), "{mode:?}");
+        // The process was there all along: unconfined, the same path leads out.
+        let link = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap();
+        assert_eq!(link, fx.outside.path().canonicalize().unwrap());
         // Nor is its environment readable (a server's token would be there).
         let (text, failed) = sh(&fx, &format!("cat /proc/{pid}/environ")).await;
-        assert!(failed && text.contains("Permission denied"), "{mode:?}: {text}");
+        assert!(
+            failed && text.contains("Permission denied"),
+            "{mode:?}: {text}"
+        );
     }
 }
 
