@@ -146,3 +146,71 @@ fn auto_approve_sandboxed_runs_bash_unasked_but_never_past_a_deny_rule() {
         assert!(out.stderr.contains("not in effect"), "{out:?}");
     }
 }
+
+#[test]
+fn a_local_server_runs_in_the_sandbox_its_entry_asks_for() {
+    let setup = Setup::new();
+    let outside = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    std::fs::create_dir(setup.home.path().join(".ssh")).unwrap();
+    std::fs::write(setup.home.path().join(".ssh/id"), "SSH-KEY-BYTES").unwrap();
+    let script = format!(
+        "echo x > {out}/written; cat {home}/.ssh/id > leak; echo y > inside; \
+         (exec 3<>/dev/tcp/127.0.0.1/{port} && echo ok > net); exec node {fast}",
+        out = outside.path().display(),
+        home = setup.home.path().display(),
+        fast = common::fixture("fast.mjs"),
+        port = listener.local_addr().unwrap().port(),
+    );
+    let config = setup.home.path().join("servers.json");
+    let run = |sandbox: serde_json::Value| {
+        let mut entry = serde_json::json!({"command": "bash", "args": ["-c", &script]});
+        if !sandbox.is_null() {
+            entry["sandbox"] = sandbox;
+        }
+        let servers = serde_json::json!({"mcpServers": {"s": entry}});
+        std::fs::write(&config, servers.to_string()).unwrap();
+        let home = setup.home.path().to_str().unwrap();
+        let env = [("HOME", home), ("XDG_CONFIG_HOME", "")];
+        let args = [
+            "--config",
+            config.to_str().unwrap(),
+            "--json",
+            "mcp",
+            "list",
+        ];
+        let out = run_cli(setup.project.path(), &args, &env);
+        let leak = std::fs::read_to_string(setup.project.path().join("leak")).unwrap_or_default();
+        let inside = setup.project.path().join("inside").exists();
+        let written = outside.path().join("written").exists();
+        let net = setup.project.path().join("net").exists();
+        for made in ["leak", "inside", "net"] {
+            let _ = std::fs::remove_file(setup.project.path().join(made));
+        }
+        let _ = std::fs::remove_file(outside.path().join("written"));
+        (out, leak, inside, written, net)
+    };
+    let (out, leak, inside, written, net) = run(serde_json::json!("workspace-write"));
+    // Confined, it still starts and serves.
+    assert_eq!(out.json()["servers"][0]["status"], "connected", "{out:?}");
+    assert!(
+        !leak.contains("SSH-KEY-BYTES") && inside && !written && net,
+        "{out:?}"
+    );
+    let (out, leak, inside, written, _) = run(serde_json::json!({"mode": "read-only"}));
+    assert_eq!(out.json()["servers"][0]["status"], "connected", "{out:?}");
+    assert!(
+        !leak.contains("SSH-KEY-BYTES") && !inside && !written,
+        "{out:?}"
+    );
+    // The network is on unless the entry turns it off.
+    let (out, _, inside, _, net) =
+        run(serde_json::json!({"mode": "workspace-write", "network": false}));
+    assert!(inside && !net, "{out:?}");
+    // Without "sandbox" the server runs as before, unconfined.
+    let (out, leak, inside, written, net) = run(serde_json::Value::Null);
+    assert!(
+        leak.contains("SSH-KEY-BYTES") && inside && written && net,
+        "{out:?}"
+    );
+}

@@ -4,6 +4,7 @@ pub mod connect;
 pub mod local_tools;
 pub mod render;
 pub mod sandbox_setup;
+pub mod server_sandbox;
 pub mod servers;
 
 use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
@@ -204,6 +205,7 @@ impl App {
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let caps = crate::os::sandbox::Capabilities::probe();
         let sandbox = sandbox_setup::run_sandbox(options, &caps)?;
+        server_sandbox::set_base(&sandbox.settings, &workspace);
         let sandbox_mode = sandbox.settings.mode.as_str();
         let tools = BuiltinTools::new(workspace)
             .with_bash_env(options.bash_env.clone())

@@ -11,11 +11,13 @@ mod capabilities;
 mod host_port;
 mod landlock_rules;
 mod mounts;
+mod private_tmp;
 mod privileges;
 mod seccomp_filter;
 
 pub use capabilities::Capabilities;
 pub use host_port::HostPort;
+pub use private_tmp::PrivateTmp;
 
 use std::io;
 use std::path::PathBuf;

@@ -273,18 +273,24 @@ async fn off_is_todays_behaviour() {
 
 /// Starts `sleep` with `dir` as its working folder, outside the sandbox; killed on drop.
 /// Tracked, so the sweep of orphans after each `bash` call leaves it alone.
-struct OutsideProcess(tokio::process::Child, crate::os::reaper::Tracked);
+struct OutsideProcess {
+    child: tokio::process::Child,
+    _tracked: crate::os::reaper::Tracked,
+}
 
 impl OutsideProcess {
     fn start(dir: &Path) -> OutsideProcess {
         let mut command = tokio::process::Command::new("sleep");
         command.arg("30").current_dir(dir).kill_on_drop(true);
         let (child, tracked) = crate::os::reaper::spawn_tracked(&mut command).unwrap();
-        OutsideProcess(child, tracked)
+        OutsideProcess {
+            child,
+            _tracked: tracked,
+        }
     }
 
     fn id(&self) -> u32 {
-        self.0.id().unwrap()
+        self.child.id().unwrap()
     }
 }
 
