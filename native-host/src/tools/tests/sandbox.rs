@@ -36,6 +36,14 @@ async fn sh(fx: &Fixture, command: &str) -> (String, bool) {
     (out.to_model_text(), out.is_error)
 }
 
+/// [`sh`] with a long timeout, for real work (a venv, a build) on a loaded machine.
+async fn sh_long(fx: &Fixture, command: &str) -> (String, bool) {
+    let out = fx
+        .call("bash", json!({ "command": command, "timeout_ms": 300_000 }))
+        .await;
+    (out.to_model_text(), out.is_error)
+}
+
 fn outside(fx: &Fixture, name: &str) -> PathBuf {
     fx.outside.path().join(name)
 }
@@ -242,7 +250,7 @@ async fn real_work_runs_under_workspace_write() {
     )
     .await;
     assert!(!failed && text == "first", "{text}");
-    let (text, failed) = sh(
+    let (text, failed) = sh_long(
         &fx,
         "python3 -m venv .venv && .venv/bin/python -c 'import sys; print(sys.prefix != sys.base_prefix)'",
     )
@@ -422,7 +430,7 @@ async fn cargo_builds_and_npm_installs_offline_under_workspace_write() {
         "tiny/src/main.rs",
         "fn main() { println!(\"built inside\"); }\n",
     );
-    let (text, failed) = sh(
+    let (text, failed) = sh_long(
         &fx,
         "cd tiny && CARGO_TARGET_DIR=target cargo build --offline -q 2>&1 && ./target/debug/tiny",
     )
@@ -446,7 +454,7 @@ async fn cargo_builds_and_npm_installs_offline_under_workspace_write() {
         .await;
     assert!(!out.is_error, "{}", out.to_model_text());
     fx.write("app/package.json", r#"{"name": "app", "version": "1.0.0"}"#);
-    let (text, failed) = sh(
+    let (text, failed) = sh_long(
         &fx,
         "cd app && npm install --offline --cache ../npm-cache --no-audit --no-fund -q ../left-local-1.0.0.tgz \
          && node -e \"console.log(require('left-local')())\"",
