@@ -80,7 +80,7 @@ const COMMON_FIELDS: [&str; 10] = [
     "risk",
     "toolRisk",
 ];
-const STDIO_FIELDS: [&str; 4] = ["command", "args", "env", "cwd"];
+const STDIO_FIELDS: [&str; 5] = ["command", "args", "env", "cwd", "sandbox"];
 const HTTP_FIELDS: [&str; 5] = ["url", "httpUrl", "serverUrl", "headers", "oauth"];
 /// The fields other clients name a remote server's URL with, in the order they are looked at.
 const URL_FIELDS: [&str; 3] = ["url", "httpUrl", "serverUrl"];
@@ -120,6 +120,26 @@ pub struct ServerConfig {
     /// agentwire extensions: `"defer": "auto" | true | false` and `"alwaysLoad": [tool names]`
     /// (deferred tool loading, see [`crate::tool_search`]).
     pub tool_search: ServerDefer,
+    /// agentwire extension for local servers: `"sandbox": "read-only" | "workspace-write"`, or
+    /// `{"mode": ..., "network": false}`: the host confines the process (network allowed
+    /// unless the entry says otherwise). `None`: unconfined.
+    pub sandbox: Option<ServerSandbox>,
+}
+
+/// How a local server asks to be confined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerSandbox {
+    /// Writes only a private temporary folder (`true`), or also the workspace (`false`).
+    pub read_only: bool,
+    /// Whether the network stays reachable.
+    pub network: bool,
+}
+
+impl ServerSandbox {
+    /// Whether `self` allows no more than `other`.
+    pub fn at_least_as_strict_as(&self, other: &ServerSandbox) -> bool {
+        (self.read_only || !other.read_only) && (!self.network || other.network)
+    }
 }
 
 /// How a server is reached.
@@ -299,6 +319,7 @@ fn invalid(name: &str, error: ConfigError) -> ServerConfig {
         tool_risk: Vec::new(),
         tool_search: ServerDefer::default(),
         protocol: crate::mcp::ProtocolChoice::Auto,
+        sandbox: None,
     }
 }
 
@@ -442,7 +463,12 @@ impl EntryCtx<'_> {
                 return Err(self.err(Some("protocol"), "\"protocol\" must be a string".into()))
             }
         };
+        let sandbox = match (&transport, map.get("sandbox")) {
+            (ServerTransport::Stdio { .. }, Some(value)) => self.sandbox(value)?,
+            _ => None,
+        };
         Ok(ServerConfig {
+            sandbox,
             protocol,
             name: self.name.to_owned(),
             disabled,
@@ -454,6 +480,47 @@ impl EntryCtx<'_> {
             risk,
             tool_risk,
         })
+    }
+
+    /// `"sandbox"`: a mode name, or `{"mode", "network"}`; anything else makes the entry
+    /// invalid (a confinement asked for is never dropped).
+    fn sandbox(&self, value: &Value) -> Result<Option<ServerSandbox>, ConfigError> {
+        let bad = |why: &str| {
+            self.err(
+                Some("sandbox"),
+                format!(
+                    "\"sandbox\" {why} (expected \"read-only\", \"workspace-write\" or \
+                     {{\"mode\": ..., \"network\": true|false}})"
+                ),
+            )
+        };
+        let mode = |v: Option<&Value>| match v.and_then(Value::as_str) {
+            Some("read-only") => Ok(true),
+            Some("workspace-write") => Ok(false),
+            _ => Err(bad("names no mode")),
+        };
+        match value {
+            Value::Null => Ok(None),
+            Value::String(_) => Ok(Some(ServerSandbox {
+                read_only: mode(Some(value))?,
+                network: true,
+            })),
+            Value::Object(obj) => {
+                if obj.keys().any(|k| k != "mode" && k != "network") {
+                    return Err(bad("has an unknown key"));
+                }
+                let network = match obj.get("network") {
+                    None => true,
+                    Some(Value::Bool(on)) => *on,
+                    Some(_) => return Err(bad("has a \"network\" that is not true or false")),
+                };
+                Ok(Some(ServerSandbox {
+                    read_only: mode(obj.get("mode"))?,
+                    network,
+                }))
+            }
+            _ => Err(bad("is neither a mode nor an object")),
+        }
     }
 
     fn server_defer(&self, map: &Map<String, Value>) -> Result<ServerDefer, ConfigError> {

@@ -14,11 +14,25 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn start(ws: &Workspace, settings: Option<&SandboxSettings>) -> Duration {
+/// How the command is started: plain, with an empty `pre_exec` (std then forks instead of
+/// spawning, the floor any confinement applied in the child pays), or sandboxed.
+enum How<'a> {
+    Plain,
+    Forked,
+    Sandboxed(&'a SandboxSettings),
+}
+
+fn start(ws: &Workspace, how: How<'_>) -> Duration {
     let began = Instant::now();
     let mut command = Command::new("bash");
     command.arg("-c").arg("true").current_dir(ws.root());
-    if let Some(settings) = settings {
+    if let How::Forked = how {
+        // SAFETY: does nothing.
+        unsafe {
+            command.pre_exec(|| Ok(()));
+        }
+    }
+    if let How::Sandboxed(settings) = how {
         let tmp = std::env::temp_dir();
         let mut prepared = Prepared::new(&plan(settings, ws, &tmp)).expect("the rules");
         // SAFETY: apply_in_child only makes system calls on what Prepared::new made.
@@ -50,27 +64,44 @@ fn main() {
         mode,
         network: false,
         deny_read: deny.clone(),
+        grants: Vec::new(),
+        allow: Vec::new(),
     };
     let read_only = settings(Mode::ReadOnly);
     let workspace_write = settings(Mode::WorkspaceWrite);
-    start(&ws, None);
-    start(&ws, Some(&workspace_write));
-    let (mut plain, mut ro, mut rw) = (Vec::new(), Vec::new(), Vec::new());
+    start(&ws, How::Plain);
+    start(&ws, How::Sandboxed(&workspace_write));
+    let (mut plain, mut forked, mut ro, mut rw) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        plain.push(start(&ws, None));
-        ro.push(start(&ws, Some(&read_only)));
-        rw.push(start(&ws, Some(&workspace_write)));
+        plain.push(start(&ws, How::Plain));
+        forked.push(start(&ws, How::Forked));
+        ro.push(start(&ws, How::Sandboxed(&read_only)));
+        rw.push(start(&ws, How::Sandboxed(&workspace_write)));
     }
+    let forked = median(forked);
+    // The parent's share: building the plan, opening the rule paths, compiling the filters.
+    let prepare: Vec<Duration> = (0..rounds)
+        .map(|_| {
+            let began = Instant::now();
+            let tmp = std::env::temp_dir();
+            let prepared = Prepared::new(&plan(&workspace_write, &ws, &tmp)).expect("the rules");
+            drop(prepared);
+            began.elapsed()
+        })
+        .collect();
+    let prepare = median(prepare);
     let (plain, ro, rw) = (median(plain), median(ro), median(rw));
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "{{\"rounds\": {rounds}, \"plain_ms\": {:.3}, \"read_only_ms\": {:.3}, \
          \"workspace_write_ms\": {:.3}, \"added_read_only_ms\": {:.3}, \
-         \"added_workspace_write_ms\": {:.3}}}",
+         \"added_workspace_write_ms\": {:.3}, \"prepare_ms\": {:.3}, \"forked_ms\": {:.3}}}",
         ms(plain),
         ms(ro),
         ms(rw),
         ms(ro) - ms(plain),
-        ms(rw) - ms(plain)
+        ms(rw) - ms(plain),
+        ms(prepare),
+        ms(forked)
     );
 }

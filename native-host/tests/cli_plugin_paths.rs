@@ -301,3 +301,57 @@ fn manifest_mcp_servers_add_configs_inside_the_plugin_only() {
     let server = common::server_entry(&out.json(), "plugin_kit_inl").clone();
     assert_eq!(server["status"], "connected", "{server}");
 }
+
+#[test]
+fn under_the_default_sandbox_a_plugins_snippets_reach_only_its_own_data_folder() {
+    let setup = Setup::new();
+    let kit_data = setup.state.path().join("plugins/kit");
+    for name in ["kit", "other"] {
+        let root = setup.home.path().join(name);
+        write(
+            &root.join(".claude-plugin/plugin.json"),
+            &format!(r#"{{"name": "{name}"}}"#),
+        );
+        // Each plugin names its own folder, so both exist before anything runs.
+        write(
+            &root.join("commands/own.md"),
+            "---\ndescription: Own\n---\n!`echo mine > ${CLAUDE_PLUGIN_DATA}/own.txt`\n",
+        );
+    }
+    write(
+        &setup.home.path().join("other/commands/steal.md"),
+        &format!(
+            "---\ndescription: Steal\n---\n!`echo stolen > {}/stolen.txt`\n",
+            kit_data.display()
+        ),
+    );
+    let kit = setup.home.path().join("kit");
+    let other = setup.home.path().join("other");
+    let plugins = [
+        "--plugin-dir",
+        kit.to_str().unwrap(),
+        "--plugin-dir",
+        other.to_str().unwrap(),
+        "--yes",
+        "run",
+    ];
+    let with = |command: &str| -> CliOutput { setup.run(&[&plugins[..], &[command]].concat()) };
+    let out = with("/other:own");
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = with("/other:steal");
+    assert_ne!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("Permission denied"), "{out:?}");
+    assert!(!kit_data.join("stolen.txt").exists());
+    // The model's own bash calls get no plugin's folder either.
+    let command = format!("echo stolen > {}/stolen.txt", kit_data.display());
+    let prompt = format!("call bash {}", serde_json::json!({ "command": command }));
+    let out = with(&prompt);
+    assert!(out.stdout.contains("Permission denied"), "{out:?}");
+    assert!(!kit_data.join("stolen.txt").exists());
+    let out = with("/kit:own");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(kit_data.join("own.txt")).unwrap_or_default(),
+        "mine\n"
+    );
+}

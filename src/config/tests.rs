@@ -840,3 +840,61 @@ fn one_broken_entry_fails_alone_and_names_itself() {
     assert!(parse("{").is_err());
     assert!(parse(r#"{"mcpServers": []}"#).is_err());
 }
+
+#[test]
+fn a_local_server_may_ask_for_a_sandbox_and_a_wrong_one_makes_the_entry_invalid() {
+    let one = |sandbox: &str| {
+        let text =
+            format!(r#"{{"mcpServers": {{"s": {{"command": "x", "sandbox": {sandbox}}}}}}}"#);
+        parse(&text).unwrap()
+    };
+    let config = one(r#""read-only""#);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let strict = ServerSandbox {
+        read_only: true,
+        network: true,
+    };
+    assert_eq!(config.servers[0].sandbox, Some(strict));
+    assert_eq!(
+        one(r#"{"mode": "workspace-write", "network": false}"#).servers[0].sandbox,
+        Some(ServerSandbox {
+            read_only: false,
+            network: false
+        })
+    );
+    assert_eq!(one("null").servers[0].sandbox, None);
+    for bad in [
+        r#""loose""#,
+        "3",
+        r#"{"mode": "read-only", "net": 1}"#,
+        r#"{"network": false}"#,
+        r#"{"mode": "read-only", "network": "no"}"#,
+    ] {
+        let text = format!(r#"{{"mcpServers": {{"s": {{"command": "x", "sandbox": {bad}}}}}}}"#);
+        let error = err(&text);
+        assert!(error.contains("\"sandbox\""), "{bad}: {error}");
+    }
+    // A remote server has no process to confine: the field does not apply.
+    let remote =
+        parse(r#"{"mcpServers": {"r": {"url": "http://h/mcp", "sandbox": "read-only"}}}"#).unwrap();
+    assert_eq!(remote.servers[0].sandbox, None);
+    assert!(
+        remote.warnings[0].contains("does not apply"),
+        "{:?}",
+        remote.warnings
+    );
+    // Stricter: fewer writes, or no network.
+    let loose = ServerSandbox {
+        read_only: false,
+        network: true,
+    };
+    assert!(strict.at_least_as_strict_as(&loose));
+    assert!(!loose.at_least_as_strict_as(&strict));
+    let offline = ServerSandbox {
+        read_only: false,
+        network: false,
+    };
+    assert!(offline.at_least_as_strict_as(&loose));
+    assert!(!loose.at_least_as_strict_as(&offline));
+    assert!(!strict.at_least_as_strict_as(&offline));
+}

@@ -41,6 +41,19 @@ pub trait LocalTools {
     /// Runs tool `name`. Failures are `ToolOutput::error`, never panics. The runtime enforces
     /// the tool's timeout by racing this future against the clock.
     fn call<'a>(&'a self, name: &'a str, arguments: Value) -> LocalBoxFuture<'a, ToolOutput>;
+
+    /// Runs tool `name` for a shell snippet of a command from `source` (`user`, `project`,
+    /// `plugin:<p>`), as the core reported it: a host may give the call that extension's own
+    /// folders (a plugin's data folder in a sandbox). By default, the same as [`LocalTools::call`].
+    fn call_for<'a>(
+        &'a self,
+        source: &'a str,
+        name: &'a str,
+        arguments: Value,
+    ) -> LocalBoxFuture<'a, ToolOutput> {
+        let _ = source;
+        self.call(name, arguments)
+    }
 }
 
 /// A host without tools of its own.

@@ -34,7 +34,15 @@ impl<C: Clock> Runtime<C> {
                 )))
             };
             let arguments = json!({ "command": command });
-            let called = self.call_gated("bash", arguments, &origin, observer).await;
+            let called = self
+                .call_gated_for(
+                    "bash",
+                    arguments,
+                    &origin,
+                    Some(&expansion.source),
+                    observer,
+                )
+                .await;
             if let Some(reason) = self.interrupt.reason() {
                 // The snippet (or its question) was stopped: the run ends as any interrupted
                 // run does, before any model request.

@@ -40,6 +40,20 @@ impl<C: Clock> Runtime<C> {
         origin: &str,
         observer: &dyn RunObserver,
     ) -> Result<DirectCallOutput, NotRun> {
+        self.call_gated_for(name, arguments, origin, None, observer)
+            .await
+    }
+
+    /// [`Runtime::call_gated`] for a shell snippet of a command from `source` (`plugin:<p>`,
+    /// ...), which the host's tools see ([`super::LocalTools::call_for`]).
+    pub async fn call_gated_for(
+        &self,
+        name: &str,
+        arguments: Value,
+        origin: &str,
+        source: Option<&str>,
+        observer: &dyn RunObserver,
+    ) -> Result<DirectCallOutput, NotRun> {
         let now = self.clock.now();
         let begun = self
             .agent
@@ -67,7 +81,7 @@ impl<C: Clock> Runtime<C> {
         };
         // A run's Ctrl-C stops a snippet too: the wait is dropped (which kills a `bash` tree)
         // and the call is audited as interrupted.
-        let result = unless_interrupted(&self.interrupt, self.invoke(&invocation))
+        let result = unless_interrupted(&self.interrupt, self.invoke_for(&invocation, source))
             .await
             .unwrap_or_else(|reason| Err(ToolFailure::Interrupted(reason)));
         Ok(self.finish_call(&invocation, result, observer))

@@ -184,6 +184,15 @@ impl<C: Clock> Runtime<C> {
     }
 
     pub(super) async fn invoke(&self, call: &ToolInvocation) -> Result<ToolOutput, ToolFailure> {
+        self.invoke_for(call, None).await
+    }
+
+    /// [`Runtime::invoke`] on behalf of the command from `source` (see [`super::LocalTools::call_for`]).
+    pub(super) async fn invoke_for(
+        &self,
+        call: &ToolInvocation,
+        source: Option<&str>,
+    ) -> Result<ToolOutput, ToolFailure> {
         match &call.target {
             ToolSource::Mcp {
                 server,
@@ -217,6 +226,9 @@ impl<C: Clock> Runtime<C> {
                 let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
                     if super::resource_tools::is_resource_tool(&call.name) {
                         self.call_resource_tool(&call.name, &call.arguments)
+                    } else if let Some(source) = source {
+                        self.local_tools
+                            .call_for(source, &call.name, call.arguments.clone())
                     } else {
                         self.local_tools.call(&call.name, call.arguments.clone())
                     };

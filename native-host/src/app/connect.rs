@@ -72,11 +72,13 @@ async fn connect_one(
                 env,
                 cwd,
             } => {
+                let caps = crate::os::sandbox::Capabilities::probe();
                 let spec = StdioCommand {
                     command: command.clone(),
                     args: args.clone(),
                     env: env.clone(),
                     cwd: cwd.clone(),
+                    sandbox: super::server_sandbox::confinement(server, &caps)?,
                 };
                 let transport = StdioTransport::spawn(&server.name, &spec)?;
                 if let Ok(mut tails) = tails.lock() {

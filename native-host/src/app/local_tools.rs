@@ -89,4 +89,27 @@ impl LocalTools for BuiltinTools {
             }
         })
     }
+
+    fn call_for<'a>(
+        &'a self,
+        source: &'a str,
+        name: &'a str,
+        arguments: Value,
+    ) -> LocalBoxFuture<'a, ToolOutput> {
+        let grant =
+            crate::tools::sandbox_policy::plugin_data_grant(source, &|var| std::env::var_os(var));
+        match (name, grant) {
+            // A plugin's snippets keep `${CLAUDE_PLUGIN_DATA}` (and nothing else of the
+            // denied state directory) under the sandbox.
+            ("bash", Some(dir)) => Box::pin(async move {
+                let mut context = self.context.clone();
+                context.sandbox.grants.push(dir);
+                match self.tools.iter().find(|t| t.name() == name) {
+                    Some(tool) => tool.execute(arguments, &context).await,
+                    None => ToolOutput::error(format!("no built-in tool named {name:?}")),
+                }
+            }),
+            _ => self.call(name, arguments),
+        }
+    }
 }

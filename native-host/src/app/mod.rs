@@ -4,6 +4,7 @@ pub mod connect;
 pub mod local_tools;
 pub mod render;
 pub mod sandbox_setup;
+pub mod server_sandbox;
 pub mod servers;
 
 use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
@@ -207,10 +208,12 @@ impl App {
         // Servers may work in the workspace: it is their one root.
         let roots: Vec<Root> = workspace_root(workspace.root()).into_iter().collect();
         let caps = crate::os::sandbox::Capabilities::probe();
-        let (sandbox, sandbox_line) = sandbox_setup::sandbox_settings(options, &caps);
+        let sandbox = sandbox_setup::run_sandbox(options, &caps)?;
+        server_sandbox::set_base(&sandbox.settings, &workspace);
+        let sandbox_mode = sandbox.settings.mode.as_str();
         let tools = BuiltinTools::new(workspace)
             .with_bash_env(options.bash_env.clone())
-            .with_sandbox(sandbox)
+            .with_sandbox(sandbox.settings.clone())
             .with_skill_dirs(extensions.skill_dirs.clone());
         for problem in tools.register(&mut registry) {
             crate::errln!("warning: {problem}");
@@ -240,7 +243,9 @@ impl App {
             None => None,
         };
         let terminal = Terminal::new(format, Terminal::approval_mode(options.yes, format), audit)
-            .with_log_level(options.log_level.as_deref());
+            .with_log_level(options.log_level.as_deref())
+            .with_sandbox_mode(sandbox_mode)
+            .approving_sandboxed_bash(sandbox.auto_approve);
         let app = App {
             runtime,
             servers: servers.clone(),
@@ -257,7 +262,9 @@ impl App {
         for notice in plan.notices.iter().chain(model_notice.iter()) {
             say(notice);
         }
-        say(&sandbox_line);
+        for line in &sandbox.lines {
+            say(line);
+        }
         app.report_extensions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {

@@ -54,6 +54,11 @@ pub struct Terminal {
     run_usage: Cell<Option<Usage>>,
     /// Server log messages at this severity and above are shown (`--log-level`); none without.
     log_level: Option<usize>,
+    /// The sandbox mode `bash` runs under, written into its audit records.
+    sandbox_mode: Option<&'static str>,
+    /// `bash` calls run without asking (`--auto-approve-sandboxed` with a sandbox that
+    /// contains them); deny rules were applied before anything asks.
+    approve_sandboxed_bash: bool,
 }
 
 /// MCP log severities, lowest first (RFC 5424 as the spec uses them).
@@ -112,6 +117,33 @@ impl Terminal {
             color: std::io::stdout().is_terminal(),
             run_usage: Cell::new(None),
             log_level: None,
+            sandbox_mode: None,
+            approve_sandboxed_bash: false,
+        }
+    }
+
+    /// Writes `mode` as `"sandbox"` into the audit records of `bash` calls.
+    pub fn with_sandbox_mode(mut self, mode: &'static str) -> Self {
+        self.sandbox_mode = Some(mode);
+        self
+    }
+
+    /// Answers yes, without asking, when `bash` would ask (`--auto-approve-sandboxed`, only
+    /// given when the sandbox contains its effects).
+    pub fn approving_sandboxed_bash(mut self, on: bool) -> Self {
+        self.approve_sandboxed_bash = on;
+        self
+    }
+
+    /// `record` as one JSONL line, with the sandbox mode of a `bash` call.
+    fn audit_line(&self, record: &AuditRecord) -> String {
+        match self.sandbox_mode {
+            Some(mode) if record.tool == "bash" && record.server.is_none() => {
+                let mut value = record.to_value();
+                value["sandbox"] = json!(mode);
+                value.to_string()
+            }
+            _ => record.to_json_line(),
         }
     }
 
@@ -316,6 +348,9 @@ impl RunObserver for Terminal {
 
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {
         Box::pin(async move {
+            if self.approve_sandboxed_bash && request.name == "bash" {
+                return Approval::Yes;
+            }
             match self.approvals {
                 ApprovalMode::ApproveAll => Approval::Yes,
                 ApprovalMode::Deny => {
@@ -332,7 +367,7 @@ impl RunObserver for Terminal {
 
     fn on_audit(&self, record: &AuditRecord) {
         if let Some(file) = &self.audit {
-            if let Err(error) = writeln!(file.borrow_mut(), "{}", record.to_json_line()) {
+            if let Err(error) = writeln!(file.borrow_mut(), "{}", self.audit_line(record)) {
                 eprintln!("warning: could not write the audit log: {error}");
             }
         }

@@ -105,6 +105,7 @@ fn server(name: &str, transport: ServerTransport) -> ServerConfig {
         transport,
         risk: None,
         tool_risk: Vec::new(),
+        sandbox: None,
         tool_search: Default::default(),
     }
 }

@@ -241,8 +241,8 @@ pub struct CommonOptions {
     /// The model's context window in tokens, when known (it lowers `auto`'s threshold).
     #[arg(long, global = true, value_name = "TOKENS")]
     pub context_window: Option<u64>,
-    /// Confine `bash` by the kernel: `read-only`, `workspace-write` or `off` (the default for
-    /// now: plugin snippets need a grant for their data folder first).
+    /// Confine `bash` by the kernel: `read-only`, `workspace-write` (the default where the
+    /// kernel has Landlock; else `"sandbox"` in the user config file) or `off`.
     #[arg(long, global = true, env = "AGENTWIRE_SANDBOX", value_name = "MODE", value_parser = Mode::parse)]
     pub sandbox: Option<Mode>,
     /// Let sandboxed commands use the network (off by default inside the sandbox).
@@ -253,6 +253,14 @@ pub struct CommonOptions {
     /// `--config` file).
     #[arg(long = "sandbox-deny", global = true, value_name = "PATH")]
     pub sandbox_deny: Vec<PathBuf>,
+    /// With the network off, still let sandboxed commands connect to HOST:PORT over TCP
+    /// (repeatable; the kernel checks the port, not the host).
+    #[arg(long = "sandbox-allow", global = true, value_name = "HOST:PORT", value_parser = crate::os::sandbox::HostPort::parse)]
+    pub sandbox_allow: Vec<crate::os::sandbox::HostPort>,
+    /// Run `bash` without asking while the sandbox contains it (kernel-enforced, network off);
+    /// deny rules still refuse it. Never the default.
+    #[arg(long, global = true)]
+    pub auto_approve_sandboxed: bool,
 }
 
 impl CommonOptions {
@@ -282,6 +290,8 @@ impl CommonOptions {
             sandbox,
             sandbox_network,
             sandbox_deny,
+            sandbox_allow,
+            auto_approve_sandboxed,
         } = self;
         Settings {
             config: config.clone(),
@@ -306,6 +316,8 @@ impl CommonOptions {
             sandbox: *sandbox,
             sandbox_network: *sandbox_network,
             sandbox_deny: sandbox_deny.clone(),
+            sandbox_allow: sandbox_allow.clone(),
+            auto_approve_sandboxed: *auto_approve_sandboxed,
         }
     }
 }
@@ -394,7 +406,11 @@ mod tests {
             seccomp: true,
             mount_namespace: true,
         };
-        let (s, line) = crate::app::sandbox_setup::sandbox_settings(&cli.common.settings(), &caps);
+        let (s, line) = crate::app::sandbox_setup::sandbox_settings(
+            &cli.common.settings(),
+            &Default::default(),
+            &caps,
+        );
         assert_eq!(s.mode, Mode::ReadOnly);
         assert!(s.network);
         assert!(s.deny_read.contains(&PathBuf::from("/p/.mcp.json")));
@@ -404,5 +420,70 @@ mod tests {
             "{line}"
         );
         assert!(Cli::try_parse_from(["agentwire", "--sandbox", "loose"]).is_err());
+    }
+
+    #[test]
+    fn the_allow_list_and_the_user_file_reach_the_sandbox_and_the_flag_wins() {
+        use crate::app::sandbox_setup::{sandbox_settings, uncontained};
+        use crate::config::user_sandbox::UserSandbox;
+        use crate::os::sandbox::HostPort;
+        let caps = crate::os::sandbox::Capabilities {
+            landlock_abi: 7,
+            seccomp: true,
+            mount_namespace: true,
+        };
+        let parse = |args: &[&str]| {
+            let mut all = vec!["agentwire"];
+            all.extend_from_slice(args);
+            Cli::try_parse_from(all).map(|cli| cli.common.settings())
+        };
+        let user = UserSandbox {
+            mode: Some(Mode::ReadOnly),
+            allow: vec![HostPort::parse("[::1]:9000").unwrap()],
+            deny: vec![PathBuf::from("/from-user")],
+            ..UserSandbox::default()
+        };
+        let options = parse(&["--sandbox-allow", "localhost:5432"]).unwrap();
+        let (s, line) = sandbox_settings(&options, &user, &caps);
+        assert_eq!(s.mode, Mode::ReadOnly);
+        assert!(!s.network);
+        assert_eq!(s.allow.len(), 2);
+        assert!(s.deny_read.contains(&PathBuf::from("/from-user")));
+        assert!(
+            line.ends_with(
+                "TCP still allowed to [::1]:9000, localhost:5432 (the kernel checks the ports, \
+                 not the hosts)"
+            ),
+            "{line}"
+        );
+        assert_eq!(
+            uncontained(&s, &caps).as_deref(),
+            Some("TCP ports are allowed")
+        );
+        let options = parse(&["--sandbox", "workspace-write"]).unwrap();
+        let (s, _) = sandbox_settings(&options, &UserSandbox::default(), &caps);
+        assert_eq!(uncontained(&s, &caps), None);
+        let (s, _) = sandbox_settings(&options, &user, &caps);
+        assert_eq!(s.mode, Mode::WorkspaceWrite);
+        let user_network = UserSandbox {
+            network: Some(true),
+            ..UserSandbox::default()
+        };
+        let (s, _) = sandbox_settings(&options, &user_network, &caps);
+        assert!(s.network);
+        assert_eq!(uncontained(&s, &caps).as_deref(), Some("the network is on"));
+        let mut off = s.clone();
+        off.mode = Mode::Off;
+        assert_eq!(
+            uncontained(&off, &caps).as_deref(),
+            Some("the sandbox is off")
+        );
+        let (s, _) = sandbox_settings(&options, &UserSandbox::default(), &caps);
+        let weak = crate::os::sandbox::Capabilities {
+            mount_namespace: false,
+            ..caps
+        };
+        assert!(uncontained(&s, &weak).unwrap().contains(".git/hooks"));
+        assert!(parse(&["--sandbox-allow", "nope"]).is_err());
     }
 }

@@ -15,12 +15,24 @@ pub fn run(settings: &Settings, json: bool) -> i32 {
 
 /// The report's text for `caps`.
 pub fn report(settings: &Settings, caps: &Capabilities, json: bool) -> String {
-    let (sandbox, line) = sandbox_setup::sandbox_settings(settings, caps);
+    // With the user config file, as a run would read it; a bad file is named, not fatal here.
+    let (sandbox, line) = match sandbox_setup::run_sandbox(settings, caps) {
+        Ok(run) => (run.settings, run.lines.join("\n")),
+        Err(error) => {
+            let (sandbox, line) =
+                sandbox_setup::sandbox_settings(settings, &Default::default(), caps);
+            (
+                sandbox,
+                format!("{line}\n  the user config file is not used: {error}"),
+            )
+        }
+    };
     if json {
         return json!({
             "sandbox": {
                 "mode": sandbox.mode.as_str(),
                 "network": sandbox.network,
+                "allow": sandbox.allow.iter().map(ToString::to_string).collect::<Vec<_>>(),
                 "landlock_abi": caps.landlock_abi,
                 "seccomp": caps.seccomp,
                 "mount_namespace": caps.mount_namespace,

@@ -6,3 +6,4 @@ pub mod settings;
 pub mod tool_search;
 pub mod trust;
 pub mod trust_summary;
+pub mod user_sandbox;

@@ -60,4 +60,8 @@ pub struct Settings {
     pub sandbox_network: bool,
     /// Paths added to the sandbox's read deny list.
     pub sandbox_deny: Vec<PathBuf>,
+    /// With the network off, TCP destinations sandboxed commands may still reach.
+    pub sandbox_allow: Vec<crate::os::sandbox::HostPort>,
+    /// Run `bash` without asking when the sandbox contains it (`--auto-approve-sandboxed`).
+    pub auto_approve_sandboxed: bool,
 }

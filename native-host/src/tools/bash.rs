@@ -11,7 +11,7 @@ use super::args::Args;
 use super::sandbox_policy::{self, SandboxSettings};
 use super::{BuiltinTool, ToolContext, Workspace, RISK_EXECUTE};
 use crate::os::reaper::{self, Tracked};
-use crate::os::sandbox::{Capabilities, Mode, Prepared};
+use crate::os::sandbox::{Capabilities, Mode, Prepared, PrivateTmp};
 use crate::transport::stdio::INHERITED_ENV;
 use agentwire::content::ToolOutput;
 use async_trait::async_trait;
@@ -19,7 +19,6 @@ use nix::sys::signal::{killpg, Signal};
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -192,44 +191,28 @@ fn confine(
     if settings.mode == Mode::Off {
         return Ok(None);
     }
-    let tmp =
-        PrivateTmp::new().map_err(|e| format!("sandbox: cannot make a temporary folder: {e}"))?;
-    let mut plan = sandbox_policy::plan(settings, ws, &tmp.0);
-    if !Capabilities::probe().mount_namespace {
+    let tmp = PrivateTmp::new("bash")
+        .map_err(|e| format!("sandbox: cannot make a temporary folder: {e}"))?;
+    let mut plan = sandbox_policy::plan(settings, ws, tmp.path());
+    let caps = Capabilities::probe();
+    if !caps.mount_namespace {
         // Said at start; the rest of the sandbox still holds.
         plan.read_only_mounts.clear();
         plan.pinned.clear();
     }
+    if !caps.tcp() {
+        // Without Landlock's TCP rules nothing would check the port: no socket at all.
+        plan.tcp_ports.clear();
+    }
     let mut prepared =
         Prepared::new(&plan).map_err(|e| format!("sandbox: cannot prepare the rules: {e}"))?;
-    child.env("TMPDIR", &tmp.0);
+    child.env("TMPDIR", tmp.path());
     // SAFETY: the closure runs between fork and exec; it only makes system calls on objects
     // prepared above (no allocation on success, no locks).
     unsafe {
         child.pre_exec(move || prepared.apply_in_child());
     }
     Ok(Some(tmp))
-}
-
-/// A fresh folder only this call writes to; removed on drop.
-struct PrivateTmp(PathBuf);
-
-impl PrivateTmp {
-    fn new() -> std::io::Result<PrivateTmp> {
-        use std::os::unix::fs::DirBuilderExt;
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
-        let name: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let path = std::env::temp_dir().join(format!("agentwire-bash-{name}"));
-        std::fs::DirBuilder::new().mode(0o700).create(&path)?;
-        Ok(PrivateTmp(path))
-    }
-}
-
-impl Drop for PrivateTmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// bash's environment: the same short allow-list MCP servers get, plus the variables the user

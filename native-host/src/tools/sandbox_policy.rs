@@ -8,7 +8,7 @@
 //! in it that would become code run later are kept read-only by bind mounts instead.
 
 use super::Workspace;
-use crate::os::sandbox::{Mode, Plan};
+use crate::os::sandbox::{HostPort, Mode, Plan};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -42,8 +42,14 @@ pub struct SandboxSettings {
     pub mode: Mode,
     /// Whether the network is allowed (`--sandbox-network`).
     pub network: bool,
+    /// With the network off, TCP destinations still allowed (`--sandbox-allow`); the kernel
+    /// checks their ports only.
+    pub allow: Vec<HostPort>,
     /// Paths never readable: [`default_deny`] plus the files named by `--config`.
     pub deny_read: Vec<PathBuf>,
+    /// Folders read and written whatever the deny list and the mode say: a plugin's own data
+    /// folder, for that plugin's command snippets only (empty for every other call).
+    pub grants: Vec<PathBuf>,
 }
 
 impl SandboxSettings {
@@ -52,7 +58,9 @@ impl SandboxSettings {
         SandboxSettings {
             mode: Mode::Off,
             network: true,
+            allow: Vec::new(),
             deny_read: Vec::new(),
+            grants: Vec::new(),
         }
     }
 }
@@ -68,6 +76,26 @@ pub fn default_deny(lookup: &dyn Fn(&str) -> Option<OsString>) -> Vec<PathBuf> {
     deny
 }
 
+/// The data folder (`${CLAUDE_PLUGIN_DATA}`, `<state dir>/plugins/<p>`) that the snippets of a
+/// command from `source` may use: `Some` only for `plugin:<p>` with a plugin name as plugins
+/// are named (lowercase letters, digits, `-`) whose folder exists as a real folder, not a link.
+pub fn plugin_data_grant(
+    source: &str,
+    lookup: &dyn Fn(&str) -> Option<OsString>,
+) -> Option<PathBuf> {
+    let name = source.strip_prefix("plugin:")?;
+    let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    if name.is_empty() || !name.chars().all(plain) || name.starts_with('-') {
+        return None;
+    }
+    let dir = crate::os::private_file::state_dir_from(lookup)?
+        .join("plugins")
+        .join(name);
+    dir.symlink_metadata()
+        .is_ok_and(|m| m.is_dir())
+        .then_some(dir)
+}
+
 /// The plan for one call in `workspace`, with `tmp` as its private temporary folder.
 pub fn plan(settings: &SandboxSettings, workspace: &Workspace, tmp: &Path) -> Plan {
     let denied: Vec<PathBuf> = settings
@@ -75,12 +103,20 @@ pub fn plan(settings: &SandboxSettings, workspace: &Workspace, tmp: &Path) -> Pl
         .iter()
         .filter_map(|p| p.canonicalize().ok())
         .collect();
+    let mut tcp_ports: Vec<u16> = settings.allow.iter().map(|a| a.port).collect();
+    tcp_ports.sort_unstable();
+    tcp_ports.dedup();
     let mut plan = Plan {
         network: settings.network,
+        tcp_ports,
         ..Plan::default()
     };
     split_reads(Path::new("/"), &denied, &mut plan);
     plan.write.push(tmp.to_path_buf());
+    for grant in &settings.grants {
+        plan.read.push(grant.clone());
+        plan.write.push(grant.clone());
+    }
     plan.write_files = WRITABLE_DEVICES.iter().map(PathBuf::from).collect();
     if settings.mode == Mode::WorkspaceWrite {
         let root = workspace.root();

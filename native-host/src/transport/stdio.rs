@@ -45,6 +45,12 @@ pub struct StdioCommand {
     pub env: Vec<(String, String)>,
     /// Working directory, if not the current one.
     pub cwd: Option<String>,
+    /// Kernel confinement (`"sandbox"` of the entry): the rules, and the private `TMPDIR`
+    /// they let it write, kept as long as the server runs.
+    pub sandbox: Option<(
+        crate::os::sandbox::Plan,
+        Arc<crate::os::sandbox::PrivateTmp>,
+    )>,
 }
 
 /// The last lines a server wrote to stderr, bounded in lines and bytes.
@@ -100,6 +106,8 @@ pub struct StdioTransport {
     stderr: Arc<StdMutex<StderrTail>>,
     /// Turns `true` when the stderr reader has read everything (end of file).
     stderr_done: tokio::sync::watch::Receiver<bool>,
+    /// A confined server's `TMPDIR`, removed once the transport is gone.
+    _private_tmp: Option<Arc<crate::os::sandbox::PrivateTmp>>,
 }
 
 /// What waits to be written to the child's stdin.
@@ -141,6 +149,20 @@ impl StdioTransport {
         command.envs(spec.env.iter().map(|(k, v)| (k, v)));
         if let Some(cwd) = &spec.cwd {
             command.current_dir(cwd);
+        }
+        if let Some((plan, tmp)) = &spec.sandbox {
+            let mut prepared = crate::os::sandbox::Prepared::new(plan).map_err(|e| {
+                format!(
+                    "sandbox of `{}`: cannot prepare the rules: {e}",
+                    spec.command
+                )
+            })?;
+            command.env("TMPDIR", tmp.path());
+            // SAFETY: runs between fork and exec, only making system calls on what was
+            // prepared above (no allocation on success, no locks).
+            unsafe {
+                command.pre_exec(move || prepared.apply_in_child());
+            }
         }
         // Its own process group, so a terminal's Ctrl-C reaches us first and we shut it down
         // in order.
@@ -186,6 +208,7 @@ impl StdioTransport {
             group: tracked,
             stderr: tail,
             stderr_done,
+            _private_tmp: spec.sandbox.as_ref().map(|(_, tmp)| Arc::clone(tmp)),
         })
     }
 

@@ -4,8 +4,8 @@
 
 use super::Plan;
 use landlock::{
-    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
-    RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope, ABI,
+    Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, NetPort, PathBeneath, PathFd,
+    Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope, ABI,
 };
 use std::io;
 use std::path::Path;
@@ -82,6 +82,13 @@ pub(super) fn ruleset(plan: &Plan) -> io::Result<Option<RulesetCreated>> {
     }
     for path in &plan.write_files {
         ruleset = add(ruleset, path, write_file_rights())?;
+    }
+    if !plan.network {
+        for &port in &plan.tcp_ports {
+            ruleset = ruleset
+                .add_rule(NetPort::new(port, AccessNet::ConnectTcp))
+                .map_err(io_err)?;
+        }
     }
     Ok(Some(ruleset))
 }

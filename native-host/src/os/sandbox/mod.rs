@@ -8,11 +8,16 @@
 //! filter) happens in the parent in [`Prepared::new`]; the child only makes system calls.
 
 mod capabilities;
+mod host_port;
 mod landlock_rules;
 mod mounts;
+mod private_tmp;
+mod privileges;
 mod seccomp_filter;
 
 pub use capabilities::Capabilities;
+pub use host_port::HostPort;
+pub use private_tmp::PrivateTmp;
 
 use std::io;
 use std::path::PathBuf;
@@ -84,6 +89,9 @@ pub struct Plan {
     pub pinned: Vec<PathBuf>,
     /// Whether TCP and non-Unix socket families are allowed.
     pub network: bool,
+    /// With the network off, TCP ports that `connect` may still reach (any host: Landlock's
+    /// rules are per port); only TCP sockets can then be made.
+    pub tcp_ports: Vec<u16>,
 }
 
 /// A [`Plan`] turned into kernel objects, ready to apply in a child. Apply it once.
@@ -91,6 +99,7 @@ pub struct Prepared {
     ruleset: Option<landlock::RulesetCreated>,
     filters: Vec<seccompiler::BpfProgram>,
     mounts: mounts::Mounts,
+    privileges: privileges::DropAll,
 }
 
 impl Prepared {
@@ -98,16 +107,19 @@ impl Prepared {
     pub fn new(plan: &Plan) -> io::Result<Prepared> {
         Ok(Prepared {
             ruleset: landlock_rules::ruleset(plan)?,
-            filters: seccomp_filter::filters(plan.network)?,
+            filters: seccomp_filter::filters(seccomp_filter::Sockets::of(plan))?,
             mounts: mounts::Mounts::new(plan)?,
+            privileges: privileges::DropAll::new(),
         })
     }
 
     /// Confines the calling process. Meant for the child between `fork` and `exec`: it only
     /// makes system calls on what [`Prepared::new`] made. Order matters: the mounts need
-    /// `mount`, which Landlock and the filter then forbid.
+    /// `mount` (and root's `CAP_SYS_ADMIN`), which dropping every capability, Landlock and the
+    /// filter then take away.
     pub fn apply_in_child(&mut self) -> io::Result<()> {
         self.mounts.apply()?;
+        self.privileges.apply()?;
         if let Some(ruleset) = self.ruleset.take() {
             ruleset
                 .restrict_self()

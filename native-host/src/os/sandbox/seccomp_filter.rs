@@ -32,6 +32,13 @@ const DENIED: &[i64] = &[
     libc::SYS_add_key,
     libc::SYS_request_key,
     libc::SYS_bpf,
+    // Kernel code and reboots (root's command has no capability for them anyway).
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_reboot,
     // io_uring performs socket and file operations the other rules would not see.
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
@@ -58,6 +65,34 @@ const NETWORK_FAMILIES: &[libc::c_int] = &[
     libc::AF_NETLINK,
 ];
 
+/// Which sockets a command may make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Sockets {
+    /// None at all (`socketpair` stays).
+    None,
+    /// TCP over IPv4 and IPv6 only: the network is off but some ports are allowed, which
+    /// Landlock checks at `connect`.
+    TcpOnly,
+    /// IP, Unix and netlink.
+    Network,
+}
+
+impl Sockets {
+    /// The sockets `plan` allows.
+    pub(super) fn of(plan: &super::Plan) -> Sockets {
+        if plan.network {
+            Sockets::Network
+        } else if plan.tcp_ports.is_empty() {
+            Sockets::None
+        } else {
+            Sockets::TcpOnly
+        }
+    }
+}
+
+/// The families a TCP-only sandbox may use.
+const TCP_FAMILIES: &[libc::c_int] = &[libc::AF_INET, libc::AF_INET6];
+
 fn io_err(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(format!("seccomp filter: {e}"))
 }
@@ -68,7 +103,7 @@ fn arch() -> io::Result<seccompiler::TargetArch> {
 
 /// The rules of the main filter: each key is a syscall, refused when one of its rules matches
 /// (a rule with no condition always matches).
-pub(super) fn denied_rules(network: bool) -> io::Result<BTreeMap<i64, Vec<SeccompRule>>> {
+pub(super) fn denied_rules(sockets: Sockets) -> io::Result<BTreeMap<i64, Vec<SeccompRule>>> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         DENIED.iter().map(|&nr| (nr, Vec::new())).collect();
     let clone_rules = NAMESPACE_FLAGS
@@ -86,30 +121,58 @@ pub(super) fn denied_rules(network: bool) -> io::Result<BTreeMap<i64, Vec<Seccom
         })
         .collect::<io::Result<Vec<_>>>()?;
     rules.insert(libc::SYS_clone, clone_rules);
-    let socket_rules = if network {
+    let socket_rules = match sockets {
         // Refused when the family is none of the allowed ones.
-        let conds = NETWORK_FAMILIES
-            .iter()
-            .map(|&family| {
-                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
-                    .map_err(io_err)
-            })
-            .collect::<io::Result<Vec<_>>>()?;
-        vec![SeccompRule::new(conds).map_err(io_err)?]
-    } else {
+        Sockets::Network => vec![family_not_in(NETWORK_FAMILIES)?],
+        // Also refused: any type but a stream (UDP, raw, ...: Landlock sees TCP only) and any
+        // protocol but TCP (0 picks it for a stream).
+        Sockets::TcpOnly => {
+            let mut rules = vec![family_not_in(TCP_FAMILIES)?];
+            for kind in (0..16u64).filter(|&k| k != libc::SOCK_STREAM as u64) {
+                let cond = SeccompCondition::new(
+                    1,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::MaskedEq(0xf),
+                    kind,
+                )
+                .map_err(io_err)?;
+                rules.push(SeccompRule::new(vec![cond]).map_err(io_err)?);
+            }
+            let conds = [0, libc::IPPROTO_TCP as u64]
+                .into_iter()
+                .map(|protocol| {
+                    SeccompCondition::new(2, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, protocol)
+                        .map_err(io_err)
+                })
+                .collect::<io::Result<Vec<_>>>()?;
+            rules.push(SeccompRule::new(conds).map_err(io_err)?);
+            rules
+        }
         // Every family, Unix included: a Unix socket outside the workspace (an agent, a
         // daemon's control socket) is a way out too. `socketpair` stays allowed.
-        Vec::new()
+        Sockets::None => Vec::new(),
     };
     rules.insert(libc::SYS_socket, socket_rules);
     Ok(rules)
 }
 
+/// A rule matching a `socket()` whose family is none of `families`.
+fn family_not_in(families: &[libc::c_int]) -> io::Result<SeccompRule> {
+    let conds = families
+        .iter()
+        .map(|&family| {
+            SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
+                .map_err(io_err)
+        })
+        .collect::<io::Result<Vec<_>>>()?;
+    SeccompRule::new(conds).map_err(io_err)
+}
+
 /// The compiled filters: the main one, and one making `clone3` unavailable (`ENOSYS`, so the C
 /// library falls back to `clone`, whose flags the main filter can see).
-pub(super) fn filters(network: bool) -> io::Result<Vec<BpfProgram>> {
+pub(super) fn filters(sockets: Sockets) -> io::Result<Vec<BpfProgram>> {
     let main = SeccompFilter::new(
-        denied_rules(network)?,
+        denied_rules(sockets)?,
         SeccompAction::Allow,
         SeccompAction::Errno(libc::EPERM as u32),
         arch()?,

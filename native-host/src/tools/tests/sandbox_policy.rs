@@ -12,6 +12,8 @@ fn settings(mode: Mode, deny: &[&Path]) -> SandboxSettings {
         mode,
         network: false,
         deny_read: deny.iter().map(|p| p.to_path_buf()).collect(),
+        grants: Vec::new(),
+        allow: Vec::new(),
     }
 }
 
@@ -149,4 +151,63 @@ fn modes_parse_and_order_by_strictness() {
     assert!(Mode::WorkspaceWrite.at_least_as_strict_as(Mode::WorkspaceWrite));
     assert!(!Mode::Off.at_least_as_strict_as(Mode::WorkspaceWrite));
     assert!(!Mode::WorkspaceWrite.at_least_as_strict_as(Mode::ReadOnly));
+}
+
+#[test]
+fn only_a_plugins_own_existing_data_folder_is_granted_and_only_to_its_snippets() {
+    let state = TempDir::new().unwrap();
+    let plugins = state.path().join("plugins");
+    std::fs::create_dir_all(plugins.join("kit")).unwrap();
+    std::fs::create_dir_all(plugins.join("a-b2")).unwrap();
+    std::os::unix::fs::symlink(state.path(), plugins.join("linked")).unwrap();
+    let lookup = |name: &str| match name {
+        "AGENTWIRE_STATE_DIR" => Some(state.path().as_os_str().to_owned()),
+        _ => None,
+    };
+    let grant = |source: &str| crate::tools::sandbox_policy::plugin_data_grant(source, &lookup);
+    assert_eq!(grant("plugin:kit"), Some(plugins.join("kit")));
+    assert_eq!(grant("plugin:a-b2"), Some(plugins.join("a-b2")));
+    for source in [
+        "project",
+        "user",
+        "kit",
+        "plugin:",
+        "plugin:missing",
+        "plugin:linked",
+        "plugin:../plugins/kit",
+        "plugin:Kit",
+        "plugin:-kit",
+        "plugin:k/it",
+        "plugin:k_it",
+    ] {
+        assert_eq!(grant(source), None, "{source}");
+    }
+    let none = |_: &str| None;
+    assert_eq!(
+        crate::tools::sandbox_policy::plugin_data_grant("plugin:kit", &none),
+        None
+    );
+    // A grant adds the folder to what the plan reads and writes.
+    let ws = Workspace::new(state.path()).unwrap();
+    let mut s = settings(Mode::ReadOnly, &[state.path()]);
+    s.grants = vec![plugins.join("kit")];
+    let p = plan(&s, &ws, Path::new("/tmp/t"));
+    assert!(p.read.contains(&plugins.join("kit")));
+    assert!(p.write.contains(&plugins.join("kit")));
+}
+
+#[test]
+fn the_allow_list_becomes_each_port_once_and_the_network_flag_is_kept() {
+    let dir = TempDir::new().unwrap();
+    let ws = Workspace::new(dir.path()).unwrap();
+    let mut s = settings(Mode::WorkspaceWrite, &[]);
+    s.allow = ["b:443", "a:80", "c:443"]
+        .iter()
+        .map(|e| crate::os::sandbox::HostPort::parse(e).unwrap())
+        .collect();
+    let p = plan(&s, &ws, Path::new("/tmp/t"));
+    assert_eq!(p.tcp_ports, [80, 443]);
+    assert!(!p.network);
+    s.network = true;
+    assert!(plan(&s, &ws, Path::new("/tmp/t")).network);
 }
