@@ -89,7 +89,7 @@ pub(crate) fn result_kind(result: &Value) -> Result<ResultKind, String> {
         Some(Value::String(kind)) if kind == "input_required" => Ok(ResultKind::InputRequired),
         Some(other) => Err(format!(
             "unknown resultType {}",
-            crate::framing::excerpt(other.to_string().as_bytes())
+            crate::framing::excerpt(crate::json::to_text(other).as_bytes())
         )),
     }
 }

@@ -128,7 +128,8 @@ impl ClientSession {
     /// An invalid-result error naming the server.
     fn peer_error(&self, method: &str, what: &str) -> RequestError {
         let server = self.server.as_ref().map_or("unknown", |s| s.name());
-        RequestError::InvalidResult(format!("server {server:?} answered {method} with {what}"))
+        let server = crate::json::quoted(server);
+        RequestError::InvalidResult(format!("server {server} answered {method} with {what}"))
     }
 
     fn input_required(
