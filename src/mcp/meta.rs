@@ -56,10 +56,10 @@ impl Envelope {
             Some(Value::Object(map)) => map,
             Some(other) => return Some(other),
         };
-        let meta = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(meta) = meta {
+        if !params.contains_key("_meta") {
+            params.insert("_meta".into(), Value::Object(Map::new()));
+        }
+        if let Some(Value::Object(meta)) = params.get_mut("_meta") {
             for (key, value) in &self.fields {
                 meta.insert(key.clone(), value.clone());
             }

@@ -224,7 +224,10 @@ impl ClientSession {
             request_state,
             asks,
         };
-        self.events.extend(questions);
+        // One push at a time: `extend` would add its own copy of the queue's growth code.
+        for question in questions {
+            self.events.push_back(question);
+        }
         self.waiting.push(waiting);
         self.send_if_answered(now, self.waiting.len() - 1);
     }
@@ -281,11 +284,10 @@ impl ClientSession {
             Some(Value::Object(map)) => map,
             _ => Map::new(),
         };
-        let responses: Map<String, Value> = waiting
-            .asks
-            .into_iter()
-            .map(|a| (a.key, a.answer.unwrap_or(Value::Null)))
-            .collect();
+        let mut responses = Map::new();
+        for ask in waiting.asks {
+            responses.insert(ask.key, ask.answer.unwrap_or(Value::Null));
+        }
         params.insert("inputResponses".into(), Value::Object(responses));
         if let Some(state) = waiting.request_state {
             params.insert("requestState".into(), state);

@@ -110,8 +110,11 @@ pub(crate) fn header_value(arguments: &Value, binding: &Binding) -> Option<Strin
     }
     match value {
         Value::String(text) => Some(encode_text(text)),
-        Value::Bool(flag) => Some(flag.to_string()),
-        Value::Number(number) if number.is_i64() || number.is_u64() => Some(number.to_string()),
+        // JSON's text of a boolean or a whole number is the header's.
+        Value::Bool(_) => Some(crate::json::to_text(value)),
+        Value::Number(number) if number.is_i64() || number.is_u64() => {
+            Some(crate::json::to_text(value))
+        }
         _ => None,
     }
 }

@@ -13,7 +13,7 @@ use crate::rpc::{Deadlines, PendingTable};
 use crate::time::{whole_millis, Instant};
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
@@ -197,7 +197,9 @@ pub struct ClientSession {
     pub(super) state: State,
     pub(super) pending: PendingTable<Purpose>,
     pub(super) server: Option<ServerDetails>,
-    pub(super) open_server_requests: HashSet<Id>,
+    /// Linear lookups: a handful in flight normally, [`MAX_QUEUED_EVENTS`] at most, and no
+    /// hash table code in the wasm module for it.
+    pub(super) open_server_requests: Vec<Id>,
     pub(super) transmit: VecDeque<Vec<u8>>,
     pub(super) events: VecDeque<SessionEvent>,
     pub(super) decoder: LineDecoder,
@@ -239,7 +241,7 @@ impl ClientSession {
             state: State::Initializing,
             pending: PendingTable::new(),
             server: None,
-            open_server_requests: HashSet::new(),
+            open_server_requests: Vec::new(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             decoder: LineDecoder::new(config.max_frame_len),
@@ -355,19 +357,17 @@ impl ClientSession {
     ) -> Result<RequestId, SessionError> {
         self.check_ready()?;
         let op = RequestId(self.peek_next_id());
-        if self.envelope.is_some() && matches!(method, "logging/setLevel" | "ping") {
-            if let Some(level) = params.as_ref().and_then(|p| p.get("level")) {
-                self.log_level = level.as_str().map(str::to_owned);
-            }
+        let answered_here =
+            if self.envelope.is_some() && matches!(method, "logging/setLevel" | "ping") {
+                if let Some(level) = params.as_ref().and_then(|p| p.get("level")) {
+                    self.log_level = level.as_str().map(str::to_owned);
+                }
+                Some(Value::Object(Default::default()))
+            } else {
+                self.cached_read(method, params.as_ref())
+            };
+        if let Some(result) = answered_here {
             // The id is used up so that handles stay unique.
-            self.pending.skip_id();
-            self.events.push_back(SessionEvent::Response {
-                request: op,
-                result: Ok(json!({})),
-            });
-            return Ok(op);
-        }
-        if let Some(result) = self.cached_read(method, params.as_ref()) {
             self.pending.skip_id();
             self.events.push_back(SessionEvent::Response {
                 request: op,
@@ -442,7 +442,7 @@ impl ClientSession {
             self.answer_input(now, id, result);
             return Ok(());
         }
-        if !self.open_server_requests.remove(id) {
+        if !self.forget_server_request(id) {
             return Err(SessionError::UnknownServerRequest(id.clone()));
         }
         self.send_response(id.clone(), result);

@@ -149,8 +149,10 @@ impl StreamableHttp {
         let Ok(mut value) = serde_json::from_slice::<Value>(body) else {
             return false;
         };
-        let original = self.original_id(wire_id).clone();
-        self.modern.reissued.retain(|(wire, _)| wire != wire_id);
+        let original = match self.modern.reissued.iter().position(|(w, _)| w == wire_id) {
+            Some(at) => self.modern.reissued.swap_remove(at).1,
+            None => wire_id.clone(),
+        };
         self.modern.reissues += 1;
         let fresh = Id::String(format!("{}~{}", id_text(&original), self.modern.reissues));
         value["id"] = fresh.to_value();
@@ -169,15 +171,6 @@ impl StreamableHttp {
         again.session = exchange.session;
         self.issue(HttpMethod::Post, headers, Some(body), again);
         true
-    }
-
-    /// The session's id of a request the machine may have re-issued under `wire_id`.
-    fn original_id<'a>(&'a self, wire_id: &'a Id) -> &'a Id {
-        self.modern
-            .reissued
-            .iter()
-            .find(|(wire, _)| wire == wire_id)
-            .map_or(wire_id, |(_, original)| original)
     }
 
     /// The session's id for `wire_id`, forgetting the re-issue and any tool list awaited
