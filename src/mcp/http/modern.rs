@@ -13,7 +13,6 @@ use super::types::HttpMethod;
 use crate::jsonrpc::{Id, Message, Request};
 use crate::mcp::meta::META_PROTOCOL_VERSION;
 use crate::mcp::param_headers::{bindings, encode_text, header_value, Binding};
-use crate::vec_map::VecMap;
 use serde_json::Value;
 
 /// Most times one modern request whose response stream broke is sent again (with a new id:
@@ -31,8 +30,9 @@ pub(crate) struct ModernState {
     pub seen: bool,
     /// Ids of `tools/list` requests in flight, whose results declare parameter headers.
     tool_lists: Vec<Id>,
-    /// Each tool's declared parameter headers (valid declarations only).
-    tools: VecMap<String, Vec<Binding>>,
+    /// Each tool's declared parameter headers (valid, non-empty declarations only: few
+    /// tools have any, so a list searched in order does).
+    tools: Vec<(String, Vec<Binding>)>,
     /// Requests sent again after a broken stream: (the id on the wire, the session's id).
     reissued: Vec<(Id, Id)>,
     /// Re-issues so far (numbers their ids).
@@ -93,7 +93,8 @@ impl StreamableHttp {
                 else {
                     return;
                 };
-                for binding in self.modern.tools.get(tool).into_iter().flatten() {
+                let declared = self.modern.tools.iter().find(|(name, _)| name == tool);
+                for binding in declared.into_iter().flat_map(|(_, b)| b) {
                     if let Some(value) = header_value(arguments, binding) {
                         headers.push((format!("Mcp-Param-{}", binding.header), value));
                     }
@@ -116,15 +117,19 @@ impl StreamableHttp {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
             };
+            // A tool listed again replaces what it declared before.
+            if let Some(at) = self
+                .modern
+                .tools
+                .iter()
+                .position(|(known, _)| known == name)
+            {
+                self.modern.tools.swap_remove(at);
+            }
             let declared = tool.get("inputSchema").map(bindings);
-            match declared {
-                Some(Ok(found)) if !found.is_empty() => {
-                    if self.modern.tools.len() < MAX_TOOLS_REMEMBERED {
-                        self.modern.tools.insert(name.to_owned(), found);
-                    }
-                }
-                _ => {
-                    self.modern.tools.remove(name);
+            if let Some(Ok(found)) = declared {
+                if !found.is_empty() && self.modern.tools.len() < MAX_TOOLS_REMEMBERED {
+                    self.modern.tools.push((name.to_owned(), found));
                 }
             }
         }
