@@ -87,6 +87,11 @@ impl ClientSession {
         if self.config.elicitation {
             capabilities.insert("elicitation".into(), json!({"form": {}}));
         }
+        #[cfg(feature = "mcp-tasks")]
+        if self.config.tasks && era == Era::Modern {
+            let tasks = json!({ super::tasks::TASKS_EXTENSION: {} });
+            capabilities.insert("extensions".into(), tasks);
+        }
         Value::Object(capabilities)
     }
 

@@ -204,6 +204,10 @@ impl ClientSession {
                 items,
                 pages,
             } => self.next_page(now, kind, op, items, pages, result),
+            #[cfg(feature = "mcp-tasks")]
+            Purpose::Task { op } => self.task_state(now, op, result),
+            #[cfg(not(feature = "mcp-tasks"))]
+            Purpose::Task { .. } => {}
         }
     }
 

@@ -113,6 +113,17 @@ impl ClientSession {
             (Ok(ResultKind::InputRequired), Some(sent)) => {
                 self.input_required(now, method, timeout, purpose, sent, result)
             }
+            #[cfg(feature = "mcp-tasks")]
+            (Ok(ResultKind::Task), sent)
+                if self.config.tasks && matches!(purpose, Purpose::CallTool { .. }) =>
+            {
+                self.task_created(now, purpose.op(wire_id), sent, result)
+            }
+            (Ok(ResultKind::Task), _) => {
+                let what = "a task, which this client did not ask for";
+                let error = self.peer_error(&method, what);
+                self.fail(wire_id, purpose, error);
+            }
             (Ok(ResultKind::InputRequired), None) => {
                 let error =
                     self.peer_error(&method, "input_required for a request it cannot be re-sent");
@@ -126,13 +137,13 @@ impl ClientSession {
     }
 
     /// An invalid-result error naming the server.
-    fn peer_error(&self, method: &str, what: &str) -> RequestError {
+    pub(super) fn peer_error(&self, method: &str, what: &str) -> RequestError {
         let server = self.server.as_ref().map_or("unknown", |s| s.name());
         let server = crate::json::quoted(server);
         RequestError::InvalidResult(format!("server {server} answered {method} with {what}"))
     }
 
-    fn input_required(
+    pub(super) fn input_required(
         &mut self,
         now: Instant,
         method: String,

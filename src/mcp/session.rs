@@ -59,6 +59,9 @@ pub struct SessionConfig {
     pub max_tool_pages: usize,
     /// Longest line accepted from the server, in bytes (see [`crate::framing`]).
     pub max_frame_len: usize,
+    /// Declare the Tasks extension to modern servers and follow the tasks they answer
+    /// `tools/call` with (`src/mcp/tasks.rs`; off by default; needs the `mcp-tasks` feature).
+    pub tasks: bool,
 }
 
 impl Default for SessionConfig {
@@ -78,6 +81,7 @@ impl Default for SessionConfig {
             max_total_timeout: Some(Duration::from_secs(600)),
             max_tool_pages: 100,
             max_frame_len: crate::framing::DEFAULT_MAX_FRAME_LEN,
+            tasks: false,
         }
     }
 }
@@ -145,13 +149,21 @@ pub(super) enum Purpose {
     Generic {
         op: RequestId,
     },
+    /// A `tasks/get`, `tasks/update` or `tasks/cancel` for the task of `tools/call` `op`.
+    #[cfg_attr(not(feature = "mcp-tasks"), allow(dead_code))]
+    Task {
+        op: RequestId,
+    },
 }
 
 impl Purpose {
     pub(super) fn op(&self, wire_id: u64) -> RequestId {
         match self {
             Purpose::Initialize | Purpose::Discover => RequestId(wire_id),
-            Purpose::List { op, .. } | Purpose::CallTool { op } | Purpose::Generic { op } => *op,
+            Purpose::List { op, .. }
+            | Purpose::CallTool { op }
+            | Purpose::Generic { op }
+            | Purpose::Task { op } => *op,
         }
     }
 }
@@ -227,6 +239,9 @@ pub struct ClientSession {
     pub(super) hints: super::cache::HintCache,
     /// The wire id of the open `subscriptions/listen` request (modern era).
     pub(super) listen: Option<u64>,
+    /// Tasks followed for `tools/call`s (the Tasks extension).
+    #[cfg(feature = "mcp-tasks")]
+    pub(super) tasks: Vec<super::tasks::Task>,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -257,6 +272,8 @@ impl ClientSession {
             late_probe: None,
             hints: Default::default(),
             listen: None,
+            #[cfg(feature = "mcp-tasks")]
+            tasks: Vec::new(),
             config,
         };
         session.open(now);
@@ -397,6 +414,10 @@ impl ClientSession {
     pub fn cancel(&mut self, request: RequestId, reason: &str) -> Result<(), SessionError> {
         if let State::Closed(why) = &self.state {
             return Err(SessionError::Closed(why.clone()));
+        }
+        #[cfg(feature = "mcp-tasks")]
+        if self.cancel_task(request, reason) {
+            return Ok(());
         }
         if self.cancel_waiting(request, reason) {
             return Ok(());
@@ -543,6 +564,8 @@ impl ClientSession {
         }
         self.last_input = self.last_input.max(now);
         self.expire_waiting(now);
+        #[cfg(feature = "mcp-tasks")]
+        self.poll_tasks(now);
         while let Some((wire_id, pending)) = self.pending.pop_expired(now) {
             let waited = now.saturating_since(pending.sent_at);
             if let Purpose::Discover = pending.data {
@@ -589,6 +612,11 @@ impl ClientSession {
             return None;
         }
         let waiting = self.waiting.iter().map(Waiting::give_up_at).min();
+        #[cfg(feature = "mcp-tasks")]
+        let waiting = match (waiting, self.next_task_time()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match (self.pending.next_deadline(), waiting) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -682,6 +710,13 @@ impl ClientSession {
         // A modern request that ended (timed out, cancelled, closed) is never re-sent.
         self.sent.remove(&wire_id);
         let request = purpose.op(wire_id);
+        if let Purpose::Task { op } = purpose {
+            #[cfg(feature = "mcp-tasks")]
+            self.task_step_failed(op, error);
+            #[cfg(not(feature = "mcp-tasks"))]
+            let _ = (op, error);
+            return;
+        }
         self.events.push_back(match purpose {
             Purpose::CallTool { .. } => SessionEvent::ToolResult {
                 request,
@@ -691,9 +726,10 @@ impl ClientSession {
                 request,
                 result: Err(error),
             },
-            Purpose::Initialize | Purpose::Discover | Purpose::List { .. } => {
-                SessionEvent::Failed { request, error }
-            }
+            Purpose::Initialize
+            | Purpose::Discover
+            | Purpose::List { .. }
+            | Purpose::Task { .. } => SessionEvent::Failed { request, error },
         });
     }
 
@@ -713,6 +749,8 @@ impl ClientSession {
         }
         self.state = State::Closed(reason.clone());
         self.close_waiting(&reason);
+        #[cfg(feature = "mcp-tasks")]
+        self.close_tasks(&reason);
         for (wire_id, pending) in self.pending.drain() {
             self.fail(wire_id, pending.data, RequestError::Closed(reason.clone()));
         }

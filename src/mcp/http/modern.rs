@@ -80,6 +80,8 @@ impl StreamableHttp {
         let name = match method {
             "tools/call" | "prompts/get" => field("name"),
             "resources/read" => field("uri"),
+            // The Tasks extension routes a task's requests by its id.
+            "tasks/get" | "tasks/update" | "tasks/cancel" => field("taskId"),
             _ => None,
         };
         if let Some(name) = name {
