@@ -464,9 +464,9 @@ export interface ConnectOptions {
   /** Let this server use the agent's model (MCP sampling, text only); off by default. */
   sampling?: boolean;
   /**
-   * The MCP era to speak: `'legacy'` (default: the `initialize` handshake), `'2026-07-28'`
-   * (the stateless revision only), or `'auto'` (a `server/discover` probe, falling back to
-   * `initialize` for a legacy server).
+   * The MCP era to speak: `'auto'` (default: a `server/discover` probe, falling back to
+   * `initialize` for a legacy server; `mockGithub()` is always legacy), `'2026-07-28'` (the
+   * stateless revision only), or `'legacy'` (the `initialize` handshake only).
    */
   protocol?: 'auto' | '2026-07-28' | 'legacy';
   /** Longest output of this server's tools fed to the model (default 50 000 characters). */

@@ -68,11 +68,12 @@ pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_millis(30_000);
 /// Risk classes accepted by `risk` and `toolRisk`.
 pub const RISKS: [&str; 4] = ["read", "write", "execute", "network"];
 
-const COMMON_FIELDS: [&str; 10] = [
+const COMMON_FIELDS: [&str; 11] = [
     "type",
     "protocol",
     "disabled",
     "sampling",
+    "tasks",
     "defer",
     "alwaysLoad",
     "timeout",
@@ -104,6 +105,9 @@ pub struct ServerConfig {
     /// agentwire extension: `"sampling": true` lets the server use the agent's model
     /// (`sampling/createMessage`), spending the user's model budget; off by default.
     pub sampling: bool,
+    /// agentwire extension: `"tasks": true` declares the MCP Tasks extension to this server
+    /// (modern era) and follows the tasks it answers tool calls with; off by default.
+    pub tasks: bool,
     /// Per-request timeout.
     pub timeout: Duration,
     /// Time allowed for start-up and the MCP handshake.
@@ -312,6 +316,7 @@ fn invalid(name: &str, error: ConfigError) -> ServerConfig {
         name: name.to_owned(),
         disabled: false,
         sampling: false,
+        tasks: false,
         timeout: DEFAULT_TIMEOUT,
         startup_timeout: DEFAULT_STARTUP_TIMEOUT,
         transport: ServerTransport::Invalid { error },
@@ -438,6 +443,7 @@ impl EntryCtx<'_> {
         };
         let disabled = flag("disabled")?;
         let sampling = flag("sampling")?;
+        let tasks = flag("tasks")?;
         let risk = match map.get("risk") {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.risk_value("risk", v)?),
@@ -473,6 +479,7 @@ impl EntryCtx<'_> {
             name: self.name.to_owned(),
             disabled,
             sampling,
+            tasks,
             tool_search,
             timeout: self.millis(map, "timeout", DEFAULT_TIMEOUT)?,
             startup_timeout: self.millis(map, "startupTimeout", DEFAULT_STARTUP_TIMEOUT)?,

@@ -248,7 +248,10 @@ fn a_discover_answer_without_the_modern_version_is_legacy_or_an_error() {
         panic!("expected Closed")
     };
     assert!(reason.contains("\"protocol\" requires"), "{reason}");
-    assert!(reason.contains("supportedVersions: 2025-11-25"), "{reason}");
+    assert!(
+        reason.contains(r#"supportedVersions: ["2025-11-25"]"#),
+        "{reason}"
+    );
 }
 
 #[test]

@@ -437,7 +437,9 @@ export class Agent {
       fail(where, `"protocol" must be one of ${PROTOCOLS.join(', ')}, got ${describe(o.protocol)}`);
     }
     const core = this.#live(where);
-    const json = JSON.stringify({ ...o, roots: this.#roots });
+    // The built-in mock speaks the legacy era only: no probe for it (as natively).
+    const protocol = o.protocol ?? (isMockGithub(transport) ? 'legacy' : 'auto');
+    const json = JSON.stringify({ ...o, protocol, roots: this.#roots });
     if (isMockGithub(transport)) {
       // Its module first, so the handshake does not wait for it; a load failure shows up as
       // the server's error when the transport's first send fails the same way.
@@ -799,7 +801,8 @@ export class Agent {
       Object.entries(plugin.servers ?? {}).map(async ([server, transport]) => {
         if (isMockGithub(transport)) await mocks().catch(() => {});
         // `plugin` makes the core name it plugin_<p>_<server> and refuse it sampling.
-        const options = JSON.stringify({ roots: this.#roots, plugin: plugin.name });
+        const protocol = isMockGithub(transport) ? 'legacy' : 'auto';
+        const options = JSON.stringify({ roots: this.#roots, plugin: plugin.name, protocol });
         const status = JSON.parse(await core.connect(server, adaptTransport(transport), options));
         if (status.status === 'failed') info.warnings.push(`server ${status.name} failed: ${status.error}`);
         return status;

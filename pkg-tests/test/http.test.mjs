@@ -80,10 +80,11 @@ test('custom headers reach the server on every request, beside the protocol head
   await eventually(() => server.requests.some((r) => r.method === 'DELETE'), 5_000, 'the DELETE');
   await server.stop();
   const methods = server.requests.map((r) => `${r.method} ${r.body?.method ?? ''}`.trim());
-  // After initialize, messages go out on parallel requests: their arrival order is not fixed.
+  // The auto era's probe first (this legacy server refuses it: no session), then initialize;
+  // after it, messages go out on parallel requests: their arrival order is not fixed.
   const posts = methods.filter((m) => m !== 'GET');
-  assert.equal(posts[0], 'POST initialize');
-  assert.deepEqual(posts.slice(1, -1).sort(), ['POST notifications/initialized', 'POST tools/call', 'POST tools/list']);
+  assert.deepEqual(posts.slice(0, 2), ['POST server/discover', 'POST initialize']);
+  assert.deepEqual(posts.slice(2, -1).sort(), ['POST notifications/initialized', 'POST tools/call', 'POST tools/list']);
   assert.equal(posts.at(-1), 'DELETE');
   assert.ok(methods.includes('GET'), 'the optional GET stream was asked for');
   for (const request of server.requests) {
@@ -92,8 +93,11 @@ test('custom headers reach the server on every request, beside the protocol head
     // The protocol's own headers win over a user header of the same name.
     assert.notEqual(request.headers.accept, 'text/html');
   }
-  const [initialize, ...later] = server.requests;
+  const [probe, initialize, ...later] = server.requests;
+  assert.equal(probe.headers['mcp-method'], 'server/discover', 'a modern request names its method');
+  assert.equal(probe.headers['mcp-protocol-version'], '2026-07-28');
   assert.equal(initialize.headers['mcp-session-id'], undefined);
+  assert.equal(initialize.headers['mcp-method'], undefined, 'legacy requests carry no modern headers');
   assert.equal(initialize.headers.accept, 'application/json, text/event-stream');
   for (const request of later) {
     assert.equal(request.headers['mcp-session-id'], 'session-1', request.method);
@@ -170,10 +174,11 @@ test('authorize supplies a token on 401, again when it expires; refused messages
     const [status] = agent.servers();
     assert.equal(status.status, 'connected', status.error);
     assert.deepEqual(asked, [{ url: server.url, status: 401, wwwAuthenticate: 'Bearer realm="recording"' }]);
-    // The refused initialize went out again with the token, and so did everything after it.
+    // The refused probe went out again with the token, and so did everything after it.
     const [refused, ...after] = server.requests;
     assert.equal(refused.headers.authorization, undefined);
-    assert.equal(after[0].body.method, 'initialize');
+    assert.equal(refused.body.method, 'server/discover');
+    assert.deepEqual(after.slice(0, 2).map((r) => r.body.method), ['server/discover', 'initialize']);
     assert.ok(after.every((r) => r.headers.authorization === 'Bearer first'), JSON.stringify(after.map((r) => r.headers)));
 
     // The token expires: the call is refused, authorize is asked again, and the call completes.

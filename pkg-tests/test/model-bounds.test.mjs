@@ -202,9 +202,9 @@ test('httpTransport: configured headers never follow a redirect to another origi
     assert.ok(origin.requests.length >= 1);
     assert.equal(origin.requests[0].headers.authorization, 'Bearer t0ken', 'the named server gets its headers');
     assert.equal(origin.requests[0].headers['x-api-key'], 'k3y');
-    // The initialize went on to the other origin (307 keeps the method and body), bare.
+    // The opening probe went on to the other origin (307 keeps the method and body), bare.
     await eventually(() => target.requests.length >= 1, 5_000, 'a request at the other origin');
-    assert.equal(target.requests[0].body?.method, 'initialize');
+    assert.equal(target.requests[0].body?.method, 'server/discover');
     for (const request of target.requests) {
       assert.equal(request.headers.authorization, undefined, request.method);
       assert.equal(request.headers['x-api-key'], undefined, request.method);

@@ -21,7 +21,14 @@ test('a hand-written JS transport bridging a real stdio MCP server (server-every
     const names = agent.tools().map((t) => t.name);
     assert.ok(names.includes('mcp__everything__echo'), names.join(', '));
     assert.ok(names.includes('mcp__everything__get-sum'));
-    assert.equal(JSON.parse(bridge.sent[0]).method, 'initialize');
+    // `protocol` defaults to auto: a server/discover probe in the modern envelope, which this
+    // legacy server (TypeScript SDK 1.x) refuses, then initialize; the status says which era.
+    const [probe, opening] = bridge.sent.slice(0, 2).map((line) => JSON.parse(line));
+    assert.equal(probe.method, 'server/discover');
+    assert.equal(probe.params._meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
+    assert.equal(opening.method, 'initialize');
+    assert.equal(status.era, 'legacy');
+    assert.equal(status.protocolVersion, opening.params.protocolVersion);
 
     const log = eventLog();
     const answer = await agent.run('echo something', { onEvent: log.onEvent });

@@ -620,6 +620,24 @@ fn sampling_is_off_unless_an_entry_turns_it_on() {
 }
 
 #[test]
+fn the_tasks_extension_is_off_unless_an_entry_turns_it_on() {
+    let config = parse(
+        r#"{"mcpServers": {"jobs": {"type": "http", "url": "https://jobs.example/mcp",
+            "tasks": true}, "other": {"command": "y"}}}"#,
+    )
+    .unwrap();
+    let tasks: Vec<(&str, bool)> = config
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.tasks))
+        .collect();
+    assert_eq!(tasks, [("jobs", true), ("other", false)]);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let text = err(r#"{"mcpServers": {"s": {"command": "x", "tasks": 1}}}"#);
+    assert!(text.contains("\"tasks\" must be a boolean"), "{text}");
+}
+
+#[test]
 fn a_server_defined_twice_is_a_warning_and_the_last_definition_wins() {
     let cfg = parse(
         r#"{"mcpServers": {"gh": {"command": "first"}, "other": {"type": "mock"},

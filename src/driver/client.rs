@@ -12,7 +12,6 @@ use crate::time::Instant;
 use futures::channel::{mpsc, oneshot};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -47,7 +46,7 @@ impl Drop for CancelOnDrop<'_> {
     fn drop(&mut self) {
         if let Some(request) = self.request.take() {
             let mut shared = self.client.inner.shared.borrow_mut();
-            shared.waiters.remove(&request);
+            shared.waiters.remove(request);
             if shared
                 .session
                 .cancel(request, "the caller stopped waiting")
@@ -101,7 +100,7 @@ impl McpClient {
         let (wake_tx, wake_rx) = mpsc::unbounded();
         let shared = Shared {
             session,
-            waiters: HashMap::new(),
+            waiters: super::waiters::Waiters::new(),
             ready: Some(ready_tx),
             events: events_tx,
             events_rx: Some(events_rx),

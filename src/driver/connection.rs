@@ -6,9 +6,7 @@ use super::events::{EventSink, EventStream, Offered, EVENT_QUEUE_CAPACITY};
 use super::traits::{Clock, Transport};
 use crate::content::ToolOutput;
 use crate::jsonrpc::{ErrorObject, Id};
-use crate::mcp::{
-    ClientSession, RequestError, RequestId, ServerDetails, SessionError, SessionEvent,
-};
+use crate::mcp::{ClientSession, RequestError, ServerDetails, SessionError, SessionEvent};
 use crate::time::Instant;
 use futures::channel::{mpsc, oneshot};
 use futures::future::LocalBoxFuture;
@@ -16,7 +14,6 @@ use futures::stream::FuturesUnordered;
 use futures::{FutureExt, StreamExt};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 /// Answers a server's request (`method`, `params`), such as `sampling/createMessage`; see
@@ -39,7 +36,7 @@ pub(super) struct Shared {
     /// The sans-IO session.
     pub(super) session: ClientSession,
     /// Commands waiting for their answer, by request.
-    pub(super) waiters: HashMap<RequestId, oneshot::Sender<Completion>>,
+    pub(super) waiters: super::waiters::Waiters<oneshot::Sender<Completion>>,
     /// Told once when the handshake ends, or fails.
     pub(super) ready: Option<oneshot::Sender<Result<ServerDetails, String>>>,
     /// Events no command waits for (list_changed, logs, progress, server requests), bounded.
@@ -106,7 +103,7 @@ impl Shared {
                     continue;
                 }
             };
-            if let Some(waiter) = self.waiters.remove(&request) {
+            if let Some(waiter) = self.waiters.remove(request) {
                 let _ = waiter.send(completion);
             }
         }

@@ -23,6 +23,7 @@ mod server_status;
 mod servers;
 mod traits;
 mod turn;
+mod waiters;
 
 pub use backends::{LocalTools, ModelBackend, ModelStream, NoLocalTools, RunObserver};
 pub use client::{ConnectError, McpClient, RequestHandler};

@@ -16,17 +16,26 @@ pub const MAX_CACHED_READ_BYTES: usize = 256 * 1024;
 /// Longest TTL honoured (a server's hint beyond it is cut to it).
 pub const MAX_TTL: Duration = Duration::from_secs(3600);
 
+/// What an answer is kept under.
+#[derive(Debug, PartialEq)]
+enum Key {
+    List(ListKind),
+    Read(String),
+}
+
 #[derive(Debug)]
-struct Entry<T> {
-    value: T,
+struct Entry {
+    key: Key,
+    /// A whole list as an array, or a `resources/read` result.
+    value: Value,
     fresh_until: Instant,
 }
 
-/// Fresh answers by list kind and by resource URI.
+/// Fresh answers by list kind and by resource URI, oldest first. One list of one entry type
+/// (and one `drop_where` for every removal) keeps the wasm module small.
 #[derive(Debug, Default)]
 pub(crate) struct HintCache {
-    lists: Vec<(ListKind, Entry<Vec<Value>>)>,
-    reads: Vec<(String, Entry<Value>)>,
+    entries: Vec<Entry>,
 }
 
 /// The TTL a result asks for, capped; `None` when it asks for none.
@@ -46,12 +55,20 @@ fn string_bytes(value: &Value) -> usize {
 }
 
 impl HintCache {
+    fn fresh(&self, key: &Key, now: Instant) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|e| e.key == *key && e.fresh_until > now)
+            .map(|e| &e.value)
+    }
+
+    fn drop_where(&mut self, stale: &dyn Fn(&Entry) -> bool) {
+        self.entries.retain(|e| !stale(e));
+    }
+
     /// A fresh list of `kind`, if one is kept.
     pub(crate) fn list(&self, kind: ListKind, now: Instant) -> Option<&Vec<Value>> {
-        self.lists
-            .iter()
-            .find(|(k, e)| *k == kind && e.fresh_until > now)
-            .map(|(_, e)| &e.value)
+        self.fresh(&Key::List(kind), now)?.as_array()
     }
 
     /// Keeps a whole list whose last page said `ttlMs`.
@@ -62,54 +79,65 @@ impl HintCache {
         last_page: &Value,
         now: Instant,
     ) {
-        self.lists.retain(|(k, _)| *k != kind);
+        self.forget(Key::List(kind));
         if let Some(ttl) = ttl(last_page) {
-            let entry = Entry {
-                value: items.to_vec(),
+            self.entries.push(Entry {
+                key: Key::List(kind),
+                value: Value::Array(items.to_vec()),
                 fresh_until: now + ttl,
-            };
-            self.lists.push((kind, entry));
+            });
         }
     }
 
     /// A fresh `resources/read` answer for `uri`, if one is kept.
     pub(crate) fn read(&self, uri: &str, now: Instant) -> Option<&Value> {
-        self.reads
-            .iter()
-            .find(|(u, e)| u == uri && e.fresh_until > now)
-            .map(|(_, e)| &e.value)
+        self.fresh(&Key::Read(uri.to_owned()), now)
     }
 
     /// Keeps a `resources/read` answer that said `ttlMs`, if small enough; the oldest entry
     /// makes room.
     pub(crate) fn keep_read(&mut self, uri: &str, result: &Value, now: Instant) {
-        self.reads.retain(|(u, _)| u != uri);
+        self.forget_read(uri);
         let Some(ttl) = ttl(result) else { return };
         if string_bytes(result) > MAX_CACHED_READ_BYTES {
             return;
         }
-        self.reads.retain(|(_, e)| e.fresh_until > now);
-        if self.reads.len() >= MAX_CACHED_READS {
-            self.reads.remove(0);
+        self.drop_where(&|e| matches!(e.key, Key::Read(_)) && e.fresh_until <= now);
+        let reads = self
+            .entries
+            .iter()
+            .filter(|e| matches!(e.key, Key::Read(_)));
+        if reads.count() >= MAX_CACHED_READS {
+            let oldest = self
+                .entries
+                .iter()
+                .position(|e| matches!(e.key, Key::Read(_)));
+            if let Some(at) = oldest {
+                self.entries.remove(at);
+            }
         }
-        let entry = Entry {
+        self.entries.push(Entry {
+            key: Key::Read(uri.to_owned()),
             value: result.clone(),
             fresh_until: now + ttl,
-        };
-        self.reads.push((uri.to_owned(), entry));
+        });
+    }
+
+    fn forget(&mut self, key: Key) {
+        self.drop_where(&|e| e.key == key);
     }
 
     /// Drops the list of `kind` (its `list_changed` arrived).
     pub(crate) fn forget_list(&mut self, kind: ListKind) {
-        self.lists.retain(|(k, _)| *k != kind);
+        self.forget(Key::List(kind));
         if kind == ListKind::Resources {
-            self.reads.clear();
+            self.drop_where(&|e| matches!(e.key, Key::Read(_)));
         }
     }
 
     /// Drops the answer for `uri` (its `resources/updated` arrived).
     pub(crate) fn forget_read(&mut self, uri: &str) {
-        self.reads.retain(|(u, _)| u != uri);
+        self.forget(Key::Read(uri.to_owned()));
     }
 }
 

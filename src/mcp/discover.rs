@@ -87,26 +87,27 @@ impl ClientSession {
         if self.config.elicitation {
             capabilities.insert("elicitation".into(), json!({"form": {}}));
         }
+        #[cfg(feature = "mcp-tasks")]
+        if self.config.tasks && era == Era::Modern {
+            let tasks = json!({ super::tasks::TASKS_EXTENSION: {} });
+            capabilities.insert("extensions".into(), tasks);
+        }
         Value::Object(capabilities)
     }
 
     /// The server answered the probe.
     pub(super) fn discover_answered(&mut self, now: Instant, result: Value) {
-        let versions: Vec<&str> = result
-            .get("supportedVersions")
-            .and_then(Value::as_array)
-            .map(|list| list.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if !versions.contains(&MODERN_PROTOCOL_VERSION) {
+        if !lists_modern(&result) {
+            let listed = result.get("supportedVersions").unwrap_or(&Value::Null);
             let reason = format!(
                 "server/discover lists no {MODERN_PROTOCOL_VERSION} (supportedVersions: {})",
-                versions.join(", ")
+                crate::framing::excerpt(crate::json::to_text(listed).as_bytes())
             );
             return self.not_modern(now, reason);
         }
         let server_info = result
             .get("serverInfo")
-            .or_else(|| result.pointer(&format!("/_meta/{}", META_SERVER_INFO.replace('/', "~1"))))
+            .or_else(|| result.get("_meta")?.get(META_SERVER_INFO))
             .cloned()
             .unwrap_or(Value::Null);
         let details = ServerDetails {
@@ -178,11 +179,7 @@ impl ClientSession {
         }
         self.late_probe = None;
         let Ok(result) = outcome else { return false };
-        let modern = result
-            .get("supportedVersions")
-            .and_then(Value::as_array)
-            .is_some_and(|v| v.iter().any(|v| v == MODERN_PROTOCOL_VERSION));
-        if !modern {
+        if !lists_modern(result) {
             return false;
         }
         for (_, pending) in self.pending.drain() {
@@ -205,4 +202,12 @@ impl ClientSession {
             )),
         }
     }
+}
+
+/// Whether a `server/discover` result's `supportedVersions` lists 2026-07-28.
+fn lists_modern(result: &Value) -> bool {
+    result
+        .get("supportedVersions")
+        .and_then(Value::as_array)
+        .is_some_and(|v| v.iter().any(|v| v == MODERN_PROTOCOL_VERSION))
 }

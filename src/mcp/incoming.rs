@@ -204,6 +204,10 @@ impl ClientSession {
                 items,
                 pages,
             } => self.next_page(now, kind, op, items, pages, result),
+            #[cfg(feature = "mcp-tasks")]
+            Purpose::Task { op } => self.task_state(now, op, result),
+            #[cfg(not(feature = "mcp-tasks"))]
+            Purpose::Task { .. } => {}
         }
     }
 
@@ -357,7 +361,7 @@ impl ClientSession {
             self.send_response(id, Err(error));
             return;
         }
-        if !self.open_server_requests.insert(id.clone()) {
+        if self.open_server_requests.contains(&id) {
             let error = ErrorObject::new(
                 codes::INVALID_REQUEST,
                 format!("request id {id} is already in use"),
@@ -365,8 +369,16 @@ impl ClientSession {
             self.send_response(id, Err(error));
             return;
         }
+        self.open_server_requests.push(id.clone());
         self.events
             .push_back(SessionEvent::ServerRequest { id, method, params });
+    }
+
+    /// Forgets an open server request; `false` when `id` is not one.
+    pub(super) fn forget_server_request(&mut self, id: &Id) -> bool {
+        let at = self.open_server_requests.iter().position(|open| open == id);
+        at.map(|at| self.open_server_requests.swap_remove(at))
+            .is_some()
     }
 
     pub(super) fn handle_notification(&mut self, now: Instant, notification: Notification) {
@@ -434,7 +446,7 @@ impl ClientSession {
                 });
                 let Some(id) = id else { return };
                 // The spec says not to answer a cancelled request; forget it.
-                if !self.open_server_requests.remove(&id) {
+                if !self.forget_server_request(&id) {
                     return;
                 }
                 let reason = field("reason").and_then(Value::as_str).map(str::to_owned);

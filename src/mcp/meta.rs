@@ -56,10 +56,10 @@ impl Envelope {
             Some(Value::Object(map)) => map,
             Some(other) => return Some(other),
         };
-        let meta = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(meta) = meta {
+        if !params.contains_key("_meta") {
+            params.insert("_meta".into(), Value::Object(Map::new()));
+        }
+        if let Some(Value::Object(meta)) = params.get_mut("_meta") {
             for (key, value) in &self.fields {
                 meta.insert(key.clone(), value.clone());
             }
@@ -78,6 +78,8 @@ pub(crate) enum ResultKind {
     Complete,
     /// The server needs input first (`resultType` `"input_required"`).
     InputRequired,
+    /// A task handle instead of the result (`resultType` `"task"`, the Tasks extension).
+    Task,
 }
 
 /// Reads `resultType`: absent means complete; anything but the two known kinds is an error
@@ -87,9 +89,10 @@ pub(crate) fn result_kind(result: &Value) -> Result<ResultKind, String> {
         None => Ok(ResultKind::Complete),
         Some(Value::String(kind)) if kind == "complete" => Ok(ResultKind::Complete),
         Some(Value::String(kind)) if kind == "input_required" => Ok(ResultKind::InputRequired),
+        Some(Value::String(kind)) if kind == "task" => Ok(ResultKind::Task),
         Some(other) => Err(format!(
             "unknown resultType {}",
-            crate::framing::excerpt(other.to_string().as_bytes())
+            crate::framing::excerpt(crate::json::to_text(other).as_bytes())
         )),
     }
 }
@@ -139,8 +142,12 @@ mod tests {
             result_kind(&json!({"resultType": "input_required"})),
             Ok(ResultKind::InputRequired)
         );
-        let error = result_kind(&json!({"resultType": "task"})).unwrap_err();
-        assert!(error.contains("\"task\""), "{error}");
+        assert_eq!(
+            result_kind(&json!({"resultType": "task"})),
+            Ok(ResultKind::Task)
+        );
+        let error = result_kind(&json!({"resultType": "job"})).unwrap_err();
+        assert!(error.contains("\"job\""), "{error}");
         assert!(result_kind(&json!({"resultType": 7})).is_err());
     }
 }

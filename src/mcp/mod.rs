@@ -16,6 +16,8 @@ pub(crate) mod param_headers;
 mod roots;
 pub mod sampling;
 mod session;
+#[cfg(feature = "mcp-tasks")]
+mod tasks;
 
 pub use cache::{MAX_CACHED_READS, MAX_CACHED_READ_BYTES, MAX_TTL};
 pub use era::{Era, ProtocolChoice, MODERN_PROTOCOL_VERSION};
@@ -24,6 +26,10 @@ pub use features::{prompt_messages, prompt_text, read_resource_result, ListKind}
 pub use mrtr::{MAX_INPUT_REQUESTS, MAX_INPUT_ROUNDS, MAX_INPUT_WAIT, MAX_REQUEST_STATE_BYTES};
 pub use roots::Root;
 pub use session::{CallOptions, ClientSession, SessionConfig, SessionError, MAX_QUEUED_EVENTS};
+#[cfg(feature = "mcp-tasks")]
+pub use tasks::{
+    FIRST_TASK_POLL, MAX_TASK_ID_BYTES, MAX_TASK_POLL, MIN_TASK_POLL, TASKS_EXTENSION,
+};
 
 /// The protocol version agentwire asks for.
 pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";

@@ -113,6 +113,17 @@ impl ClientSession {
             (Ok(ResultKind::InputRequired), Some(sent)) => {
                 self.input_required(now, method, timeout, purpose, sent, result)
             }
+            #[cfg(feature = "mcp-tasks")]
+            (Ok(ResultKind::Task), sent)
+                if self.config.tasks && matches!(purpose, Purpose::CallTool { .. }) =>
+            {
+                self.task_created(now, purpose.op(wire_id), sent, result)
+            }
+            (Ok(ResultKind::Task), _) => {
+                let what = "a task, which this client did not ask for";
+                let error = self.peer_error(&method, what);
+                self.fail(wire_id, purpose, error);
+            }
             (Ok(ResultKind::InputRequired), None) => {
                 let error =
                     self.peer_error(&method, "input_required for a request it cannot be re-sent");
@@ -126,12 +137,13 @@ impl ClientSession {
     }
 
     /// An invalid-result error naming the server.
-    fn peer_error(&self, method: &str, what: &str) -> RequestError {
+    pub(super) fn peer_error(&self, method: &str, what: &str) -> RequestError {
         let server = self.server.as_ref().map_or("unknown", |s| s.name());
-        RequestError::InvalidResult(format!("server {server:?} answered {method} with {what}"))
+        let server = crate::json::quoted(server);
+        RequestError::InvalidResult(format!("server {server} answered {method} with {what}"))
     }
 
-    fn input_required(
+    pub(super) fn input_required(
         &mut self,
         now: Instant,
         method: String,
@@ -223,7 +235,10 @@ impl ClientSession {
             request_state,
             asks,
         };
-        self.events.extend(questions);
+        // One push at a time: `extend` would add its own copy of the queue's growth code.
+        for question in questions {
+            self.events.push_back(question);
+        }
         self.waiting.push(waiting);
         self.send_if_answered(now, self.waiting.len() - 1);
     }
@@ -280,11 +295,10 @@ impl ClientSession {
             Some(Value::Object(map)) => map,
             _ => Map::new(),
         };
-        let responses: Map<String, Value> = waiting
-            .asks
-            .into_iter()
-            .map(|a| (a.key, a.answer.unwrap_or(Value::Null)))
-            .collect();
+        let mut responses = Map::new();
+        for ask in waiting.asks {
+            responses.insert(ask.key, ask.answer.unwrap_or(Value::Null));
+        }
         params.insert("inputResponses".into(), Value::Object(responses));
         if let Some(state) = waiting.request_state {
             params.insert("requestState".into(), state);

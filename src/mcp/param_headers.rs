@@ -80,7 +80,7 @@ fn valid_header(parameter: &str, header: &Value, property: &Value) -> Result<Str
             quoted(parameter)
         ));
     }
-    if !header.bytes().all(is_token_byte) {
+    if !all_bytes(header, is_token_byte) {
         return Err(format!(
             "parameter {}: x-mcp-header {} is not an HTTP token",
             quoted(parameter),
@@ -94,6 +94,17 @@ fn valid_header(parameter: &str, header: &Value, property: &Value) -> Result<Str
             quoted(parameter)
         )),
     }
+}
+
+/// Whether every byte of `text` passes `ok` (one loop for both checks: a closure per `all`
+/// would be code of its own in the wasm module).
+fn all_bytes(text: &str, ok: fn(u8) -> bool) -> bool {
+    for byte in text.bytes() {
+        if !ok(byte) {
+            return false;
+        }
+    }
+    true
 }
 
 /// RFC 9110 `tchar`.
@@ -110,8 +121,11 @@ pub(crate) fn header_value(arguments: &Value, binding: &Binding) -> Option<Strin
     }
     match value {
         Value::String(text) => Some(encode_text(text)),
-        Value::Bool(flag) => Some(flag.to_string()),
-        Value::Number(number) if number.is_i64() || number.is_u64() => Some(number.to_string()),
+        // JSON's text of a boolean or a whole number is the header's.
+        Value::Bool(_) => Some(crate::json::to_text(value)),
+        Value::Number(number) if number.is_i64() || number.is_u64() => {
+            Some(crate::json::to_text(value))
+        }
         _ => None,
     }
 }
@@ -120,7 +134,7 @@ pub(crate) fn header_value(arguments: &Value, binding: &Binding) -> Option<Strin
 /// else (non-ASCII, control characters, edge whitespace, or text that looks like the sentinel)
 /// as `=?base64?…?=` over its UTF-8 bytes.
 pub(crate) fn encode_text(text: &str) -> String {
-    let plain = text.bytes().all(|b| (0x20..=0x7e).contains(&b))
+    let plain = all_bytes(text, |b| (0x20..=0x7e).contains(&b))
         && text.trim() == text
         && !(text.starts_with("=?base64?") && text.ends_with("?="));
     if plain {

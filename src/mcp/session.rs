@@ -13,7 +13,7 @@ use crate::rpc::{Deadlines, PendingTable};
 use crate::time::{whole_millis, Instant};
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;
 
@@ -59,6 +59,9 @@ pub struct SessionConfig {
     pub max_tool_pages: usize,
     /// Longest line accepted from the server, in bytes (see [`crate::framing`]).
     pub max_frame_len: usize,
+    /// Declare the Tasks extension to modern servers and follow the tasks they answer
+    /// `tools/call` with (`src/mcp/tasks.rs`; off by default; needs the `mcp-tasks` feature).
+    pub tasks: bool,
 }
 
 impl Default for SessionConfig {
@@ -78,6 +81,7 @@ impl Default for SessionConfig {
             max_total_timeout: Some(Duration::from_secs(600)),
             max_tool_pages: 100,
             max_frame_len: crate::framing::DEFAULT_MAX_FRAME_LEN,
+            tasks: false,
         }
     }
 }
@@ -145,13 +149,21 @@ pub(super) enum Purpose {
     Generic {
         op: RequestId,
     },
+    /// A `tasks/get`, `tasks/update` or `tasks/cancel` for the task of `tools/call` `op`.
+    #[cfg_attr(not(feature = "mcp-tasks"), allow(dead_code))]
+    Task {
+        op: RequestId,
+    },
 }
 
 impl Purpose {
     pub(super) fn op(&self, wire_id: u64) -> RequestId {
         match self {
             Purpose::Initialize | Purpose::Discover => RequestId(wire_id),
-            Purpose::List { op, .. } | Purpose::CallTool { op } | Purpose::Generic { op } => *op,
+            Purpose::List { op, .. }
+            | Purpose::CallTool { op }
+            | Purpose::Generic { op }
+            | Purpose::Task { op } => *op,
         }
     }
 }
@@ -197,7 +209,9 @@ pub struct ClientSession {
     pub(super) state: State,
     pub(super) pending: PendingTable<Purpose>,
     pub(super) server: Option<ServerDetails>,
-    pub(super) open_server_requests: HashSet<Id>,
+    /// Linear lookups: a handful in flight normally, [`MAX_QUEUED_EVENTS`] at most, and no
+    /// hash table code in the wasm module for it.
+    pub(super) open_server_requests: Vec<Id>,
     pub(super) transmit: VecDeque<Vec<u8>>,
     pub(super) events: VecDeque<SessionEvent>,
     pub(super) decoder: LineDecoder,
@@ -225,6 +239,9 @@ pub struct ClientSession {
     pub(super) hints: super::cache::HintCache,
     /// The wire id of the open `subscriptions/listen` request (modern era).
     pub(super) listen: Option<u64>,
+    /// Tasks followed for `tools/call`s (the Tasks extension).
+    #[cfg(feature = "mcp-tasks")]
+    pub(super) tasks: Vec<super::tasks::Task>,
 }
 
 fn line(message: &Message) -> Vec<u8> {
@@ -239,7 +256,7 @@ impl ClientSession {
             state: State::Initializing,
             pending: PendingTable::new(),
             server: None,
-            open_server_requests: HashSet::new(),
+            open_server_requests: Vec::new(),
             transmit: VecDeque::new(),
             events: VecDeque::new(),
             decoder: LineDecoder::new(config.max_frame_len),
@@ -255,6 +272,8 @@ impl ClientSession {
             late_probe: None,
             hints: Default::default(),
             listen: None,
+            #[cfg(feature = "mcp-tasks")]
+            tasks: Vec::new(),
             config,
         };
         session.open(now);
@@ -355,19 +374,17 @@ impl ClientSession {
     ) -> Result<RequestId, SessionError> {
         self.check_ready()?;
         let op = RequestId(self.peek_next_id());
-        if self.envelope.is_some() && matches!(method, "logging/setLevel" | "ping") {
-            if let Some(level) = params.as_ref().and_then(|p| p.get("level")) {
-                self.log_level = level.as_str().map(str::to_owned);
-            }
+        let answered_here =
+            if self.envelope.is_some() && matches!(method, "logging/setLevel" | "ping") {
+                if let Some(level) = params.as_ref().and_then(|p| p.get("level")) {
+                    self.log_level = level.as_str().map(str::to_owned);
+                }
+                Some(Value::Object(Default::default()))
+            } else {
+                self.cached_read(method, params.as_ref())
+            };
+        if let Some(result) = answered_here {
             // The id is used up so that handles stay unique.
-            self.pending.skip_id();
-            self.events.push_back(SessionEvent::Response {
-                request: op,
-                result: Ok(json!({})),
-            });
-            return Ok(op);
-        }
-        if let Some(result) = self.cached_read(method, params.as_ref()) {
             self.pending.skip_id();
             self.events.push_back(SessionEvent::Response {
                 request: op,
@@ -397,6 +414,10 @@ impl ClientSession {
     pub fn cancel(&mut self, request: RequestId, reason: &str) -> Result<(), SessionError> {
         if let State::Closed(why) = &self.state {
             return Err(SessionError::Closed(why.clone()));
+        }
+        #[cfg(feature = "mcp-tasks")]
+        if self.cancel_task(request, reason) {
+            return Ok(());
         }
         if self.cancel_waiting(request, reason) {
             return Ok(());
@@ -442,7 +463,7 @@ impl ClientSession {
             self.answer_input(now, id, result);
             return Ok(());
         }
-        if !self.open_server_requests.remove(id) {
+        if !self.forget_server_request(id) {
             return Err(SessionError::UnknownServerRequest(id.clone()));
         }
         self.send_response(id.clone(), result);
@@ -543,6 +564,8 @@ impl ClientSession {
         }
         self.last_input = self.last_input.max(now);
         self.expire_waiting(now);
+        #[cfg(feature = "mcp-tasks")]
+        self.poll_tasks(now);
         while let Some((wire_id, pending)) = self.pending.pop_expired(now) {
             let waited = now.saturating_since(pending.sent_at);
             if let Purpose::Discover = pending.data {
@@ -589,6 +612,11 @@ impl ClientSession {
             return None;
         }
         let waiting = self.waiting.iter().map(Waiting::give_up_at).min();
+        #[cfg(feature = "mcp-tasks")]
+        let waiting = match (waiting, self.next_task_time()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match (self.pending.next_deadline(), waiting) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -682,6 +710,13 @@ impl ClientSession {
         // A modern request that ended (timed out, cancelled, closed) is never re-sent.
         self.sent.remove(&wire_id);
         let request = purpose.op(wire_id);
+        if let Purpose::Task { op } = purpose {
+            #[cfg(feature = "mcp-tasks")]
+            self.task_step_failed(op, error);
+            #[cfg(not(feature = "mcp-tasks"))]
+            let _ = (op, error);
+            return;
+        }
         self.events.push_back(match purpose {
             Purpose::CallTool { .. } => SessionEvent::ToolResult {
                 request,
@@ -691,9 +726,10 @@ impl ClientSession {
                 request,
                 result: Err(error),
             },
-            Purpose::Initialize | Purpose::Discover | Purpose::List { .. } => {
-                SessionEvent::Failed { request, error }
-            }
+            Purpose::Initialize
+            | Purpose::Discover
+            | Purpose::List { .. }
+            | Purpose::Task { .. } => SessionEvent::Failed { request, error },
         });
     }
 
@@ -713,6 +749,8 @@ impl ClientSession {
         }
         self.state = State::Closed(reason.clone());
         self.close_waiting(&reason);
+        #[cfg(feature = "mcp-tasks")]
+        self.close_tasks(&reason);
         for (wire_id, pending) in self.pending.drain() {
             self.fail(wire_id, pending.data, RequestError::Closed(reason.clone()));
         }

@@ -207,6 +207,8 @@ async fn attach(
         }
     };
     let mut config = SessionConfig::default();
+    // `auto` as natively: a `server/discover` probe, `initialize` for a legacy server.
+    config.protocol = crate::mcp::ProtocolChoice::Auto;
     if let Some(protocol) = options.get("protocol").and_then(Value::as_str) {
         match crate::mcp::ProtocolChoice::parse(protocol) {
             Ok(choice) => config.protocol = choice,

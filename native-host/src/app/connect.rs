@@ -62,6 +62,8 @@ async fn connect_one(
         // Declared only for servers the user let use the model (`"sampling": true`).
         sampling: sampling.is_some(),
         protocol: crate::transport::eras::protocol_for(server),
+        // The Tasks extension, for servers the user opted in (`"tasks": true`).
+        tasks: server.tasks,
         ..SessionConfig::default()
     };
     let handshake = async {

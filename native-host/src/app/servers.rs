@@ -100,6 +100,7 @@ fn server(name: &str, transport: ServerTransport) -> ServerConfig {
         protocol,
         disabled: false,
         sampling: false,
+        tasks: false,
         timeout: DEFAULT_TIMEOUT,
         startup_timeout: DEFAULT_STARTUP_TIMEOUT,
         transport,

@@ -9,7 +9,7 @@ use super::machine::{State, StreamableHttp};
 use super::types::{describe_status, find_header, HttpEvent, HttpRequestId};
 use crate::jsonrpc::Id;
 use crate::time::Instant;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// How many authorization rounds in a row may end in another refusal before the machine gives
 /// up (a server that keeps asking for a scope it never grants would loop forever); also how
@@ -35,7 +35,15 @@ pub(crate) struct AuthState {
     /// satisfies one request ends for it even while other requests succeed between rounds
     /// (which resets [`rounds`](Self::rounds)). Entries go when the request is answered or
     /// given up on, so there are never more than requests in flight.
-    refusals: HashMap<Id, u32>,
+    /// Refusals by request (a few in flight; a list keeps hash table code out of wasm).
+    refusals: Vec<(Id, u32)>,
+}
+
+impl AuthState {
+    /// Forgets the refusals counted for `request` (answered, or given up on).
+    fn forget_refusals(&mut self, request: &Id) {
+        self.refusals.retain(|(id, _)| id != request);
+    }
 }
 
 impl StreamableHttp {
@@ -114,7 +122,7 @@ impl StreamableHttp {
                 self.auth.rounds = 0;
             }
             for answered in &exchange.awaiting {
-                self.auth.refusals.remove(answered);
+                self.auth.forget_refusals(answered);
             }
             return false;
         }
@@ -129,14 +137,18 @@ impl StreamableHttp {
             return false;
         }
         let exhausted = exchange.awaiting.iter().any(|request| {
-            self.auth.refusals.get(request).copied().unwrap_or(0) >= MAX_AUTHORIZATIONS
+            let refusals = self.auth.refusals.iter().find(|(id, _)| id == request);
+            refusals.map_or(0, |(_, n)| *n) >= MAX_AUTHORIZATIONS
         });
         if exhausted || self.auth.rounds >= MAX_AUTHORIZATIONS && !self.auth.pending {
             self.give_up_authorizing(id, status, headers);
             return true;
         }
         for request in &exchange.awaiting {
-            *self.auth.refusals.entry(request.clone()).or_insert(0) += 1;
+            match self.auth.refusals.iter_mut().find(|(id, _)| id == request) {
+                Some((_, n)) => *n += 1,
+                None => self.auth.refusals.push((request.clone(), 1)),
+            }
         }
         let Some(exchange) = self.exchanges.remove(&id) else {
             return false;
@@ -186,7 +198,7 @@ impl StreamableHttp {
             self.config.url
         );
         for request in &exchange.awaiting {
-            self.auth.refusals.remove(request);
+            self.auth.forget_refusals(request);
         }
         match exchange.role {
             // A step-up that no authorization satisfies concerns this request: the others

@@ -13,7 +13,6 @@ use super::types::HttpMethod;
 use crate::jsonrpc::{Id, Message, Request};
 use crate::mcp::meta::META_PROTOCOL_VERSION;
 use crate::mcp::param_headers::{bindings, encode_text, header_value, Binding};
-use crate::vec_map::VecMap;
 use serde_json::Value;
 
 /// Most times one modern request whose response stream broke is sent again (with a new id:
@@ -31,8 +30,9 @@ pub(crate) struct ModernState {
     pub seen: bool,
     /// Ids of `tools/list` requests in flight, whose results declare parameter headers.
     tool_lists: Vec<Id>,
-    /// Each tool's declared parameter headers (valid declarations only).
-    tools: VecMap<String, Vec<Binding>>,
+    /// Each tool's declared parameter headers (valid, non-empty declarations only: few
+    /// tools have any, so a list searched in order does).
+    tools: Vec<(String, Vec<Binding>)>,
     /// Requests sent again after a broken stream: (the id on the wire, the session's id).
     reissued: Vec<(Id, Id)>,
     /// Re-issues so far (numbers their ids).
@@ -80,6 +80,8 @@ impl StreamableHttp {
         let name = match method {
             "tools/call" | "prompts/get" => field("name"),
             "resources/read" => field("uri"),
+            // The Tasks extension routes a task's requests by its id.
+            "tasks/get" | "tasks/update" | "tasks/cancel" => field("taskId"),
             _ => None,
         };
         if let Some(name) = name {
@@ -93,7 +95,8 @@ impl StreamableHttp {
                 else {
                     return;
                 };
-                for binding in self.modern.tools.get(tool).into_iter().flatten() {
+                let declared = self.modern.tools.iter().find(|(name, _)| name == tool);
+                for binding in declared.into_iter().flat_map(|(_, b)| b) {
                     if let Some(value) = header_value(arguments, binding) {
                         headers.push((format!("Mcp-Param-{}", binding.header), value));
                     }
@@ -116,15 +119,19 @@ impl StreamableHttp {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
             };
+            // A tool listed again replaces what it declared before.
+            if let Some(at) = self
+                .modern
+                .tools
+                .iter()
+                .position(|(known, _)| known == name)
+            {
+                self.modern.tools.swap_remove(at);
+            }
             let declared = tool.get("inputSchema").map(bindings);
-            match declared {
-                Some(Ok(found)) if !found.is_empty() => {
-                    if self.modern.tools.len() < MAX_TOOLS_REMEMBERED {
-                        self.modern.tools.insert(name.to_owned(), found);
-                    }
-                }
-                _ => {
-                    self.modern.tools.remove(name);
+            if let Some(Ok(found)) = declared {
+                if !found.is_empty() && self.modern.tools.len() < MAX_TOOLS_REMEMBERED {
+                    self.modern.tools.push((name.to_owned(), found));
                 }
             }
         }
@@ -149,8 +156,10 @@ impl StreamableHttp {
         let Ok(mut value) = serde_json::from_slice::<Value>(body) else {
             return false;
         };
-        let original = self.original_id(wire_id).clone();
-        self.modern.reissued.retain(|(wire, _)| wire != wire_id);
+        let original = match self.modern.reissued.iter().position(|(w, _)| w == wire_id) {
+            Some(at) => self.modern.reissued.swap_remove(at).1,
+            None => wire_id.clone(),
+        };
         self.modern.reissues += 1;
         let fresh = Id::String(format!("{}~{}", id_text(&original), self.modern.reissues));
         value["id"] = fresh.to_value();
@@ -169,15 +178,6 @@ impl StreamableHttp {
         again.session = exchange.session;
         self.issue(HttpMethod::Post, headers, Some(body), again);
         true
-    }
-
-    /// The session's id of a request the machine may have re-issued under `wire_id`.
-    fn original_id<'a>(&'a self, wire_id: &'a Id) -> &'a Id {
-        self.modern
-            .reissued
-            .iter()
-            .find(|(wire, _)| wire == wire_id)
-            .map_or(wire_id, |(_, original)| original)
     }
 
     /// The session's id for `wire_id`, forgetting the re-issue and any tool list awaited
