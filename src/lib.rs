@@ -29,6 +29,7 @@ pub mod sse;
 mod test_rng;
 pub mod time;
 pub mod tool_search;
+pub mod transcript;
 mod vec_map;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -49,6 +49,9 @@ impl Agent {
                 Some(ChatMessage::User { content }) | Some(ChatMessage::Tool { content, .. }) => {
                     content.push_str("\n\n");
                     content.push_str(&notice);
+                    self.out
+                        .transcript
+                        .push_back(crate::transcript::Entry::CatalogNotice { text: notice });
                 }
                 _ => {}
             }

@@ -9,6 +9,7 @@ mod call;
 mod direct;
 mod events;
 mod gated;
+mod record;
 mod skills;
 mod turn;
 mod types;
@@ -38,6 +39,8 @@ struct Outbox {
     actions: VecDeque<Action>,
     events: VecDeque<UiEvent>,
     audit: AuditLog,
+    /// History changes for the host's transcript.
+    transcript: VecDeque<crate::transcript::Entry>,
 }
 
 /// State of the active run.
@@ -154,6 +157,9 @@ impl Agent {
         if self.run.is_some() {
             return Err(AgentError::RunActive);
         }
+        if !self.history.is_empty() {
+            self.record(crate::transcript::Entry::Clear);
+        }
         self.history.clear();
         self.used_ids.clear();
         self.skills.forget_loaded();
@@ -189,9 +195,12 @@ impl Agent {
         }
         self.policy.clear_run();
         skills::refresh_tools(&self.skills, &mut self.registry);
-        self.history.push(ChatMessage::User {
-            content: text.into(),
-        });
+        self.push_message(
+            ChatMessage::User {
+                content: text.into(),
+            },
+            None,
+        );
         self.run = Some(Run {
             steps: 0,
             phase: Phase::AwaitingModel,
@@ -237,10 +246,13 @@ impl Agent {
         }
         if response.tool_calls.is_empty() {
             let (steps, usage) = (run.steps, run.usage);
-            self.history.push(ChatMessage::Assistant {
-                content: response.text.clone(),
-                tool_calls: Vec::new(),
-            });
+            self.push_message(
+                ChatMessage::Assistant {
+                    content: response.text.clone(),
+                    tool_calls: Vec::new(),
+                },
+                response.usage,
+            );
             self.end_run(UiEvent::Done {
                 answer: response.text.unwrap_or_default(),
                 steps,
@@ -252,10 +264,15 @@ impl Agent {
         for call in &mut calls {
             call.id = unique_id(&mut self.used_ids, &call.id);
         }
-        self.history.push(ChatMessage::Assistant {
-            content: response.text,
-            tool_calls: calls.clone(),
-        });
+        record::push(
+            &mut self.out,
+            &mut self.history,
+            ChatMessage::Assistant {
+                content: response.text,
+                tool_calls: calls.clone(),
+            },
+            response.usage,
+        );
         let subjects: Vec<_> = calls
             .iter()
             .map(|call| match &self.tools {

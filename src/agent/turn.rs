@@ -361,12 +361,15 @@ impl Agent {
             let (content, is_error) = pending
                 .result
                 .unwrap_or_else(|| ("not run".to_owned(), true));
-            self.history.push(ChatMessage::Tool {
-                tool_call_id: pending.call.id,
-                name: pending.call.name,
-                content,
-                is_error,
-            });
+            self.push_message(
+                ChatMessage::Tool {
+                    tool_call_id: pending.call.id,
+                    name: pending.call.name,
+                    content,
+                    is_error,
+                },
+                None,
+            );
         }
     }
 
@@ -473,6 +476,12 @@ impl Agent {
             .get_mut(turn.next)
             .filter(|p| p.call.id == call_id && p.state == CallState::AwaitingApproval)
             .ok_or_else(not_waiting)?;
+        self.out
+            .transcript
+            .push_back(crate::transcript::Entry::Approval {
+                call_id: call_id.to_owned(),
+                answer: approval,
+            });
         match approval {
             Approval::Yes | Approval::Always => {
                 if approval == Approval::Always {

@@ -10,6 +10,7 @@ mod plugins;
 mod skill_api;
 #[cfg(feature = "skill-set")]
 mod skill_host;
+mod transcript_rebuild;
 mod transcripts;
 mod usage;
 mod vetting;
