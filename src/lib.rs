@@ -12,6 +12,7 @@ pub mod audit;
 mod base64;
 pub mod config;
 pub mod content;
+pub mod context;
 pub mod driver;
 pub mod ext;
 pub mod fallback;
