@@ -6,6 +6,7 @@
 
 mod bridge;
 mod call;
+mod compaction;
 mod direct;
 mod events;
 mod gated;
@@ -54,6 +55,8 @@ struct Run {
     budget_left: usize,
     /// Tokens of the steps whose model reported usage.
     usage: Option<Usage>,
+    /// A context-length error was already answered with a compaction and a retry.
+    overflow_retried: bool,
 }
 
 /// The agent loop for one conversation.
@@ -97,6 +100,8 @@ pub struct Agent {
     host_search: bool,
     /// Skills and prompt commands, and what activating them did.
     skills: skills::SkillState,
+    /// Context-window accounting and compaction state.
+    context: compaction::ContextState,
 }
 
 impl Agent {
@@ -114,6 +119,7 @@ impl Agent {
             tools: None,
             host_search: false,
             skills: skills::SkillState::default(),
+            context: compaction::ContextState::default(),
         }
     }
 
@@ -207,6 +213,7 @@ impl Agent {
             seen_calls: VecMap::new(),
             budget_left: self.config.output_budget_chars,
             usage: None,
+            overflow_retried: false,
         });
         self.request_model(now);
         Ok(())
@@ -220,17 +227,34 @@ impl Agent {
         response: Result<ModelResponse, String>,
     ) -> Result<(), AgentError> {
         let run = self.run.as_mut().ok_or(AgentError::NoRun)?;
+        if let Phase::Summarising(_) = run.phase {
+            let Phase::Summarising(summarising) =
+                std::mem::replace(&mut run.phase, Phase::AwaitingModel)
+            else {
+                return Ok(());
+            };
+            self.handle_summary(now, summarising, response);
+            return Ok(());
+        }
         if !matches!(run.phase, Phase::AwaitingModel) {
             return Err(AgentError::NotAwaitingModel);
         }
         let response = match response {
-            Ok(response) => response,
+            Ok(response) => {
+                run.overflow_retried = false;
+                response
+            }
+            Err(message) if self.retry_after_overflow(now, &message) => return Ok(()),
             Err(message) => {
                 self.end_run(UiEvent::Error {
                     message: format!("model call failed: {message}"),
                 });
                 return Ok(());
             }
+        };
+        self.calibrate(response.usage.as_ref());
+        let Some(run) = self.run.as_mut() else {
+            return Ok(());
         };
         if let Some(usage) = &response.usage {
             Usage::accumulate(&mut run.usage, usage);
@@ -253,10 +277,12 @@ impl Agent {
                 },
                 response.usage,
             );
+            let context = Some(self.context_report());
             self.end_run(UiEvent::Done {
                 answer: response.text.unwrap_or_default(),
                 steps,
                 usage,
+                context,
             });
             return Ok(());
         }
@@ -360,7 +386,7 @@ impl Agent {
     }
 
     /// Emits the next model request, or ends the run at the step limit.
-    fn request_model(&mut self, _now: Instant) {
+    fn request_model(&mut self, now: Instant) {
         let Some(run) = self.run.as_mut() else { return };
         if run.steps >= self.config.max_steps {
             let steps = run.steps;
@@ -372,17 +398,23 @@ impl Agent {
             });
             return;
         }
+        let tools = self.session_tools();
+        if self.compact_before_request(now, &tools, false) {
+            return;
+        }
+        let Some(run) = self.run.as_mut() else { return };
         run.steps += 1;
         run.phase = Phase::AwaitingModel;
         self.out
             .events
             .push_back(UiEvent::StepStart { step: run.steps });
-        let tools = self.session_tools();
-        self.out.actions.push_back(Action::CallModel(ModelRequest {
+        let request = ModelRequest {
             system: self.config.system_prompt.clone(),
             messages: self.history.clone(),
             tools,
-        }));
+        };
+        self.context.last_request_bytes = crate::context::RequestBytes::of(&request).total();
+        self.out.actions.push_back(Action::CallModel(request));
     }
 
     fn end_run(&mut self, event: UiEvent) {

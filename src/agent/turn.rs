@@ -25,6 +25,8 @@ pub(super) enum Phase {
     AwaitingModel,
     /// Tool results or approvals for the model's last turn.
     Tools(Turn),
+    /// The model's summary of the conversation (a compaction).
+    Summarising(super::compaction::Summarising),
 }
 
 /// The tool turn of `run`, when the run waits on tool results or approvals.

@@ -2,6 +2,7 @@
 //! the sequence of outputs (events, actions, audit records) is compared with a constant list.
 
 mod chaos;
+mod compaction;
 mod direct;
 mod limits;
 #[cfg(feature = "skill-set")]
@@ -280,12 +281,22 @@ fn render_event(event: &UiEvent) -> String {
             answer,
             steps,
             usage: None,
+            ..
         } => format!("done {steps}: {answer}"),
         UiEvent::Done {
             answer,
             steps,
             usage: Some(usage),
+            ..
         } => format!("done {steps}: {answer} ({})", usage.summary()),
+        UiEvent::Compacted {
+            mode,
+            tokens_before,
+            tokens_after,
+        } => format!(
+            "compacted {} {tokens_before}->{tokens_after}",
+            mode.as_str()
+        ),
     }
 }
 
