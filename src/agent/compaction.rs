@@ -1,8 +1,8 @@
 //! Keeping the conversation inside the context window: automatic compaction before a model
 //! request, `/compact`, the retry after a provider's context-length error, and the thrash guard.
 //!
-//! Order of remedies: stub old tool results (cheap, no model call); only when that is not
-//! enough, ask the model for a summary with a request that extends the one it just saw. A
+//! Order of remedies: stub old tool results (cheap, no model call); only when that does not
+//! bring the request under three quarters of the threshold, ask the model for a summary with a request that extends the one it just saw. A
 //! compaction that leaves the request over the threshold, or frees under a tenth of it, is a
 //! miss; two misses in a row stop the run instead of compacting forever.
 
@@ -104,7 +104,9 @@ impl Agent {
         let stubbed = stub_tool_results(&self.history, config.keep_tool_results);
         if let Some(stubbed) = &stubbed {
             let after = self.estimate(tools, stubbed);
-            if after <= threshold {
+            // Stubs must leave real room (a quarter of the threshold), or the next request
+            // compacts again at once; otherwise summarise.
+            if after <= threshold - threshold / 4 {
                 self.adopt(CompactionMode::Stub, before, after, stubbed.clone());
                 return self.guard(now, before, after, threshold);
             }
@@ -230,7 +232,8 @@ impl Agent {
     }
 
     /// A failed model call: a context-length error gets one compaction and one retry
-    /// (`true`: handled); anything else, or a second one, ends the run as before.
+    /// (`true`: handled); anything else, a second one, or any with compaction off, ends the
+    /// run as before (the window the error states is learned either way).
     pub(super) fn retry_after_overflow(&mut self, now: Instant, message: &str) -> bool {
         if !is_context_length_error(message) {
             return false;
@@ -242,6 +245,7 @@ impl Agent {
             return false;
         }
         run.overflow_retried = true;
+        let compact = self.config.context.auto_compact;
         // The provider has the last word on the window.
         let sent = self
             .context
@@ -250,6 +254,10 @@ impl Agent {
         let learned = window_from_error(message).unwrap_or(sent.saturating_sub(1).max(1));
         let window = &mut self.config.context.window;
         *window = Some(window.map_or(learned, |w| w.min(learned)));
+        if !compact {
+            // Compaction is off: the run ends with the provider's error.
+            return false;
+        }
         let tools = self.current_tools();
         if !self.compact_before_request(now, &tools, true) {
             // Stubbing made room: retry the step.

@@ -172,8 +172,9 @@ pub fn messages_bytes(messages: &[ChatMessage]) -> usize {
 }
 
 fn message_bytes(message: &ChatMessage) -> usize {
-    // Role, ids and framing: a few tokens per message on every wire format.
-    const OVERHEAD: usize = 12;
+    // Role, ids and framing: the JSON of a message or call on the OpenAI wire is about this
+    // much longer than its text.
+    const OVERHEAD: usize = 40;
     OVERHEAD
         + match message {
             ChatMessage::User { content } => content.len(),
