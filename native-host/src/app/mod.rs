@@ -5,6 +5,7 @@ pub mod local_tools;
 pub mod render;
 pub mod sandbox_setup;
 pub mod servers;
+pub mod sessions;
 
 use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
 use crate::app::local_tools::BuiltinTools;
