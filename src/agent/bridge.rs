@@ -50,8 +50,7 @@ impl Agent {
                     content.push_str("\n\n");
                     content.push_str(&notice);
                     self.out
-                        .transcript
-                        .push_back(crate::transcript::Entry::CatalogNotice { text: notice });
+                        .transcribe(crate::transcript::Entry::CatalogNotice { text: notice });
                 }
                 _ => {}
             }

@@ -144,7 +144,7 @@ impl Agent {
 
     /// Replaces the history with a compacted one, recorded and announced.
     fn adopt(&mut self, mode: CompactionMode, before: u64, after: u64, messages: Vec<ChatMessage>) {
-        self.out.transcript.push_back(Entry::Compaction {
+        self.out.transcribe(Entry::Compaction {
             mode,
             tokens_before: before,
             tokens_after: after,

@@ -42,6 +42,8 @@ struct Outbox {
     audit: AuditLog,
     /// History changes for the host's transcript.
     transcript: VecDeque<crate::transcript::Entry>,
+    /// Whether history changes are recorded (off until a host asks, so nothing piles up).
+    recording: bool,
 }
 
 /// State of the active run.

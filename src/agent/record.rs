@@ -12,7 +12,16 @@ impl Agent {
 
     /// Records an entry that does not change the history (approval, command, notice).
     pub(super) fn record(&mut self, entry: Entry) {
-        self.out.transcript.push_back(entry);
+        self.out.transcribe(entry);
+    }
+
+    /// Turns transcript recording on or off (off by default): while on, every history change
+    /// comes out of [`poll_transcript`](Agent::poll_transcript), which the host must drain.
+    pub fn set_transcript_recording(&mut self, on: bool) {
+        self.out.recording = on;
+        if !on {
+            self.out.transcript.clear();
+        }
     }
 
     /// The next transcript entry: every history change, in order, for the host to persist
@@ -30,7 +39,17 @@ pub(super) fn push(
     message: ChatMessage,
     usage: Option<Usage>,
 ) {
-    out.transcript
-        .push_back(Entry::from_message(&message, usage));
+    if out.recording {
+        out.transcribe(Entry::from_message(&message, usage));
+    }
     history.push(message);
+}
+
+impl Outbox {
+    /// Queues `entry` for the host's transcript, when recording.
+    pub(super) fn transcribe(&mut self, entry: Entry) {
+        if self.recording {
+            self.transcript.push_back(entry);
+        }
+    }
 }

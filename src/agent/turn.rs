@@ -479,8 +479,7 @@ impl Agent {
             .filter(|p| p.call.id == call_id && p.state == CallState::AwaitingApproval)
             .ok_or_else(not_waiting)?;
         self.out
-            .transcript
-            .push_back(crate::transcript::Entry::Approval {
+            .transcribe(crate::transcript::Entry::Approval {
                 call_id: call_id.to_owned(),
                 answer: approval,
             });

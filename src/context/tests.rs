@@ -69,7 +69,7 @@ fn estimates_are_refined_by_reported_usage() {
 fn report_splits_the_request() {
     let request = ModelRequest {
         system: "s".repeat(35),
-        messages: vec![user(&"u".repeat(58))],
+        messages: vec![user(&"u".repeat(30))],
         tools: vec![ToolDefinition {
             name: "activate_skill".into(),
             description: "d".repeat(100),

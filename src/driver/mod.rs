@@ -8,6 +8,7 @@
 mod backends;
 mod client;
 mod commands;
+mod compact;
 mod connection;
 mod direct_call;
 mod events;
@@ -33,7 +34,7 @@ pub use in_process::MockGithubTransport;
 pub use interrupt::{NothingRunning, RunInterrupt};
 pub use mcp_runtime::NOT_CONNECTED;
 pub use resource_tools::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
-pub use runtime::{Runtime, ToolSearcher};
+pub use runtime::{Runtime, ToolSearcher, TranscriptSink};
 pub use server_status::ServerStatus;
 pub use traits::{Clock, Spawn, Transport};
 pub use turn::RunError;

@@ -136,11 +136,13 @@ impl<C: Clock> Runtime<C> {
         outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
     }
 
-    fn drain_outputs(
+    pub(super) fn drain_outputs(
         &self,
         observer: &dyn RunObserver,
         outcome: &mut Option<Result<String, RunError>>,
     ) {
+        // Entries first: the file holds what happened before the user is shown it.
+        self.flush_transcript();
         loop {
             let (event, record) = {
                 let mut agent = self.agent.borrow_mut();

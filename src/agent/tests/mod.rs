@@ -95,8 +95,10 @@ struct Harness {
 
 impl Harness {
     fn new(policy: Policy, config: AgentConfig) -> Self {
+        let mut agent = Agent::new(registry(), policy, config);
+        agent.set_transcript_recording(true);
         Harness {
-            agent: Agent::new(registry(), policy, config),
+            agent,
             now: 1000,
             script: VecDeque::new(),
             approvals: VecDeque::new(),
