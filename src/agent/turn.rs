@@ -478,11 +478,10 @@ impl Agent {
             .get_mut(turn.next)
             .filter(|p| p.call.id == call_id && p.state == CallState::AwaitingApproval)
             .ok_or_else(not_waiting)?;
-        self.out
-            .transcribe(crate::transcript::Entry::Approval {
-                call_id: call_id.to_owned(),
-                answer: approval,
-            });
+        self.out.transcribe(crate::transcript::Entry::Approval {
+            call_id: call_id.to_owned(),
+            answer: approval,
+        });
         match approval {
             Approval::Yes | Approval::Always => {
                 if approval == Approval::Always {

@@ -66,4 +66,3 @@ impl<C: Clock> Runtime<C> {
         }
     }
 }
-

@@ -225,6 +225,14 @@ impl Terminal {
                 "── /{qualified} ({source}) expanded to {chars} characters"
             )),
             UiEvent::Error { message } => Some(format!("error: {message}")),
+            UiEvent::Compacted {
+                mode,
+                tokens_before,
+                tokens_after,
+            } => Some(format!(
+                "── compacted the conversation ({}): {tokens_before} → {tokens_after} tokens",
+                mode.as_str()
+            )),
             UiEvent::Done { answer, steps, .. } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
                     Some(format!("── done in {}", plural(*steps, "step")))
