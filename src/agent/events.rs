@@ -101,6 +101,12 @@ pub enum UiEvent {
         /// What the conversation now takes of the context window (estimate).
         context: Option<ContextReport>,
     },
+    /// The run stopped at an approval nobody here can give; it continues from its transcript
+    /// with [`crate::agent::Agent::resume_paused`].
+    Paused {
+        /// The calls still to make, the one awaiting approval marked.
+        pending: Vec<crate::agent::PendingCall>,
+    },
     /// The conversation was compacted to fit the context window.
     Compacted {
         /// Stubbed old tool results, or summarised.
@@ -128,6 +134,7 @@ impl UiEvent {
             UiEvent::Error { .. } => "error",
             UiEvent::Done { .. } => "done",
             UiEvent::Compacted { .. } => "compacted",
+            UiEvent::Paused { .. } => "paused",
         }
     }
 
@@ -178,6 +185,9 @@ impl UiEvent {
                 }
                 v
             }
+            UiEvent::Paused { pending } => json!({
+                "pending": pending.iter().map(|p| p.to_value()).collect::<Vec<_>>(),
+            }),
             UiEvent::Compacted {
                 mode,
                 tokens_before,
@@ -189,9 +199,12 @@ impl UiEvent {
         v
     }
 
-    /// Whether this event ends the run (`done` or `error`).
+    /// Whether this event ends the run (`done`, `error` or `paused`).
     pub fn is_terminal(&self) -> bool {
-        matches!(self, UiEvent::Done { .. } | UiEvent::Error { .. })
+        matches!(
+            self,
+            UiEvent::Done { .. } | UiEvent::Error { .. } | UiEvent::Paused { .. }
+        )
     }
 }
 

@@ -10,6 +10,7 @@ mod compaction;
 mod direct;
 mod events;
 mod gated;
+mod pause;
 mod record;
 mod skills;
 mod turn;
@@ -17,6 +18,7 @@ mod types;
 
 pub use events::UiEvent;
 pub use gated::Gated;
+pub use pause::PendingCall;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
     SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,

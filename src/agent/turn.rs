@@ -190,6 +190,11 @@ impl Agent {
             }
             let mut batch = Vec::new();
             while let Some(pending) = turn.calls.get_mut(turn.next) {
+                // Answered already (a rejection given when a paused run resumed).
+                if pending.state == CallState::Finished {
+                    turn.next += 1;
+                    continue;
+                }
                 let step = match self.tools.as_mut() {
                     Some(session) => session.step(&pending.call, &pending.subject, &self.registry),
                     None => Step::Gate,

@@ -183,6 +183,8 @@ pub enum AgentError {
     NotAwaitingApproval(String),
     /// `compact` on a conversation without a user message.
     NothingToCompact,
+    /// `resume_paused` on a conversation with no pending call.
+    NothingPaused,
 }
 
 impl fmt::Display for AgentError {
@@ -197,6 +199,9 @@ impl fmt::Display for AgentError {
                 write!(f, "no tool call {id} is running", id = quoted(id))
             }
             AgentError::NothingToCompact => f.write_str("there is no conversation to compact"),
+            AgentError::NothingPaused => {
+                f.write_str("the conversation has no paused run (no call waits for a decision)")
+            }
             AgentError::NotAwaitingApproval(id) => {
                 write!(
                     f,

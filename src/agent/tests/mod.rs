@@ -5,6 +5,7 @@ mod chaos;
 mod compaction;
 mod direct;
 mod limits;
+mod pause;
 #[cfg(feature = "skill-set")]
 mod plugins;
 #[cfg(feature = "skill-set")]
@@ -291,6 +292,10 @@ fn render_event(event: &UiEvent) -> String {
             usage: Some(usage),
             ..
         } => format!("done {steps}: {answer} ({})", usage.summary()),
+        UiEvent::Paused { pending } => {
+            let ids: Vec<_> = pending.iter().map(|p| p.id.as_str()).collect();
+            format!("paused {}", ids.join(","))
+        }
         UiEvent::Compacted {
             mode,
             tokens_before,
