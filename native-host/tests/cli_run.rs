@@ -102,11 +102,13 @@ fn json_run_calls_a_tool_of_a_real_server_process() {
 
 #[test]
 fn json_run_without_approval_denies_and_still_prints_only_ndjson() {
-    // No --yes and no terminal: a tool that needs approval is denied, and the run goes on.
+    // No --yes, no terminal and no session to pause in: a tool that needs approval is denied,
+    // and the run goes on (`cli_sessions` shows the pause with a session).
     let mut project = Project::new();
     project.fixture("gh", "normal.mjs", &["--echo-tool", "list_issues"]);
     let out = project.run(&[
         "--json",
+        "--no-session-persistence",
         "--ask",
         "mcp__gh__*",
         "run",

@@ -18,6 +18,7 @@ mod interrupt;
 mod mcp_features;
 mod mcp_runtime;
 mod resource_tools;
+mod resume;
 mod runtime;
 mod sampling;
 mod server_status;

@@ -23,10 +23,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run one agent turn on PROMPT and print each step and the answer.
+    /// Run one agent turn on PROMPT and print each step and the answer; with `--resume ID`
+    /// (or `--continue`) and `--approve`/`--reject`, continue a paused run instead.
     Run {
-        /// What to ask.
-        prompt: String,
+        /// What to ask (none when continuing a paused run).
+        #[arg(required_unless_present_any = ["approve", "reject"])]
+        prompt: Option<String>,
     },
     /// Inspect and call MCP servers directly.
     Mcp {

@@ -106,6 +106,13 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
         TrustPrompt::Refuse
     };
     // A run or the interactive session keeps its conversation: announced before anything else.
+    let decides = !settings.session.approve.is_empty() || !settings.session.reject.is_empty();
+    if decides && settings.session.resume.is_none() && !settings.session.continue_latest {
+        crate::errln!(
+            "error: --approve and --reject continue a paused run: add --resume ID or --continue"
+        );
+        return 2;
+    }
     let session = match &cli.command {
         Some(Command::Run { .. }) | None => match crate::app::session_attach::open(&settings) {
             Ok(session) => session,
@@ -142,6 +149,8 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
             crate::errln!("error: {message}");
             return 2;
         }
+        // With a session, a run nobody can approve pauses instead of denying.
+        app.terminal.pause_instead_of_denying(true);
     }
     let interactive = cli.command.is_none() && std::io::stdin().is_terminal();
     let interrupt = app.runtime.interrupt_handle();
@@ -213,7 +222,14 @@ async fn settle(mut command: Pin<&mut impl Future<Output = i32>>, interrupt: &Ru
 async fn dispatch(app: &App, cli: &Cli) -> i32 {
     let options = &cli.common;
     match &cli.command {
-        Some(Command::Run { prompt }) => commands::run(app, prompt).await,
+        Some(Command::Run { prompt }) => {
+            let session = &options.settings().session;
+            if session.approve.is_empty() && session.reject.is_empty() {
+                commands::run(app, prompt.as_deref().unwrap_or_default()).await
+            } else {
+                commands::resume_paused(app, &session.approve, &session.reject).await
+            }
+        }
         Some(Command::Mcp {
             command: McpCommand::List,
         }) => commands::mcp_list(app, options.json),
