@@ -182,13 +182,12 @@ impl Agent {
     /// while a run is active. Their tool call ids count as used, so new calls never reuse one.
     pub fn set_history(&mut self, messages: Vec<ChatMessage>) -> Result<(), AgentError> {
         self.clear_history()?;
-        for message in &messages {
-            if let ChatMessage::Assistant { tool_calls, .. } = message {
-                for call in tool_calls {
-                    self.used_ids.insert(call.id.clone());
-                }
-            }
-        }
+        let ids = messages.iter().flat_map(|message| match message {
+            ChatMessage::Assistant { tool_calls, .. } => tool_calls.as_slice(),
+            _ => &[],
+        });
+        self.used_ids
+            .extend_bulk(ids.map(|call| call.id.clone()));
         self.history = messages;
         Ok(())
     }

@@ -112,8 +112,26 @@ pub fn close_dangling_calls(history: &mut Vec<ChatMessage>, reason: &str) -> usi
 pub(super) struct Check {
     /// Calls of the latest model step still without a result.
     open: Vec<String>,
-    /// Every call id of the conversation since the last clear.
+    /// Every call id of the conversation since the last clear, but the newest few...
     seen: VecSet<String>,
+    /// ...which are here, unsorted, until there are enough to merge in one sort.
+    recent: Vec<String>,
+}
+
+/// Ids kept unsorted before a merge into [`Check::seen`].
+const RECENT: usize = 64;
+
+impl Check {
+    fn known(&self, id: &str) -> bool {
+        self.seen.contains(id) || self.recent.iter().any(|r| r == id)
+    }
+
+    fn remember(&mut self, id: &str) {
+        self.recent.push(id.to_owned());
+        if self.recent.len() >= RECENT {
+            self.seen.extend_bulk(self.recent.drain(..));
+        }
+    }
 }
 
 impl Check {
@@ -129,10 +147,10 @@ impl Check {
             Entry::User { .. } => {}
             Entry::Assistant { tool_calls, .. } => {
                 for call in tool_calls {
-                    if self.seen.contains(&call.id) {
+                    if self.known(&call.id) {
                         return Err(format!("tool call id {} is used twice", quoted(&call.id)));
                     }
-                    self.seen.insert(call.id.clone());
+                    self.remember(&call.id);
                     self.open.push(call.id.clone());
                 }
             }
@@ -152,7 +170,7 @@ impl Check {
                     if let ChatMessage::Assistant { tool_calls, .. } = message {
                         self.open.clear();
                         for call in tool_calls {
-                            self.seen.insert(call.id.clone());
+                            self.remember(&call.id);
                             self.open.push(call.id.clone());
                         }
                     } else if let ChatMessage::Tool { tool_call_id, .. } = message {
