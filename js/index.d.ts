@@ -378,8 +378,10 @@ export type AgentEvent =
   | { type: 'error'; message: string }
   /** A leading `/name args` was expanded into the run's user message (`chars` long). */
   | { type: 'command_expanded'; name: string; qualified: string; source: string; chars: number }
-  /** `usage`: the run's steps summed, when any reported usage. */
-  | { type: 'done'; answer: string; steps: number; usage?: Usage };
+  /** The conversation was compacted to fit the context window (estimated tokens). */
+  | { type: 'compacted'; mode: 'stub' | 'summary'; tokens_before: number; tokens_after: number }
+  /** `usage`: the run's steps summed, when any reported usage; `context`: the window's use. */
+  | { type: 'done'; answer: string; steps: number; usage?: Usage; context?: ContextReport };
 
 /** What `onApproval` is asked. */
 export interface ApprovalRequest {
@@ -409,6 +411,22 @@ export interface RunOptions {
 
 /** Options of `agent.stream()`: leaving the loop early aborts the run like `signal`. */
 export type StreamOptions = Omit<RunOptions, 'onEvent'>;
+
+/** What a request takes of the context window, in tokens (`agent.context()`, `done.context`). */
+export interface ContextReport {
+  system: number;
+  tools: number;
+  skills: number;
+  history: number;
+  total: number;
+  /** The window, when known (`contextWindow`). */
+  window?: number;
+  free?: number;
+  /** Where automatic compaction starts (`compactAt` percent of the window). */
+  compact_at?: number;
+  /** Whether the model's reported usage refined the estimate. */
+  measured: boolean;
+}
 
 /** A saved conversation: plain JSON, stable and versioned, from `agent.history()`. */
 export interface SavedHistory {
@@ -565,8 +583,15 @@ export interface AgentOptions {
    * for what it needs. `'auto'` (default), `'on'`, `'off'`, or the details.
    */
   toolSearch?: 'auto' | 'on' | 'off' | ToolSearchOptions;
-  /** The model's context window in tokens, when known: `auto` defers above 10% of it. */
+  /**
+   * The model's context window in tokens, when known: `auto` defers above 10% of it, and the
+   * conversation is compacted when a request passes `compactAt` percent of it.
+   */
   contextWindow?: number;
+  /** Compact at this percentage of `contextWindow` (default 80). */
+  compactAt?: number;
+  /** `false`: never compact automatically (`agent.compact()` still does). */
+  compact?: boolean;
   /** A conversation to continue, as `agent.history()` gave it (a TypeError names a bad field). */
   history?: SavedHistory;
   /** Plugins to `use()`, in order. */
@@ -749,6 +774,10 @@ export class Agent {
   /** Replaces the conversation with a saved one; a TypeError names a malformed field. */
   setHistory(history: SavedHistory): void;
   clearHistory(): void;
+  /** What the next request would take of the context window, in tokens (estimates). */
+  context(): ContextReport;
+  /** Compacts the conversation now with a summary the model writes; `focus` steers it. */
+  compact(focus?: string, options?: { onEvent?: (event: AgentEvent) => void }): Promise<void>;
   setModel(model?: Model): void;
   /** Adds a plugin: its tools, skills, commands and servers, each in its namespace. */
   use(plugin: Plugin): Promise<PluginInfo>;

@@ -12,6 +12,7 @@ pub mod audit;
 mod base64;
 pub mod config;
 pub mod content;
+pub mod context;
 pub mod driver;
 pub mod ext;
 pub mod fallback;
@@ -29,6 +30,7 @@ pub mod sse;
 mod test_rng;
 pub mod time;
 pub mod tool_search;
+pub mod transcript;
 mod vec_map;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -45,6 +45,8 @@ const AGENT_OPTIONS = [
   'sampling',
   'toolSearch',
   'contextWindow',
+  'compactAt',
+  'compact',
   'history',
   'plugins',
   'skills',
@@ -102,6 +104,13 @@ function checkAgentOptions(where, options) {
   optionalStrings(where, 'sampling', o.sampling);
   o.toolSearch = checkToolSearch(where, o.toolSearch);
   optionalCount(where, 'contextWindow', o.contextWindow, 1);
+  optionalCount(where, 'compactAt', o.compactAt, 1);
+  if (o.compactAt !== undefined && o.compactAt > 100) {
+    fail(where, `"compactAt" is a percentage of the context window (1 to 100), got ${describe(o.compactAt)}`);
+  }
+  if (o.compact !== undefined && typeof o.compact !== 'boolean') {
+    fail(where, `"compact" must be true or false, got ${describe(o.compact)}`);
+  }
   if (o.servers !== undefined) {
     if (!isPlainObject(o.servers)) {
       fail(where, `"servers" must be an object mapping names to transports, got ${describe(o.servers)}`);
@@ -294,6 +303,8 @@ export class Agent {
       maxOutputChars: options.maxOutputChars,
       toolSearch: options.toolSearch?.settings,
       contextWindow: options.contextWindow,
+      compactAt: options.compactAt,
+      compact: options.compact,
       skillCatalogChars: options.skillCatalogChars,
       // Audit records cross into JS only for a listener: each costs more than the call itself.
       auditEvents: typeof options.onAudit === 'function',
@@ -510,6 +521,33 @@ export class Agent {
       // The core names the message and field (`messages[2]: ...`); a run in progress is no type error.
       if (message.startsWith('messages')) throw new TypeError(`${where}: history.${message}`);
       throw new Error(`${where}: ${message}`);
+    }
+  }
+
+  /**
+   * What the next request would take of the context window, in tokens:
+   * `{ system, tools, skills, history, total, window?, free?, compact_at?, measured }`.
+   */
+  context() {
+    return JSON.parse(this.#live('agent.context').context());
+  }
+
+  /**
+   * Compacts the conversation now: the model summarises it (`focus` steers the summary) and
+   * the summary with the latest request replaces the history. `onEvent` gets `compacted`.
+   */
+  async compact(focus, { onEvent } = {}) {
+    const where = 'agent.compact';
+    if (focus !== undefined && typeof focus !== 'string') {
+      throw new TypeError(`${where}: the focus must be a string, got ${describe(focus)}`);
+    }
+    const emit = (json) => {
+      if (typeof onEvent === 'function') onEvent(JSON.parse(json));
+    };
+    try {
+      await this.#live(where).compact(focus, emit);
+    } catch (error) {
+      throw new Error(`${where}: ${messageOf(error)}`);
     }
   }
 

@@ -65,6 +65,7 @@ async fn json_output_carries_the_streamed_reasoning_and_text_as_events() {
     assert_eq!(
         types,
         [
+            "session",
             "step_start",
             "reasoning_delta",
             "reasoning_delta",

@@ -35,6 +35,7 @@ fn json_run_prints_only_ndjson_events() {
     assert_eq!(
         types,
         [
+            "session",
             "step_start",
             "tool_start",
             "tool_end",
@@ -46,9 +47,10 @@ fn json_run_prints_only_ndjson_events() {
         out.stdout
     );
     let events = out.ndjson();
-    assert_eq!(events[2]["name"], "calculator");
-    assert_eq!(events[2]["ok"], true);
-    assert_eq!(events[5]["answer"], "The result is 2+3*4 = 14.");
+    assert_eq!(events[0]["resumed"], false);
+    assert_eq!(events[3]["name"], "calculator");
+    assert_eq!(events[3]["ok"], true);
+    assert_eq!(events[6]["answer"], "The result is 2+3*4 = 14.");
     // Startup status lines go to stderr, never into the event stream.
     assert!(
         out.stderr.contains("MCP server broken failed to connect: "),
@@ -100,11 +102,13 @@ fn json_run_calls_a_tool_of_a_real_server_process() {
 
 #[test]
 fn json_run_without_approval_denies_and_still_prints_only_ndjson() {
-    // No --yes and no terminal: a tool that needs approval is denied, and the run goes on.
+    // No --yes, no terminal and no session to pause in: a tool that needs approval is denied,
+    // and the run goes on (`cli_sessions` shows the pause with a session).
     let mut project = Project::new();
     project.fixture("gh", "normal.mjs", &["--echo-tool", "list_issues"]);
     let out = project.run(&[
         "--json",
+        "--no-session-persistence",
         "--ask",
         "mcp__gh__*",
         "run",

@@ -49,6 +49,8 @@ impl Agent {
                 Some(ChatMessage::User { content }) | Some(ChatMessage::Tool { content, .. }) => {
                     content.push_str("\n\n");
                     content.push_str(&notice);
+                    self.out
+                        .transcribe(crate::transcript::Entry::CatalogNotice { text: notice });
                 }
                 _ => {}
             }

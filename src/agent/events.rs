@@ -3,8 +3,10 @@
 //! This stream is separate from the MCP transport: it goes from the runtime to whoever renders
 //! the conversation (terminal, web page, JS callback), as `{"type": "...", ...}` objects.
 
+use crate::context::ContextReport;
 use crate::model::Usage;
 use crate::registry::Risk;
+use crate::transcript::CompactionMode;
 use serde_json::{json, Value};
 
 /// One thing worth showing the user.
@@ -96,6 +98,23 @@ pub enum UiEvent {
         steps: u32,
         /// Tokens of every step that reported usage, summed; `None` when none did.
         usage: Option<Usage>,
+        /// What the conversation now takes of the context window (estimate).
+        context: Option<ContextReport>,
+    },
+    /// The run stopped at an approval nobody here can give; it continues from its transcript
+    /// with [`crate::agent::Agent::resume_paused`].
+    Paused {
+        /// The calls still to make, the one awaiting approval marked.
+        pending: Vec<crate::agent::PendingCall>,
+    },
+    /// The conversation was compacted to fit the context window.
+    Compacted {
+        /// Stubbed old tool results, or summarised.
+        mode: CompactionMode,
+        /// Estimated tokens of the request before.
+        tokens_before: u64,
+        /// Estimated tokens after.
+        tokens_after: u64,
     },
 }
 
@@ -114,6 +133,8 @@ impl UiEvent {
             UiEvent::ToolSearch { .. } => "tool_search",
             UiEvent::Error { .. } => "error",
             UiEvent::Done { .. } => "done",
+            UiEvent::Compacted { .. } => "compacted",
+            UiEvent::Paused { .. } => "paused",
         }
     }
 
@@ -153,21 +174,37 @@ impl UiEvent {
                 answer,
                 steps,
                 usage,
+                context,
             } => {
                 let mut v = json!({"answer": answer, "steps": steps});
                 if let Some(usage) = usage {
                     v["usage"] = usage.to_value();
                 }
+                if let Some(context) = context {
+                    v["context"] = context.to_value();
+                }
                 v
             }
+            UiEvent::Paused { pending } => json!({
+                "pending": pending.iter().map(|p| p.to_value()).collect::<Vec<_>>(),
+            }),
+            UiEvent::Compacted {
+                mode,
+                tokens_before,
+                tokens_after,
+            } => json!({"mode": mode.as_str(), "tokens_before": tokens_before,
+                        "tokens_after": tokens_after}),
         };
         v["type"] = self.kind().into();
         v
     }
 
-    /// Whether this event ends the run (`done` or `error`).
+    /// Whether this event ends the run (`done`, `error` or `paused`).
     pub fn is_terminal(&self) -> bool {
-        matches!(self, UiEvent::Done { .. } | UiEvent::Error { .. })
+        matches!(
+            self,
+            UiEvent::Done { .. } | UiEvent::Error { .. } | UiEvent::Paused { .. }
+        )
     }
 }
 
@@ -217,6 +254,7 @@ mod tests {
                     answer: "hi".into(),
                     steps: 1,
                     usage: None,
+                    context: None,
                 },
                 json!({"type": "done", "answer": "hi", "steps": 1}),
             ),
@@ -230,6 +268,7 @@ mod tests {
                         cache_read_tokens: Some(20),
                         cache_write_tokens: None,
                     }),
+                    context: None,
                 },
                 json!({"type": "done", "answer": "hi", "steps": 2, "usage": {
                     "input_tokens": 30, "output_tokens": 4, "cache_read_tokens": 20}}),

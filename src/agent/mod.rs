@@ -6,15 +6,19 @@
 
 mod bridge;
 mod call;
+mod compaction;
 mod direct;
 mod events;
 mod gated;
+mod pause;
+mod record;
 mod skills;
 mod turn;
 mod types;
 
 pub use events::UiEvent;
 pub use gated::Gated;
+pub use pause::PendingCall;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
     SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
@@ -38,6 +42,10 @@ struct Outbox {
     actions: VecDeque<Action>,
     events: VecDeque<UiEvent>,
     audit: AuditLog,
+    /// History changes for the host's transcript.
+    transcript: VecDeque<crate::transcript::Entry>,
+    /// Whether history changes are recorded (off until a host asks, so nothing piles up).
+    recording: bool,
 }
 
 /// State of the active run.
@@ -51,6 +59,8 @@ struct Run {
     budget_left: usize,
     /// Tokens of the steps whose model reported usage.
     usage: Option<Usage>,
+    /// A context-length error was already answered with a compaction and a retry.
+    overflow_retried: bool,
 }
 
 /// The agent loop for one conversation.
@@ -94,6 +104,8 @@ pub struct Agent {
     host_search: bool,
     /// Skills and prompt commands, and what activating them did.
     skills: skills::SkillState,
+    /// Context-window accounting and compaction state.
+    context: compaction::ContextState,
 }
 
 impl Agent {
@@ -111,6 +123,7 @@ impl Agent {
             tools: None,
             host_search: false,
             skills: skills::SkillState::default(),
+            context: compaction::ContextState::default(),
         }
     }
 
@@ -154,6 +167,9 @@ impl Agent {
         if self.run.is_some() {
             return Err(AgentError::RunActive);
         }
+        if !self.history.is_empty() {
+            self.record(crate::transcript::Entry::Clear);
+        }
         self.history.clear();
         self.used_ids.clear();
         self.skills.forget_loaded();
@@ -166,13 +182,12 @@ impl Agent {
     /// while a run is active. Their tool call ids count as used, so new calls never reuse one.
     pub fn set_history(&mut self, messages: Vec<ChatMessage>) -> Result<(), AgentError> {
         self.clear_history()?;
-        for message in &messages {
-            if let ChatMessage::Assistant { tool_calls, .. } = message {
-                for call in tool_calls {
-                    self.used_ids.insert(call.id.clone());
-                }
-            }
-        }
+        let ids = messages.iter().flat_map(|message| match message {
+            ChatMessage::Assistant { tool_calls, .. } => tool_calls.as_slice(),
+            _ => &[],
+        });
+        self.used_ids
+            .extend_bulk(ids.map(|call| call.id.clone()));
         self.history = messages;
         Ok(())
     }
@@ -189,15 +204,19 @@ impl Agent {
         }
         self.policy.clear_run();
         skills::refresh_tools(&self.skills, &mut self.registry);
-        self.history.push(ChatMessage::User {
-            content: text.into(),
-        });
+        self.push_message(
+            ChatMessage::User {
+                content: text.into(),
+            },
+            None,
+        );
         self.run = Some(Run {
             steps: 0,
             phase: Phase::AwaitingModel,
             seen_calls: VecMap::new(),
             budget_left: self.config.output_budget_chars,
             usage: None,
+            overflow_retried: false,
         });
         self.request_model(now);
         Ok(())
@@ -211,17 +230,34 @@ impl Agent {
         response: Result<ModelResponse, String>,
     ) -> Result<(), AgentError> {
         let run = self.run.as_mut().ok_or(AgentError::NoRun)?;
+        if let Phase::Summarising(_) = run.phase {
+            let Phase::Summarising(summarising) =
+                std::mem::replace(&mut run.phase, Phase::AwaitingModel)
+            else {
+                return Ok(());
+            };
+            self.handle_summary(now, summarising, response);
+            return Ok(());
+        }
         if !matches!(run.phase, Phase::AwaitingModel) {
             return Err(AgentError::NotAwaitingModel);
         }
         let response = match response {
-            Ok(response) => response,
+            Ok(response) => {
+                run.overflow_retried = false;
+                response
+            }
+            Err(message) if self.retry_after_overflow(now, &message) => return Ok(()),
             Err(message) => {
                 self.end_run(UiEvent::Error {
                     message: format!("model call failed: {message}"),
                 });
                 return Ok(());
             }
+        };
+        self.calibrate(response.usage.as_ref());
+        let Some(run) = self.run.as_mut() else {
+            return Ok(());
         };
         if let Some(usage) = &response.usage {
             Usage::accumulate(&mut run.usage, usage);
@@ -237,14 +273,19 @@ impl Agent {
         }
         if response.tool_calls.is_empty() {
             let (steps, usage) = (run.steps, run.usage);
-            self.history.push(ChatMessage::Assistant {
-                content: response.text.clone(),
-                tool_calls: Vec::new(),
-            });
+            self.push_message(
+                ChatMessage::Assistant {
+                    content: response.text.clone(),
+                    tool_calls: Vec::new(),
+                },
+                response.usage,
+            );
+            let context = Some(self.context_report());
             self.end_run(UiEvent::Done {
                 answer: response.text.unwrap_or_default(),
                 steps,
                 usage,
+                context,
             });
             return Ok(());
         }
@@ -252,10 +293,15 @@ impl Agent {
         for call in &mut calls {
             call.id = unique_id(&mut self.used_ids, &call.id);
         }
-        self.history.push(ChatMessage::Assistant {
-            content: response.text,
-            tool_calls: calls.clone(),
-        });
+        record::push(
+            &mut self.out,
+            &mut self.history,
+            ChatMessage::Assistant {
+                content: response.text,
+                tool_calls: calls.clone(),
+            },
+            response.usage,
+        );
         let subjects: Vec<_> = calls
             .iter()
             .map(|call| match &self.tools {
@@ -343,7 +389,7 @@ impl Agent {
     }
 
     /// Emits the next model request, or ends the run at the step limit.
-    fn request_model(&mut self, _now: Instant) {
+    fn request_model(&mut self, now: Instant) {
         let Some(run) = self.run.as_mut() else { return };
         if run.steps >= self.config.max_steps {
             let steps = run.steps;
@@ -355,17 +401,23 @@ impl Agent {
             });
             return;
         }
+        let tools = self.session_tools();
+        if self.compact_before_request(now, &tools, false) {
+            return;
+        }
+        let Some(run) = self.run.as_mut() else { return };
         run.steps += 1;
         run.phase = Phase::AwaitingModel;
         self.out
             .events
             .push_back(UiEvent::StepStart { step: run.steps });
-        let tools = self.session_tools();
-        self.out.actions.push_back(Action::CallModel(ModelRequest {
+        let request = ModelRequest {
             system: self.config.system_prompt.clone(),
             messages: self.history.clone(),
             tools,
-        }));
+        };
+        self.context.last_request_bytes = crate::context::RequestBytes::of(&request).total();
+        self.out.actions.push_back(Action::CallModel(request));
     }
 
     fn end_run(&mut self, event: UiEvent) {

@@ -25,6 +25,8 @@ pub(super) enum Phase {
     AwaitingModel,
     /// Tool results or approvals for the model's last turn.
     Tools(Turn),
+    /// The model's summary of the conversation (a compaction).
+    Summarising(super::compaction::Summarising),
 }
 
 /// The tool turn of `run`, when the run waits on tool results or approvals.
@@ -188,6 +190,11 @@ impl Agent {
             }
             let mut batch = Vec::new();
             while let Some(pending) = turn.calls.get_mut(turn.next) {
+                // Answered already (a rejection given when a paused run resumed).
+                if pending.state == CallState::Finished {
+                    turn.next += 1;
+                    continue;
+                }
                 let step = match self.tools.as_mut() {
                     Some(session) => session.step(&pending.call, &pending.subject, &self.registry),
                     None => Step::Gate,
@@ -361,12 +368,15 @@ impl Agent {
             let (content, is_error) = pending
                 .result
                 .unwrap_or_else(|| ("not run".to_owned(), true));
-            self.history.push(ChatMessage::Tool {
-                tool_call_id: pending.call.id,
-                name: pending.call.name,
-                content,
-                is_error,
-            });
+            self.push_message(
+                ChatMessage::Tool {
+                    tool_call_id: pending.call.id,
+                    name: pending.call.name,
+                    content,
+                    is_error,
+                },
+                None,
+            );
         }
     }
 
@@ -473,6 +483,10 @@ impl Agent {
             .get_mut(turn.next)
             .filter(|p| p.call.id == call_id && p.state == CallState::AwaitingApproval)
             .ok_or_else(not_waiting)?;
+        self.out.transcribe(crate::transcript::Entry::Approval {
+            call_id: call_id.to_owned(),
+            answer: approval,
+        });
         match approval {
             Approval::Yes | Approval::Always => {
                 if approval == Approval::Always {

@@ -30,6 +30,8 @@ pub struct AgentConfig {
     /// Deferred tool loading (default `auto` at 3,000 estimated tokens, bridge); read at each
     /// conversation's first model request.
     pub tool_search: ToolSearchConfig,
+    /// The context window and compaction (default: window unknown, compact at 80%).
+    pub context: crate::context::ContextConfig,
 }
 
 impl Default for AgentConfig {
@@ -41,6 +43,7 @@ impl Default for AgentConfig {
             output_budget_chars: 200_000,
             preview_chars: 200,
             tool_search: ToolSearchConfig::default(),
+            context: crate::context::ContextConfig::default(),
         }
     }
 }
@@ -178,6 +181,10 @@ pub enum AgentError {
     UnknownCall(String),
     /// An approval for a call that is not waiting for one.
     NotAwaitingApproval(String),
+    /// `compact` on a conversation without a user message.
+    NothingToCompact,
+    /// `resume_paused` on a conversation with no pending call.
+    NothingPaused,
 }
 
 impl fmt::Display for AgentError {
@@ -190,6 +197,10 @@ impl fmt::Display for AgentError {
             }
             AgentError::UnknownCall(id) => {
                 write!(f, "no tool call {id} is running", id = quoted(id))
+            }
+            AgentError::NothingToCompact => f.write_str("there is no conversation to compact"),
+            AgentError::NothingPaused => {
+                f.write_str("the conversation has no paused run (no call waits for a decision)")
             }
             AgentError::NotAwaitingApproval(id) => {
                 write!(

@@ -28,6 +28,10 @@ pub type ToolSearcher = Rc<
     ) -> LocalBoxFuture<'static, Result<Vec<String>, String>>,
 >;
 
+/// Where a host keeps the conversation's transcript: called with every entry as it happens
+/// (see [`crate::transcript`]).
+pub type TranscriptSink = Rc<dyn Fn(&crate::transcript::Entry)>;
+
 /// The agent loop plus everything it needs to act. Single-threaded (`!Send`) by design: hosts run
 /// it on a local executor.
 pub struct Runtime<C: Clock> {
@@ -39,6 +43,7 @@ pub struct Runtime<C: Clock> {
     pub(super) searcher: RefCell<Option<ToolSearcher>>,
     pub(super) clock: C,
     pub(super) interrupt: RunInterrupt,
+    pub(super) transcript_sink: RefCell<Option<TranscriptSink>>,
 }
 
 /// Marks the interrupt handle active for as long as it lives, so a run whose future the host
@@ -74,6 +79,27 @@ impl<C: Clock> Runtime<C> {
             searcher: RefCell::new(None),
             clock,
             interrupt: RunInterrupt::new(),
+            transcript_sink: RefCell::new(None),
+        }
+    }
+
+    /// Sends every transcript entry to `sink` from now on (or stops recording with `None`).
+    pub fn set_transcript_sink(&self, sink: Option<TranscriptSink>) {
+        self.agent
+            .borrow_mut()
+            .set_transcript_recording(sink.is_some());
+        *self.transcript_sink.borrow_mut() = sink;
+    }
+
+    /// Hands the entries recorded so far to the transcript sink.
+    pub fn flush_transcript(&self) {
+        let sink = self.transcript_sink.borrow().clone();
+        loop {
+            let entry = self.agent.borrow_mut().poll_transcript();
+            let Some(entry) = entry else { return };
+            if let Some(sink) = &sink {
+                sink(&entry);
+            }
         }
     }
 

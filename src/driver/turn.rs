@@ -54,6 +54,11 @@ impl<C: Clock> Runtime<C> {
             .borrow_mut()
             .start_run(self.clock.now(), prompt)
             .map_err(|e| RunError(e.to_string()))?;
+        self.drive(observer).await
+    }
+
+    /// Carries out the active run's actions until it ends; its final answer, or why not.
+    pub(super) async fn drive(&self, observer: &dyn RunObserver) -> Result<String, RunError> {
         let mut outcome = None;
         loop {
             self.drain_outputs(observer, &mut outcome);
@@ -104,6 +109,12 @@ impl<C: Clock> Runtime<C> {
                             );
                         })
                 }
+                Some(Action::RequestApproval(_)) if !observer.can_approve() => {
+                    // Nobody here can answer: the run pauses, its transcript carries it on.
+                    let now = self.clock.now();
+                    let _ = self.agent.borrow_mut().pause_run(now);
+                    Ok(())
+                }
                 Some(Action::RequestApproval(request)) => {
                     unless_interrupted(&self.interrupt, observer.approve(&request))
                         .await
@@ -136,11 +147,13 @@ impl<C: Clock> Runtime<C> {
         outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
     }
 
-    fn drain_outputs(
+    pub(super) fn drain_outputs(
         &self,
         observer: &dyn RunObserver,
         outcome: &mut Option<Result<String, RunError>>,
     ) {
+        // Entries first: the file holds what happened before the user is shown it.
+        self.flush_transcript();
         loop {
             let (event, record) = {
                 let mut agent = self.agent.borrow_mut();
@@ -153,6 +166,13 @@ impl<C: Clock> Runtime<C> {
                 match &event {
                     UiEvent::Done { answer, .. } => *outcome = Some(Ok(answer.clone())),
                     UiEvent::Error { message } => *outcome = Some(Err(RunError(message.clone()))),
+                    UiEvent::Paused { pending } => {
+                        let ids: Vec<&str> = pending.iter().map(|p| p.id.as_str()).collect();
+                        *outcome = Some(Err(RunError(format!(
+                            "paused: waiting for a decision on {}",
+                            ids.join(", ")
+                        ))));
+                    }
                     _ => {}
                 }
                 observer.on_event(&event);

@@ -24,6 +24,9 @@
 //! [`crate::tool_search`]), it calls `tool_search` with `select:<name>`, then `call_tool`, then
 //! answers.
 //!
+//! Asked to summarise the conversation for a compaction ([`crate::context::compact`]), it lists
+//! the user's requests and the tools called, with a `- [ ]` task line for the latest request.
+//!
 //! It never loops: when the conversation ends in tool results, it answers with text (after a
 //! `tool_search` that returned the tool it wants, it calls that tool first).
 
@@ -33,6 +36,7 @@ mod explicit;
 mod intent;
 mod lang;
 mod skill;
+mod summary;
 
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
 use explicit::Explicit;
@@ -53,6 +57,9 @@ impl MockModel {
     /// is offered, otherwise text; always text when the last message is a tool result. Replies
     /// in Chinese when the last user message contains any CJK character.
     pub fn complete(&self, request: &ModelRequest) -> ModelResponse {
+        if let Some(summary) = summary::summarise(request) {
+            return ModelResponse::text(summary);
+        }
         let last_user = request.messages.iter().rev().find_map(|m| match m {
             ChatMessage::User { content } => Some(content.as_str()),
             _ => None,

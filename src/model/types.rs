@@ -165,6 +165,45 @@ impl ChatMessage {
     }
 }
 
+impl ChatMessage {
+    /// Reads [`to_value`](Self::to_value)'s shape; errors name the offending field.
+    pub fn from_value(value: &Value) -> Result<ChatMessage, String> {
+        let obj = value.as_object().ok_or("a message must be an object")?;
+        let text = |key: &str| match obj.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            _ => Err(format!("\"{key}\" must be a string")),
+        };
+        match obj.get("role").and_then(Value::as_str) {
+            Some("user") => Ok(ChatMessage::User {
+                content: text("content")?,
+            }),
+            Some("assistant") => {
+                let content = match obj.get("content") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(_) => return Err("\"content\" must be a string or null".into()),
+                };
+                let tool_calls = ToolCall::list_from_value(obj.get("toolCalls"))?;
+                Ok(ChatMessage::Assistant {
+                    content,
+                    tool_calls,
+                })
+            }
+            Some("tool") => Ok(ChatMessage::Tool {
+                tool_call_id: text("toolCallId")?,
+                name: text("name")?,
+                content: text("content")?,
+                is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
+            }),
+            Some(other) => Err(format!(
+                "unknown role {other}: expected user, assistant or tool",
+                other = crate::json::quoted(other)
+            )),
+            None => Err("\"role\" must be a string".into()),
+        }
+    }
+}
+
 impl ModelRequest {
     /// `{"system", "messages", "tools"}`, the shape JS model objects receive.
     pub fn to_value(&self) -> Value {

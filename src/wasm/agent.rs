@@ -75,6 +75,14 @@ fn config_from(obj: &Map<String, Value>) -> AgentConfig {
     if let Some(n) = count(obj, "previewChars") {
         config.preview_chars = usize::try_from(n).unwrap_or(usize::MAX);
     }
+    // The window also sets the compaction threshold (`compactAt` percent, `compact: false`).
+    config.context.window = count(obj, "contextWindow");
+    if let Some(pct) = count(obj, "compactAt") {
+        config.context.compact_at_pct = u8::try_from(pct.clamp(1, 100)).unwrap_or(100);
+    }
+    if obj.get("compact").and_then(Value::as_bool) == Some(false) {
+        config.context.auto_compact = false;
+    }
     config
 }
 
@@ -446,6 +454,28 @@ impl WasmAgent {
         self.runtime
             .with_agent(|agent| agent.set_history(messages))
             .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// What the next request would take of the context window, as JSON
+    /// (`{system, tools, skills, history, total, window?, free?, compact_at?, measured}`).
+    pub fn context(&self) -> String {
+        let report = self.runtime.with_agent(|agent| agent.context_report());
+        to_text(&report.to_value())
+    }
+
+    /// Compacts the conversation now with a summary the model writes (`focus` steers it);
+    /// events (`compacted`) go to `emit(json)`. Rejects while a run is active or when the
+    /// summary request fails.
+    pub fn compact(&self, focus: Option<String>, emit: Function) -> Promise {
+        let runtime = Rc::clone(&self.runtime);
+        let audit = self.audit_events;
+        future_to_promise(async move {
+            let observer = JsObserver::new(emit, None, audit);
+            match runtime.compact(focus.as_deref(), &observer).await {
+                Ok(()) => Ok(JsValue::UNDEFINED),
+                Err(error) => Err(JsError::new(&error.0).into()),
+            }
+        })
     }
 
     /// Starts a new conversation; throws while a run is active.

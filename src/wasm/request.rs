@@ -1,8 +1,7 @@
 //! The core's model request shape read back from JSON, shared by the wasm modules: the codecs
 //! (runtime: OpenAI; on-demand: Anthropic) encode such requests, the mocks module answers them.
 
-use crate::json::quoted;
-use crate::model::{ChatMessage, ModelRequest, ToolCall, ToolDefinition};
+use crate::model::{ChatMessage, ModelRequest, ToolDefinition};
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -48,35 +47,7 @@ pub(crate) fn text_field(obj: &Map<String, Value>, key: &str) -> Result<String, 
 }
 
 pub(crate) fn message_from_value(value: &Value) -> Result<ChatMessage, String> {
-    let obj = value.as_object().ok_or("a message must be an object")?;
-    match obj.get("role").and_then(Value::as_str) {
-        Some("user") => Ok(ChatMessage::User {
-            content: text_field(obj, "content")?,
-        }),
-        Some("assistant") => {
-            let content = match obj.get("content") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(_) => return Err("\"content\" must be a string or null".into()),
-            };
-            let tool_calls = ToolCall::list_from_value(obj.get("toolCalls"))?;
-            Ok(ChatMessage::Assistant {
-                content,
-                tool_calls,
-            })
-        }
-        Some("tool") => Ok(ChatMessage::Tool {
-            tool_call_id: text_field(obj, "toolCallId")?,
-            name: text_field(obj, "name")?,
-            content: text_field(obj, "content")?,
-            is_error: obj.get("isError").and_then(Value::as_bool).unwrap_or(false),
-        }),
-        Some(other) => Err(format!(
-            "unknown role {other}: expected user, assistant or tool",
-            other = quoted(other)
-        )),
-        None => Err("\"role\" must be a string".into()),
-    }
+    ChatMessage::from_value(value)
 }
 
 fn tool_from_value(value: &Value) -> Result<ToolDefinition, String> {

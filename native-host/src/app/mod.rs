@@ -6,6 +6,8 @@ pub mod render;
 pub mod sandbox_setup;
 pub mod server_sandbox;
 pub mod servers;
+pub mod session_attach;
+pub mod sessions;
 
 use crate::app::connect::{connect_all, describe, last_stderr, workspace_root, StderrTails};
 use crate::app::local_tools::BuiltinTools;
@@ -45,6 +47,8 @@ pub struct App {
     pub format: Format,
     /// The skills, commands and plugins found (re-discovered by `/reload`).
     pub extensions: RefCell<Extensions>,
+    /// Where the conversation is kept, once a session is attached (`/resume` switches it).
+    pub sessions: RefCell<Option<crate::app::sessions::SessionStore>>,
 }
 
 /// Which servers to connect.
@@ -233,9 +237,10 @@ impl App {
                 .tool_search
                 .set_server(&server.name, server.tool_search.clone());
         }
+        let (model, model_notice) = model(options)?;
+        config.context = session_attach::context_config(options, model.model_name().as_deref());
         let mut agent = Agent::new(registry, policy(options)?, config);
         extensions.install(&mut agent);
-        let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
 
         let audit = match &options.audit {
@@ -253,6 +258,7 @@ impl App {
             tails: Mutex::new(StderrTails::new()),
             format,
             extensions: RefCell::new(extensions),
+            sessions: RefCell::new(None),
         };
         let say = |line: &str| {
             if !quiet {

@@ -59,6 +59,8 @@ pub struct Terminal {
     /// `bash` calls run without asking (`--auto-approve-sandboxed` with a sandbox that
     /// contains them); deny rules were applied before anything asks.
     approve_sandboxed_bash: bool,
+    /// With no terminal to ask, pause the run (its session keeps it) instead of denying.
+    pause_approvals: Cell<bool>,
 }
 
 /// MCP log severities, lowest first (RFC 5424 as the spec uses them).
@@ -117,6 +119,7 @@ impl Terminal {
             color: std::io::stdout().is_terminal(),
             run_usage: Cell::new(None),
             log_level: None,
+            pause_approvals: Cell::new(false),
             sandbox_mode: None,
             approve_sandboxed_bash: false,
         }
@@ -145,6 +148,12 @@ impl Terminal {
             }
             _ => record.to_json_line(),
         }
+    }
+
+    /// Where nobody can be asked, pause a run that needs an approval instead of denying the
+    /// call (its session carries it to `run --continue --approve ID`).
+    pub fn pause_instead_of_denying(&self, on: bool) {
+        self.pause_approvals.set(on);
     }
 
     /// Shows server log messages at `level` and above.
@@ -257,6 +266,26 @@ impl Terminal {
                 "── /{qualified} ({source}) expanded to {chars} characters"
             )),
             UiEvent::Error { message } => Some(format!("error: {message}")),
+            UiEvent::Paused { pending } => {
+                let ids: Vec<&str> = pending.iter().map(|p| p.id.as_str()).collect();
+                Some(format!(
+                    "── paused: no terminal to ask about {}. Continue with `agentwire run \
+                     --continue --approve ID` (or `--reject ID`) for each of: {}",
+                    pending
+                        .iter()
+                        .find(|p| p.awaiting_approval)
+                        .map_or("a call", |p| p.name.as_str()),
+                    ids.join(", ")
+                ))
+            }
+            UiEvent::Compacted {
+                mode,
+                tokens_before,
+                tokens_after,
+            } => Some(format!(
+                "── compacted the conversation ({}): {tokens_before} → {tokens_after} tokens",
+                mode.as_str()
+            )),
             UiEvent::Done { answer, steps, .. } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
                     Some(format!("── done in {}", plural(*steps, "step")))
@@ -344,6 +373,10 @@ impl RunObserver for Terminal {
         // One line: the model's own line breaks would interleave badly with the steps.
         let _ = write!(out, "{}", visible(&text.replace('\n', " ")));
         let _ = out.flush();
+    }
+
+    fn can_approve(&self) -> bool {
+        !(self.pause_approvals.get() && self.approvals == ApprovalMode::Deny)
     }
 
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {

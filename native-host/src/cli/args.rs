@@ -23,10 +23,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run one agent turn on PROMPT and print each step and the answer.
+    /// Run one agent turn on PROMPT and print each step and the answer; with `--resume ID`
+    /// (or `--continue`) and `--approve`/`--reject`, continue a paused run instead.
     Run {
-        /// What to ask.
-        prompt: String,
+        /// What to ask (none when continuing a paused run).
+        #[arg(required_unless_present_any = ["approve", "reject"])]
+        prompt: Option<String>,
     },
     /// Inspect and call MCP servers directly.
     Mcp {
@@ -63,11 +65,34 @@ pub enum Command {
     /// Report what this machine can enforce: the `bash` sandbox's kernel features (Landlock,
     /// seccomp, mount namespaces), the mode a run would use and its deny list.
     Doctor,
+    /// List, show or delete the saved sessions of this workspace.
+    Sessions {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: SessionsCommand,
+    },
     /// List every tool the agent can use (with how each is loaded and what it costs).
     Tools {
         /// Search the tools instead of listing them.
         #[command(subcommand)]
         command: Option<ToolsCommand>,
+    },
+}
+
+/// `agentwire sessions …`.
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// This workspace's sessions, newest first: id, age, entries, first request.
+    List,
+    /// One session's transcript, entry by entry.
+    Show {
+        /// The session id (`sessions list` shows them).
+        id: String,
+    },
+    /// Delete a session.
+    Rm {
+        /// The session id.
+        id: String,
     },
 }
 
@@ -261,6 +286,33 @@ pub struct CommonOptions {
     /// deny rules still refuse it. Never the default.
     #[arg(long, global = true)]
     pub auto_approve_sandboxed: bool,
+    /// Continue the latest session of this workspace (`run` and the interactive session).
+    #[arg(
+        long = "continue",
+        short = 'c',
+        global = true,
+        conflicts_with = "resume"
+    )]
+    pub continue_latest: bool,
+    /// Continue session ID (`agentwire sessions list` shows them).
+    #[arg(long, global = true, value_name = "ID")]
+    pub resume: Option<String>,
+    /// Keep nothing on disk: the conversation lives only as long as the process.
+    #[arg(long, global = true, conflicts_with_all = ["continue_latest", "resume"])]
+    pub no_session_persistence: bool,
+    /// Compact the conversation when a request passes PCT percent of the context window
+    /// (default 80; needs a known window: `--context-window` or a model in the table).
+    #[arg(long, global = true, value_name = "PCT", value_parser = clap::value_parser!(u8).range(10..=100))]
+    pub compact_at: Option<u8>,
+    /// Never compact automatically (`/compact` still does).
+    #[arg(long, global = true)]
+    pub no_compact: bool,
+    /// With `--resume` of a paused run: approve the pending call CALL_ID (repeatable).
+    #[arg(long, global = true, value_name = "CALL_ID")]
+    pub approve: Vec<String>,
+    /// With `--resume` of a paused run: reject the pending call CALL_ID (repeatable).
+    #[arg(long, global = true, value_name = "CALL_ID")]
+    pub reject: Vec<String>,
 }
 
 impl CommonOptions {
@@ -292,6 +344,13 @@ impl CommonOptions {
             sandbox_deny,
             sandbox_allow,
             auto_approve_sandboxed,
+            continue_latest,
+            resume,
+            no_session_persistence,
+            compact_at,
+            no_compact,
+            approve,
+            reject,
         } = self;
         Settings {
             config: config.clone(),
@@ -318,6 +377,15 @@ impl CommonOptions {
             sandbox_deny: sandbox_deny.clone(),
             sandbox_allow: sandbox_allow.clone(),
             auto_approve_sandboxed: *auto_approve_sandboxed,
+            session: crate::config::settings::SessionSettings {
+                continue_latest: *continue_latest,
+                resume: resume.clone(),
+                no_persistence: *no_session_persistence,
+                compact_at: *compact_at,
+                no_compact: *no_compact,
+                approve: approve.clone(),
+                reject: reject.clone(),
+            },
         }
     }
 }

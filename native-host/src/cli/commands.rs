@@ -24,7 +24,35 @@ pub async fn run(app: &App, prompt: &str) -> ExitCode {
     };
     match app.runtime.run(&prompt, &app.terminal).await {
         Ok(_) => 0,
-        Err(_) => 1,
+        Err(e) => exit_code(&e),
+    }
+}
+
+/// Exit 3 for a run that paused for approval, 1 for any other failure.
+fn exit_code(error: &agentwire::driver::RunError) -> ExitCode {
+    if error.0.starts_with("paused:") {
+        3
+    } else {
+        1
+    }
+}
+
+/// `run --resume ID --approve CALL_ID --reject CALL_ID`: continues the session's paused run.
+pub async fn resume_paused(app: &App, approve: &[String], reject: &[String]) -> ExitCode {
+    use agentwire::agent::Approval;
+    let decisions: Vec<(String, Approval)> = approve
+        .iter()
+        .map(|id| (id.clone(), Approval::Yes))
+        .chain(reject.iter().map(|id| (id.clone(), Approval::No)))
+        .collect();
+    match app.runtime.resume(&decisions, &app.terminal).await {
+        Ok(_) => 0,
+        Err(e) => {
+            if !e.0.starts_with("paused:") {
+                crate::errln!("error: {e}");
+            }
+            exit_code(&e)
+        }
     }
 }
 

@@ -10,6 +10,8 @@ pub mod mcp_prompts;
 pub mod prompt_completion;
 pub mod repl;
 pub mod repl_commands;
+pub mod repl_sessions;
+pub mod sessions_command;
 pub mod trust_command;
 
 use crate::app::{App, ServerSelection};
@@ -35,6 +37,10 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     // Needs the trust store only.
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
         return crate::cli::trust_command::run(dir.as_deref(), *revoke, *list, options.json);
+    }
+    // Needs the session store only.
+    if let Some(Command::Sessions { command }) = &cli.command {
+        return crate::cli::sessions_command::run(&settings, command, options.json);
     }
     // Needs discovery only: no server is started.
     if let Some(code) = crate::cli::extension_commands::run(&cli) {
@@ -99,6 +105,27 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     } else {
         TrustPrompt::Refuse
     };
+    // A run or the interactive session keeps its conversation: announced before anything else.
+    let decides = !settings.session.approve.is_empty() || !settings.session.reject.is_empty();
+    if decides && settings.session.resume.is_none() && !settings.session.continue_latest {
+        crate::errln!(
+            "error: --approve and --reject continue a paused run: add --resume ID or --continue"
+        );
+        return 2;
+    }
+    let session = match &cli.command {
+        Some(Command::Run { .. }) | None => match crate::app::session_attach::open(&settings) {
+            Ok(session) => session,
+            Err(message) => {
+                crate::errln!("error: {message}");
+                return 2;
+            }
+        },
+        _ => None,
+    };
+    if let Some(session) = &session {
+        announce_session(session, options.json);
+    }
     let app = {
         let start = App::start(&settings, selection, quiet, prompt);
         tokio::pin!(start);
@@ -117,6 +144,14 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
             }
         }
     };
+    if let Some(session) = &session {
+        if let Err(message) = crate::app::session_attach::attach(&app, session) {
+            crate::errln!("error: {message}");
+            return 2;
+        }
+        // With a session, a run nobody can approve pauses instead of denying.
+        app.terminal.pause_instead_of_denying(true);
+    }
     let interactive = cli.command.is_none() && std::io::stdin().is_terminal();
     let interrupt = app.runtime.interrupt_handle();
     let command = dispatch(&app, &cli);
@@ -154,6 +189,21 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     signalled.unwrap_or(code)
 }
 
+/// `{"type":"session","id","resumed"}` first on stdout with `--json`; a line on stderr otherwise.
+fn announce_session(session: &crate::app::session_attach::OpenSession, json: bool) {
+    for warning in &session.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if json {
+        crate::outln!(
+            "{}",
+            serde_json::json!({"type": "session", "id": session.id, "resumed": session.resumed})
+        );
+    } else if session.resumed {
+        crate::errln!("session {} (continued)", session.id);
+    }
+}
+
 /// Lets an interrupted run record its end (audit lines, the terminal event) before the command
 /// is abandoned: polls it until it finishes or its run is over, for at most 2 s.
 async fn settle(mut command: Pin<&mut impl Future<Output = i32>>, interrupt: &RunInterrupt) {
@@ -172,7 +222,14 @@ async fn settle(mut command: Pin<&mut impl Future<Output = i32>>, interrupt: &Ru
 async fn dispatch(app: &App, cli: &Cli) -> i32 {
     let options = &cli.common;
     match &cli.command {
-        Some(Command::Run { prompt }) => commands::run(app, prompt).await,
+        Some(Command::Run { prompt }) => {
+            let session = &options.settings().session;
+            if session.approve.is_empty() && session.reject.is_empty() {
+                commands::run(app, prompt.as_deref().unwrap_or_default()).await
+            } else {
+                commands::resume_paused(app, &session.approve, &session.reject).await
+            }
+        }
         Some(Command::Mcp {
             command: McpCommand::List,
         }) => commands::mcp_list(app, options.json),
@@ -201,6 +258,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             }
             | Command::Trust { .. }
             | Command::Doctor
+            | Command::Sessions { .. }
             | Command::Skills { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),

@@ -93,6 +93,12 @@ pub async fn run(app: &App) -> Result<(), String> {
                     crate::outln!("{line}");
                 }
             }
+            Input::Builtin(action @ (Action::Context | Action::Compact | Action::Resume)) => {
+                let args = input
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, a)| a.trim());
+                crate::cli::repl_sessions::run(app, action, args).await
+            }
             Input::Builtin(action) => builtin(app, action),
             Input::Slash { .. } if mcp_prompts::is_prompt_command(input) => {
                 mcp_prompts::run_command(app, input).await
@@ -164,7 +170,7 @@ fn builtin(app: &App, action: Action) {
                 );
             }
         }
-        Action::Quit => {}
+        Action::Quit | Action::Context | Action::Compact | Action::Resume => {}
     }
 }
 

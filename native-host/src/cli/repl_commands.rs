@@ -20,6 +20,12 @@ pub enum Action {
     Plugins,
     /// Discover skills, commands and plugins again.
     Reload,
+    /// What the conversation takes of the context window.
+    Context,
+    /// Compact the conversation now (`/compact [focus]`).
+    Compact,
+    /// List this workspace's sessions, or continue one (`/resume [N|ID]`).
+    Resume,
 }
 
 /// One built-in command.
@@ -72,6 +78,24 @@ pub const BUILTINS: &[Builtin] = &[
         aliases: &[],
         help: "forget the conversation so far",
         action: Action::Clear,
+    },
+    Builtin {
+        name: "context",
+        aliases: &[],
+        help: "what the conversation takes of the context window, in tokens",
+        action: Action::Context,
+    },
+    Builtin {
+        name: "compact",
+        aliases: &[],
+        help: "summarise the conversation now to free context (/compact [focus])",
+        action: Action::Compact,
+    },
+    Builtin {
+        name: "resume",
+        aliases: &[],
+        help: "list this workspace's sessions; /resume N or ID continues one",
+        action: Action::Resume,
     },
     Builtin {
         name: "help",

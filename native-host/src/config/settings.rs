@@ -64,4 +64,26 @@ pub struct Settings {
     pub sandbox_allow: Vec<crate::os::sandbox::HostPort>,
     /// Run `bash` without asking when the sandbox contains it (`--auto-approve-sandboxed`).
     pub auto_approve_sandboxed: bool,
+    /// Session persistence: continue, resume or none (`--continue`, `--resume`,
+    /// `--no-session-persistence`), and compaction (`--compact-at`, `--no-compact`).
+    pub session: SessionSettings,
+}
+
+/// Which session a run or the REPL keeps its conversation in, and how it compacts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionSettings {
+    /// Continue the latest session of this workspace.
+    pub continue_latest: bool,
+    /// Continue this session.
+    pub resume: Option<String>,
+    /// Keep nothing on disk.
+    pub no_persistence: bool,
+    /// Compact at this percentage of the context window (default 80).
+    pub compact_at: Option<u8>,
+    /// Never compact automatically.
+    pub no_compact: bool,
+    /// Approve these pending calls of a paused session (`--approve CALL_ID`).
+    pub approve: Vec<String>,
+    /// Reject these pending calls of a paused session (`--reject CALL_ID`).
+    pub reject: Vec<String>,
 }

@@ -2,6 +2,7 @@
 //! groups and reaping, signals, the clock, private files, bounded config reads, terminal-safe
 //! text and URLs fit for display.
 
+pub mod append_file;
 pub mod clock;
 pub mod config_file;
 pub mod display_url;

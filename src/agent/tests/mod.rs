@@ -2,14 +2,17 @@
 //! the sequence of outputs (events, actions, audit records) is compared with a constant list.
 
 mod chaos;
+mod compaction;
 mod direct;
 mod limits;
+mod pause;
 #[cfg(feature = "skill-set")]
 mod plugins;
 #[cfg(feature = "skill-set")]
 mod skill_api;
 #[cfg(feature = "skill-set")]
 mod skill_host;
+mod transcript_rebuild;
 mod transcripts;
 mod usage;
 mod vetting;
@@ -93,8 +96,10 @@ struct Harness {
 
 impl Harness {
     fn new(policy: Policy, config: AgentConfig) -> Self {
+        let mut agent = Agent::new(registry(), policy, config);
+        agent.set_transcript_recording(true);
         Harness {
-            agent: Agent::new(registry(), policy, config),
+            agent,
             now: 1000,
             script: VecDeque::new(),
             approvals: VecDeque::new(),
@@ -279,12 +284,26 @@ fn render_event(event: &UiEvent) -> String {
             answer,
             steps,
             usage: None,
+            ..
         } => format!("done {steps}: {answer}"),
         UiEvent::Done {
             answer,
             steps,
             usage: Some(usage),
+            ..
         } => format!("done {steps}: {answer} ({})", usage.summary()),
+        UiEvent::Paused { pending } => {
+            let ids: Vec<_> = pending.iter().map(|p| p.id.as_str()).collect();
+            format!("paused {}", ids.join(","))
+        }
+        UiEvent::Compacted {
+            mode,
+            tokens_before,
+            tokens_after,
+        } => format!(
+            "compacted {} {tokens_before}->{tokens_after}",
+            mode.as_str()
+        ),
     }
 }
 

@@ -1,0 +1,164 @@
+//! Session files on a real file system: permissions, torn lines, hostile files, secrets.
+
+use super::*;
+use agentwire::model::ToolCall;
+use std::os::unix::fs::PermissionsExt;
+
+fn store(state: &Path) -> SessionStore {
+    let root = state.join("ws");
+    std::fs::create_dir_all(&root).unwrap();
+    SessionStore::new(state, &root, vec!["hunter2-very-secret-value".into()])
+}
+
+fn user(text: &str) -> Entry {
+    Entry::User {
+        content: text.into(),
+    }
+}
+
+#[test]
+fn sessions_are_private_append_only_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store(tmp.path());
+    let mut session = store.create().unwrap();
+    session.append(&user("hello")).unwrap();
+    session
+        .append(&Entry::Assistant {
+            content: Some("hi".into()),
+            tool_calls: vec![],
+            usage: None,
+        })
+        .unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&session.path), 0o600);
+    assert_eq!(mode(store.dir()), 0o700);
+    assert_eq!(mode(&tmp.path().join("sessions")), 0o700);
+    let parsed = store.load(&session.id).unwrap();
+    assert_eq!(parsed.transcript.entries().len(), 2);
+    assert_eq!(
+        store.latest().unwrap().as_deref(),
+        Some(session.id.as_str())
+    );
+    let listed = store.list().unwrap();
+    assert_eq!(listed.len(), 1);
+    let info = info_json(&store, &listed[0]);
+    assert_eq!(info["entries"], 2);
+    assert_eq!(info["title"], "hello");
+    store.remove(&session.id).unwrap();
+    assert!(store.list().unwrap().is_empty());
+    assert!(store
+        .remove(&session.id)
+        .unwrap_err()
+        .contains("no session"));
+}
+
+#[test]
+fn a_torn_last_line_is_skipped_and_cut_before_the_next_append() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store(tmp.path());
+    let mut session = store.create().unwrap();
+    session.append(&user("one")).unwrap();
+    // A crash in the middle of a line, inside a multi-byte character.
+    let mut bytes = std::fs::read(&session.path).unwrap();
+    bytes.extend_from_slice(&"{\"type\":\"user\",\"content\":\"zwei ü".as_bytes()[..31]);
+    std::fs::write(&session.path, &bytes).unwrap();
+    let (mut resumed, parsed) = store.resume(&session.id).unwrap();
+    assert_eq!(parsed.transcript.entries(), &[user("one")]);
+    assert_eq!(parsed.warnings.len(), 1);
+    assert!(parsed.warnings[0].contains(&session.path.display().to_string()));
+    resumed.append(&user("two")).unwrap();
+    let parsed = store.load(&session.id).unwrap();
+    assert_eq!(parsed.transcript.entries(), &[user("one"), user("two")]);
+    assert!(parsed.warnings.is_empty());
+}
+
+#[test]
+fn corrupt_and_hostile_files_name_the_file_and_line_and_load_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store(tmp.path());
+    let mut session = store.create().unwrap();
+    session.append(&user("one")).unwrap();
+    let path = session.path.clone();
+    let good = std::fs::read_to_string(&path).unwrap();
+    for (bad, line, says) in [
+        (format!("{good}not json\n{{\"type\":\"user\",\"content\":\"x\"}}\n"), 3, "not JSON"),
+        (format!("{good}{{\"type\":\"fork\"}}\n"), 3, "unknown entry type"),
+        (
+            good.replace("\"version\":1", "\"version\":2"),
+            1,
+            "newer agentwire",
+        ),
+        (
+            format!("{good}{{\"type\":\"tool_result\",\"call_id\":\"x\",\"name\":\"t\",\"content\":\"\",\"is_error\":false}}\n"),
+            3,
+            "did not call",
+        ),
+    ] {
+        std::fs::write(&path, &bad).unwrap();
+        let e = store.load(&session.id).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{}:{line}: ", path.display())),
+            "{e}"
+        );
+        assert!(e.contains(says) && e.ends_with("the session was not loaded"), "{e}");
+        assert!(store.resume(&session.id).is_err());
+        // The file is left as it was.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+    }
+}
+
+#[test]
+fn ids_never_leave_the_store_and_planted_links_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store(tmp.path());
+    for id in ["../x", "a/b", "", ".hidden", "x y"] {
+        assert!(
+            store.load(id).unwrap_err().contains("is not a session id"),
+            "{id}"
+        );
+        assert!(store.remove(id).is_err());
+    }
+    // A symlink where a session file is: reading refuses it.
+    std::fs::create_dir_all(store.dir()).unwrap();
+    let target = tmp.path().join("elsewhere.jsonl");
+    std::fs::write(&target, Transcript::new("evil").to_jsonl()).unwrap();
+    std::os::unix::fs::symlink(&target, store.dir().join("evil.jsonl")).unwrap();
+    assert!(store.load("evil").is_err());
+    assert!(store.list().unwrap().is_empty(), "links are not listed");
+    // A FIFO does not block the reader.
+    let fifo = store.dir().join("fifo.jsonl");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    assert!(store.load("fifo").is_err());
+}
+
+#[test]
+fn secrets_never_reach_the_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = store(tmp.path());
+    let mut session = store.create().unwrap();
+    session
+        .append(&user("the password is hunter2-very-secret-value, ok"))
+        .unwrap();
+    session
+        .append(&Entry::Assistant {
+            content: None,
+            tool_calls: vec![ToolCall {
+                id: "c1".into(),
+                name: "bash".into(),
+                arguments: json!({"command": "curl -H 'Authorization: Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789'"}),
+            }],
+            usage: None,
+        })
+        .unwrap();
+    let text = std::fs::read_to_string(&session.path).unwrap();
+    assert!(!text.contains("hunter2-very-secret-value"), "{text}");
+    assert!(
+        !text.contains("abcdefghijklmnopqrstuvwxyz0123456789"),
+        "{text}"
+    );
+    assert!(text.contains(REDACTED));
+    assert!(store.load(&session.id).is_ok());
+    let secrets = environment_secrets(&["short".into(), "a-model-key-0123456789".into()]);
+    assert!(secrets.contains(&"a-model-key-0123456789".to_string()));
+    assert!(!secrets.contains(&"short".to_string()));
+}

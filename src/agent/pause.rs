@@ -1,0 +1,169 @@
+//! Runs that pause for approval and resume elsewhere.
+//!
+//! Where nobody can answer an approval in the same process (a worker answering one HTTP
+//! request, a CI job, `run --json` without a terminal), the host calls
+//! [`Agent::pause_run`]: the results already made go into the history, the run ends with a
+//! `paused` event naming the calls still open, and the transcript holds everything needed. An
+//! agent rebuilt from that transcript, in this process or another, continues with
+//! [`Agent::resume_paused`] and the user's decisions: approved calls run once, rejected ones are
+//! reported to the model as declined, and the loop goes on exactly where it stopped.
+
+use super::turn::{tools_turn, CallState, Phase, Turn};
+use super::{Agent, Run, UiEvent};
+use crate::agent::{AgentError, Approval};
+use crate::audit::Outcome;
+use crate::model::ToolCall;
+use crate::time::Instant;
+use crate::transcript::{pending_calls, Entry};
+use crate::vec_map::VecMap;
+use serde_json::{json, Value};
+
+/// One call a paused run still has to make.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingCall {
+    /// The call id (for `--approve` / `--reject`).
+    pub id: String,
+    /// The tool (a `call_tool`'s target).
+    pub name: String,
+    /// Its arguments.
+    pub arguments: Value,
+    /// Whether the run stopped at this call's approval (later ones were not reached).
+    pub awaiting_approval: bool,
+}
+
+impl PendingCall {
+    /// `{"id", "name", "args", "awaiting_approval"}`.
+    pub fn to_value(&self) -> Value {
+        json!({"id": self.id, "name": self.name, "args": self.arguments,
+               "awaiting_approval": self.awaiting_approval})
+    }
+}
+
+impl Agent {
+    /// Ends the run that waits for an approval as `paused`: finished results go into the
+    /// history (and the transcript), the unanswered calls stay open for
+    /// [`resume_paused`](Agent::resume_paused). `Err(NotAwaitingApproval)` when the run does not
+    /// wait for one.
+    pub fn pause_run(&mut self, _now: Instant) -> Result<Vec<PendingCall>, AgentError> {
+        let waiting = tools_turn(&mut self.run).is_some_and(|turn| {
+            turn.calls
+                .iter()
+                .any(|c| c.state == CallState::AwaitingApproval)
+        });
+        if !waiting {
+            return Err(AgentError::NotAwaitingApproval(String::new()));
+        }
+        let Some(Run {
+            phase: Phase::Tools(turn),
+            ..
+        }) = self.run.take()
+        else {
+            return Err(AgentError::NoRun);
+        };
+        let mut pending = Vec::new();
+        for call in turn.calls {
+            match (call.state, call.result) {
+                (CallState::Finished, Some((content, is_error))) => self.push_message(
+                    crate::model::ChatMessage::Tool {
+                        tool_call_id: call.call.id,
+                        name: call.call.name,
+                        content,
+                        is_error,
+                    },
+                    None,
+                ),
+                (state, _) => pending.push(PendingCall {
+                    id: call.call.id,
+                    name: call.subject.name,
+                    arguments: call.subject.arguments,
+                    awaiting_approval: state == CallState::AwaitingApproval,
+                }),
+            }
+        }
+        self.policy.clear_run();
+        self.out.actions.clear();
+        self.out.events.push_back(UiEvent::Paused {
+            pending: pending.clone(),
+        });
+        Ok(pending)
+    }
+
+    /// The calls a paused conversation still has to make (empty when it is not paused).
+    pub fn paused_calls(&self) -> Vec<ToolCall> {
+        pending_calls(&self.history)
+    }
+
+    /// Continues a paused run with the user's `decisions` (call id, answer): approved calls
+    /// run, rejected ones are answered as declined, calls without a decision go through the
+    /// gate again (and may ask again). Refused while a run is active, when nothing is paused,
+    /// or for an id that is not pending; nothing changes then.
+    pub fn resume_paused(
+        &mut self,
+        now: Instant,
+        decisions: &[(String, Approval)],
+    ) -> Result<(), AgentError> {
+        if self.run.is_some() {
+            return Err(AgentError::RunActive);
+        }
+        let calls = pending_calls(&self.history);
+        if calls.is_empty() {
+            return Err(AgentError::NothingPaused);
+        }
+        if let Some((id, _)) = decisions
+            .iter()
+            .find(|(id, _)| !calls.iter().any(|c| &c.id == id))
+        {
+            return Err(AgentError::NotAwaitingApproval(id.clone()));
+        }
+        self.policy.clear_run();
+        let subjects: Vec<ToolCall> = calls
+            .iter()
+            .map(|call| match &self.tools {
+                Some(session) => session.subject(call, &self.registry),
+                None => call.clone(),
+            })
+            .collect();
+        let mut turn = Turn::new(calls, subjects);
+        let preview_chars = self.config.preview_chars;
+        for pending in &mut turn.calls {
+            let Some((_, answer)) = decisions.iter().find(|(id, _)| *id == pending.call.id) else {
+                continue;
+            };
+            self.out.transcribe(Entry::Approval {
+                call_id: pending.call.id.clone(),
+                answer: *answer,
+            });
+            match answer {
+                Approval::Yes | Approval::Always => {
+                    if *answer == Approval::Always {
+                        self.policy.allow_always(&pending.subject.name);
+                    }
+                    pending.approved = true;
+                }
+                Approval::No => {
+                    let content = format!(
+                        "denied: the user declined this call of {}; do not retry it unless asked",
+                        pending.subject.name
+                    );
+                    self.out.answer(
+                        pending,
+                        now,
+                        (content, true),
+                        Outcome::Denied,
+                        preview_chars,
+                    );
+                }
+            }
+        }
+        self.run = Some(Run {
+            steps: 0,
+            phase: Phase::Tools(turn),
+            seen_calls: VecMap::new(),
+            budget_left: self.config.output_budget_chars,
+            usage: None,
+            overflow_retried: false,
+        });
+        self.pump(now);
+        Ok(())
+    }
+}
