@@ -9,6 +9,7 @@ mod call;
 mod direct;
 mod events;
 mod gated;
+mod instructions;
 mod skills;
 mod turn;
 mod types;
@@ -94,6 +95,8 @@ pub struct Agent {
     host_search: bool,
     /// Skills and prompt commands, and what activating them did.
     skills: skills::SkillState,
+    /// Rules with `paths:` globs waiting to join the conversation.
+    path_rules: crate::instructions::PathRules,
 }
 
 impl Agent {
@@ -111,6 +114,7 @@ impl Agent {
             tools: None,
             host_search: false,
             skills: skills::SkillState::default(),
+            path_rules: Default::default(),
         }
     }
 
@@ -157,6 +161,7 @@ impl Agent {
         self.history.clear();
         self.used_ids.clear();
         self.skills.forget_loaded();
+        self.path_rules.forget_joined();
         // A new conversation partitions (and renders the catalog index) afresh.
         self.tools = None;
         Ok(())

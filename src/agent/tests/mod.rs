@@ -3,6 +3,7 @@
 
 mod chaos;
 mod direct;
+mod instructions;
 mod limits;
 #[cfg(feature = "skill-set")]
 mod plugins;
