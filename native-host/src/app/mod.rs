@@ -1,6 +1,7 @@
 //! The assembled application: runtime, servers, built-in tools, model and the terminal view.
 
 pub mod connect;
+pub mod instructions;
 pub mod local_tools;
 pub mod render;
 pub mod sandbox_setup;
@@ -44,6 +45,8 @@ pub struct App {
     pub format: Format,
     /// The skills, commands and plugins found (re-discovered by `/reload`).
     pub extensions: RefCell<Extensions>,
+    /// The instruction files loaded (`None` under `--bare` or `--no-instructions`).
+    pub instructions: RefCell<Option<crate::extensions::instructions::SessionInstructions>>,
 }
 
 /// Which servers to connect.
@@ -228,6 +231,10 @@ impl App {
         }
         let mut agent = Agent::new(registry, policy(options)?, config);
         extensions.install(&mut agent);
+        let instructions = instructions::load(options);
+        if let Some(instructions) = &instructions {
+            instructions::install(&mut agent, instructions);
+        }
         let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
 
@@ -244,6 +251,7 @@ impl App {
             tails: Mutex::new(StderrTails::new()),
             format,
             extensions: RefCell::new(extensions),
+            instructions: RefCell::new(instructions),
         };
         let say = |line: &str| {
             if !quiet {
@@ -255,6 +263,7 @@ impl App {
         }
         say(&sandbox_line);
         app.report_extensions(quiet);
+        app.report_instructions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =

@@ -63,6 +63,9 @@ pub enum Command {
     /// Report what this machine can enforce: the `bash` sandbox's kernel features (Landlock,
     /// seccomp, mount namespaces), the mode a run would use and its deny list.
     Doctor,
+    /// Show the instruction files that load (CLAUDE.md, AGENTS.md, rules, AGENTWIRE.md): from
+    /// where, in which order, their size; `--json` for the full record.
+    Instructions,
     /// List every tool the agent can use (with how each is loaded and what it costs).
     Tools {
         /// Search the tools instead of listing them.
@@ -252,6 +255,13 @@ pub struct CommonOptions {
     /// `~/.gnupg`, `~/.config/gcloud`, the state directory and the `--config` file).
     #[arg(long = "sandbox-deny", global = true, value_name = "PATH")]
     pub sandbox_deny: Vec<PathBuf>,
+    /// Load no instruction files (CLAUDE.md, AGENTS.md, CLAUDE.local.md, .claude/rules,
+    /// AGENTWIRE.md); `--bare` skips them too.
+    #[arg(long, global = true)]
+    pub no_instructions: bool,
+    /// Most bytes of instructions in the system prompt (default 32768); more is cut with a note.
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub instructions_budget: Option<usize>,
 }
 
 impl CommonOptions {
@@ -281,6 +291,8 @@ impl CommonOptions {
             sandbox,
             sandbox_network,
             sandbox_deny,
+            no_instructions,
+            instructions_budget,
         } = self;
         Settings {
             config: config.clone(),
@@ -305,6 +317,8 @@ impl CommonOptions {
             sandbox: *sandbox,
             sandbox_network: *sandbox_network,
             sandbox_deny: sandbox_deny.clone(),
+            no_instructions: *no_instructions,
+            instructions_budget: *instructions_budget,
         }
     }
 }

@@ -20,6 +20,8 @@ pub enum Action {
     Plugins,
     /// Discover skills, commands and plugins again.
     Reload,
+    /// Show the instruction files loaded.
+    Memory,
 }
 
 /// One built-in command.
@@ -66,6 +68,12 @@ pub const BUILTINS: &[Builtin] = &[
         aliases: &[],
         help: "discover skills, commands and plugins again (between runs)",
         action: Action::Reload,
+    },
+    Builtin {
+        name: "memory",
+        aliases: &["instructions"],
+        help: "instruction files loaded (CLAUDE.md, AGENTS.md, rules): from where, size",
+        action: Action::Memory,
     },
     Builtin {
         name: "clear",

@@ -60,4 +60,8 @@ pub struct Settings {
     pub sandbox_network: bool,
     /// Paths added to the sandbox's read deny list.
     pub sandbox_deny: Vec<PathBuf>,
+    /// Load no instruction files (`CLAUDE.md`, `AGENTS.md`, rules); `bare` skips them too.
+    pub no_instructions: bool,
+    /// The budget of the instructions block in bytes (default 32 KiB).
+    pub instructions_budget: Option<usize>,
 }
