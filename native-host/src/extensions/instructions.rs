@@ -130,16 +130,6 @@ impl DiskReader {
 impl InstructionReader for DiskReader {
     fn read(&self, path: &str, access: Access) -> Result<String, ReadError> {
         let path = Path::new(path);
-        // A dangling link exists (and is refused below); only a missing name is missing.
-        if let Err(e) = std::fs::symlink_metadata(path) {
-            return match e.kind() {
-                std::io::ErrorKind::NotFound => Err(ReadError::Missing),
-                _ => Err(ReadError::Refused(format!(
-                    "{}: cannot read: {e}",
-                    path.display()
-                ))),
-            };
-        }
         let bound = match access {
             Access::Project => match &self.project {
                 Some(bound) => bound,
@@ -152,7 +142,16 @@ impl InstructionReader for DiskReader {
             },
             Access::User | Access::Outside => &self.anywhere,
         };
-        let real = bound.resolve(path).map_err(ReadError::Refused)?;
+        let real = match bound.resolve(path) {
+            Ok(real) => real,
+            // A dangling link exists (and is refused); only a missing name is missing.
+            Err(why) => {
+                return match std::fs::symlink_metadata(path) {
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ReadError::Missing),
+                    _ => Err(ReadError::Refused(why)),
+                }
+            }
+        };
         if let Some(folder) = self.forbidden(&real) {
             return Err(ReadError::Refused(format!(
                 "{} leads to {}, inside {}, which is never read as instructions; refused",
@@ -163,15 +162,9 @@ impl InstructionReader for DiskReader {
         }
         // Read as the resolved path, so the check and the read are about the same file (the
         // walk from `/` refuses a link swapped in since).
-        let read = Bound::at_real(real.clone(), "the file").read(&real);
-        match read {
-            Ok(file) => Ok(file.text),
-            Err(why) => Err(ReadError::Refused(why.replacen(
-                &real.display().to_string(),
-                &path.display().to_string(),
-                1,
-            ))),
-        }
+        super::read::read_resolved(&real, path)
+            .map(|file| file.text)
+            .map_err(ReadError::Refused)
     }
 
     fn list_markdown(&self, dir: &str, _access: Access) -> Vec<String> {
