@@ -20,10 +20,15 @@ mod glob;
 mod markdown;
 mod path_rules;
 mod paths;
+mod prefetch;
 mod resolve;
 
 pub use glob::matches as glob_matches;
 pub use path_rules::{PathRule, PathRules, FILE_TOOLS};
+pub use prefetch::{
+    instructions_json, path_rules_from_json, path_rules_json, resolve_round, sources_from_json,
+    MAX_ROUNDS,
+};
 pub use resolve::resolve;
 
 use serde_json::{json, Value};

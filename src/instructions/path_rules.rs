@@ -42,6 +42,16 @@ impl PathRules {
         }
     }
 
+    /// The project root the globs are relative to.
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
+    /// Where relative tool paths start.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     /// The rules, in load order.
     pub fn rules(&self) -> &[PathRule] {
         &self.rules
