@@ -81,16 +81,24 @@ fn split_top(inner: &str) -> Vec<&str> {
     parts
 }
 
-/// Folder-by-folder match; `**` takes zero or more names.
+/// Folder-by-folder match; `**` takes zero or more names. A table over (part, name) keeps it
+/// linear in their product: a pattern of many `**` costs no backtracking.
 fn match_parts(parts: &[&str], names: &[&str]) -> bool {
-    match parts.split_first() {
-        None => names.is_empty(),
-        Some((&"**", rest)) => (0..=names.len()).any(|skip| match_parts(rest, &names[skip..])),
-        Some((part, rest)) => match names.split_first() {
-            Some((name, names)) => match_name(part, name) && match_parts(rest, names),
-            None => false,
-        },
+    let width = names.len() + 1;
+    // `next[j]`: whether parts[i + 1..] match names[j..]; starts as the empty pattern.
+    let mut next: Vec<bool> = (0..width).map(|j| j == names.len()).collect();
+    for part in parts.iter().rev() {
+        let mut here = vec![false; width];
+        for j in (0..width).rev() {
+            here[j] = if *part == "**" {
+                next[j] || (j < names.len() && here[j + 1])
+            } else {
+                j < names.len() && next[j + 1] && match_name(part, names[j])
+            };
+        }
+        next = here;
     }
+    next[0]
 }
 
 /// One name against one pattern part (`*`, `?`, `[…]`, literal characters).
@@ -186,6 +194,16 @@ mod tests {
         for (pattern, path, want) in cases {
             assert_eq!(matches(pattern, path), want, "{pattern} vs {path}");
         }
+    }
+
+    #[test]
+    fn many_globstars_cost_no_backtracking() {
+        let pattern = "**/".repeat(40) + "z";
+        let path = "a/".repeat(200) + "b";
+        let started = std::time::Instant::now();
+        assert!(!matches(&pattern, &path));
+        assert!(matches(&pattern, &(path + "/z")));
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
     }
 
     #[test]
