@@ -549,6 +549,12 @@ export interface AgentOptions {
   ask?: string[];
   deny?: string[];
   systemPrompt?: string;
+  /**
+   * Project instructions after the system prompt, fixed for the agent's conversations: a text,
+   * or what `loadInstructions` (agentwire/node) returns, whose path rules join the result of
+   * the first `read_file`/`write_file`/`edit_file` call on a file they match. Never a permission.
+   */
+  instructions?: string | Instructions;
   /** Most model calls per run (default 20). */
   maxSteps?: number;
   /** A run stops when the model repeats the same call this many times (default 3). */
@@ -878,3 +884,28 @@ export interface HttpAuthorizationChallenge {
  * `DELETE` for the session on close. Throws a `TypeError` for a bad URL, headers or options.
  */
 export function httpTransport(url: string, options?: HttpTransportOptions): Transport;
+
+/** One instruction file that loaded. */
+export interface InstructionFile {
+  readonly path: string;
+  /** Relative to the project root, `~/…`, or absolute. */
+  readonly shown: string;
+  readonly origin: 'user' | 'project' | 'local' | 'rule' | 'import';
+  readonly bytes: number;
+  readonly importedBy: string | null;
+  /** A rule's `paths:` globs (it joins the conversation later, not the system prompt). */
+  readonly paths: string[];
+  readonly truncated: boolean;
+}
+
+/** Resolved project instructions (`loadInstructions` in agentwire/node). */
+export interface Instructions {
+  /** The block for the system prompt ("" when nothing loaded). */
+  text: string;
+  /** The rules with `paths:` globs, as the core gives them. */
+  pathRules?: { root: string; base: string; rules: { path: string; shown: string; globs: string[]; text: string }[] } | null;
+  readonly files?: InstructionFile[];
+  readonly warnings?: string[];
+  readonly bytes?: number;
+  readonly truncatedBytes?: number;
+}

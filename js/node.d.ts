@@ -1,6 +1,6 @@
 // Type declarations for `agentwire/node`: everything from `agentwire`, plus Node transports.
 export * from './index.js';
-import type { CommandDefinition, Plugin, SkillDefinition, Transport } from './index.js';
+import type { CommandDefinition, InstructionFile, Instructions, Plugin, SkillDefinition, Transport } from './index.js';
 
 export interface StdioTransportOptions {
   /** Added to the parent's environment. */
@@ -31,3 +31,20 @@ export function discoverExtensions(opts?: {
   bare?: boolean;
   env?: Record<string, string>;
 }): Promise<{ skills: SkillDefinition[]; commands: CommandDefinition[]; plugins: Plugin[]; warnings: string[] }>;
+
+/**
+ * The instructions a session in `cwd` gets, where the CLI finds them (user files, the git root
+ * down to `cwd`, `.claude/rules`), confined as the CLI reads them; for `createAgent({ instructions })`.
+ */
+export function loadInstructions(opts?: {
+  cwd?: string;
+  home?: string;
+  /** Where `agentwire/AGENTWIRE.md` is (default `$XDG_CONFIG_HOME`, else `~/.config`). */
+  configHome?: string;
+  /** Let imports leave the workspace. */
+  trustWorkspace?: boolean;
+  /** Most bytes of the block (default 32768). */
+  budgetBytes?: number;
+  /** Load nothing. */
+  bare?: boolean;
+}): Promise<Instructions & { readonly files: InstructionFile[]; readonly warnings: string[] }>;

@@ -11,6 +11,7 @@ import {
 
 export * from './server.js';
 export { discoverExtensions, loadPluginDir, loadSkillDir } from './lib/node-extensions.js';
+export { loadInstructions } from './lib/node-instructions.js';
 
 const STDIO_OPTIONS = ['env', 'cwd', 'stderr', 'onStderr'];
 /** Lines of stderr kept to explain why a server exited. */

@@ -17,6 +17,7 @@ pub mod driver;
 pub mod ext;
 pub mod fallback;
 pub mod framing;
+pub mod instructions;
 mod json;
 pub mod jsonrpc;
 pub mod mcp;

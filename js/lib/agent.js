@@ -33,6 +33,7 @@ const AGENT_OPTIONS = [
   'ask',
   'deny',
   'systemPrompt',
+  'instructions',
   'maxSteps',
   'maxIdenticalCalls',
   'outputBudgetChars',
@@ -86,12 +87,30 @@ function checkRoots(where, roots) {
   });
 }
 
+/**
+ * `instructions`: a text, or what `loadInstructions` returns (`{ text, pathRules }`); as
+ * `{ text, pathRules }` for the core, which puts the text after the system prompt (fixed for
+ * the agent's conversations) and joins each path rule to the first file tool call it matches.
+ */
+function checkInstructions(where, value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return { text: value, pathRules: null };
+  if (!isPlainObject(value) || typeof value.text !== 'string') {
+    fail(where, `"instructions" must be a string or { text, pathRules } (from loadInstructions), got ${describe(value)}`);
+  }
+  if (value.pathRules !== undefined && value.pathRules !== null && !isPlainObject(value.pathRules)) {
+    fail(where, `"instructions.pathRules" must be an object, got ${describe(value.pathRules)}`);
+  }
+  return { text: value.text, pathRules: value.pathRules ?? null };
+}
+
 function checkAgentOptions(where, options) {
   // A copy: normalising `roots` must not change the caller's object.
   const o = { ...checkOptions(where, options, AGENT_OPTIONS) };
   checkModel(where, o.model);
   for (const key of ['allow', 'ask', 'deny']) optionalStrings(where, key, o[key]);
   optionalString(where, 'systemPrompt', o.systemPrompt);
+  o.instructions = checkInstructions(where, o.instructions);
   optionalCount(where, 'maxSteps', o.maxSteps, 1);
   optionalCount(where, 'maxIdenticalCalls', o.maxIdenticalCalls, 1);
   optionalCount(where, 'outputBudgetChars', o.outputBudgetChars, 0);
@@ -295,6 +314,7 @@ export class Agent {
       ask: options.ask,
       deny: options.deny,
       systemPrompt: options.systemPrompt,
+      instructions: options.instructions,
       maxSteps: options.maxSteps,
       maxIdenticalCalls: options.maxIdenticalCalls,
       outputBudgetChars: options.outputBudgetChars,

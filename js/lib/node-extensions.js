@@ -24,12 +24,12 @@ const MAX_ENTRIES = 2000;
 const SKIPPED = new Set(['.git', 'node_modules', '__pycache__']);
 
 /** A folder extension files must stay inside: its real path, and how a refusal names it. */
-async function boundOf(dir, label) {
+export async function boundOf(dir, label) {
   return { real: await realpath(resolve(dir)), label };
 }
 
 /** Where `path` really is, if inside `bound`; otherwise an error naming the path and target. */
-async function resolveInside(bound, path) {
+export async function resolveInside(bound, path) {
   let real;
   try {
     real = await realpath(path);
@@ -51,7 +51,7 @@ function kind(info) {
 }
 
 /** Reads `path` as UTF-8 if it resolves inside `bound` and is a regular file of at most 1 MiB. */
-async function readText(bound, path) {
+export async function readText(bound, path) {
   const real = await resolveInside(bound, path);
   const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   const handle = await open(real, flags).catch((error) => {
@@ -293,7 +293,7 @@ export async function loadPluginDir(dir, opts) {
 }
 
 /** The project folders from `cwd` up to its git root (stopping at `home`), nearest first. */
-async function projectDirs(cwd, home) {
+export async function projectDirs(cwd, home) {
   const dirs = [];
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (dir === home) break;

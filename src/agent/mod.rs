@@ -12,6 +12,7 @@ mod events;
 mod gated;
 mod pause;
 mod record;
+mod instructions;
 mod skills;
 mod turn;
 mod types;
@@ -106,6 +107,8 @@ pub struct Agent {
     skills: skills::SkillState,
     /// Context-window accounting and compaction state.
     context: compaction::ContextState,
+    /// Rules with `paths:` globs waiting to join the conversation.
+    path_rules: crate::instructions::PathRules,
 }
 
 impl Agent {
@@ -124,6 +127,7 @@ impl Agent {
             host_search: false,
             skills: skills::SkillState::default(),
             context: compaction::ContextState::default(),
+            path_rules: Default::default(),
         }
     }
 
@@ -173,6 +177,7 @@ impl Agent {
         self.history.clear();
         self.used_ids.clear();
         self.skills.forget_loaded();
+        self.path_rules.forget_joined();
         // A new conversation partitions (and renders the catalog index) afresh.
         self.tools = None;
         Ok(())

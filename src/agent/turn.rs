@@ -365,9 +365,16 @@ impl Agent {
             if let Some(session) = self.tools.as_mut() {
                 session.load(&pending.loads, &self.registry);
             }
-            let (content, is_error) = pending
+            let (mut content, is_error) = pending
                 .result
                 .unwrap_or_else(|| ("not run".to_owned(), true));
+            // A rule for the file this call read or wrote joins here, after the prefix.
+            if !is_error {
+                let subject = &pending.subject;
+                if let Some(rules) = self.path_rules.for_call(&subject.name, &subject.arguments) {
+                    content.push_str(&rules);
+                }
+            }
             self.push_message(
                 ChatMessage::Tool {
                     tool_call_id: pending.call.id,

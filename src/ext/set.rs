@@ -6,8 +6,20 @@ use crate::registry::char_prefix;
 
 /// REPL commands of the hosts; an item with one of these names is never reachable bare.
 pub const BUILTIN_COMMANDS: &[&str] = &[
-    "help", "tools", "mcp", "clear", "quit", "exit", "q", "skills", "plugins", "plugin", "reload",
+    "help",
+    "tools",
+    "mcp",
+    "clear",
+    "quit",
+    "exit",
+    "q",
+    "skills",
+    "plugins",
+    "plugin",
+    "reload",
     "commands",
+    "memory",
+    "instructions",
 ];
 
 /// An item that lost its bare name to another.

@@ -86,6 +86,33 @@ fn config_from(obj: &Map<String, Value>) -> AgentConfig {
     config
 }
 
+/// `instructions: {text, pathRules}` (what `loadInstructions` returns): the text after the
+/// system prompt, fixed for the agent's conversations, and the rules that join by path.
+fn instructions_from(obj: &Map<String, Value>, agent: &mut Agent) -> Result<(), JsError> {
+    let Some(value) = obj.get("instructions").filter(|v| !v.is_null()) else {
+        return Ok(());
+    };
+    let text = value
+        .get("text")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let path_rules = match value.get("pathRules").filter(|v| !v.is_null()) {
+        Some(rules) => {
+            crate::instructions::path_rules_from_json(rules).map_err(|e| JsError::new(&e))?
+        }
+        None => Default::default(),
+    };
+    let found = crate::instructions::Instructions {
+        text: text.to_owned(),
+        path_rules,
+        ..Default::default()
+    };
+    let base = agent.config().system_prompt.clone();
+    agent
+        .set_instructions(&base, &found)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
 fn policy_from(obj: &Map<String, Value>) -> Result<Policy, JsError> {
     let mut policy = Policy::new();
     for kind in [RuleKind::Allow, RuleKind::Ask, RuleKind::Deny] {
@@ -283,7 +310,7 @@ impl WasmAgent {
 impl WasmAgent {
     /// An agent from `config_json` (`allow`, `ask`, `deny`, `systemPrompt`, `maxSteps`,
     /// `maxIdenticalCalls`, `outputBudgetChars`, `previewChars`, `toolTimeoutMs`,
-    /// `maxOutputChars`, `toolSearch`, `contextWindow`, `auditEvents`: whether `emit` gets audit
+    /// `maxOutputChars`, `toolSearch`, `contextWindow`, `instructions`, `auditEvents`: whether `emit` gets audit
     /// records) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
     /// layer wraps the mock model, which lives in the mocks module, into one too). An invalid
     /// permission pattern throws.
@@ -296,6 +323,7 @@ impl WasmAgent {
         let mut config = config_from(&options);
         config.tool_search = super::tool_search::config_from(&options);
         let mut agent = Agent::new(registry, policy, config);
+        instructions_from(&options, &mut agent)?;
         if let Some(n) = count(&options, "skillCatalogChars") {
             agent.set_skill_catalog_chars(usize::try_from(n).unwrap_or(usize::MAX));
         }

@@ -140,3 +140,14 @@ pub fn parse_plugin_servers_text(text: &str, plugin: &str, file: &str, vars_json
     let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
     to_text(&json!({"servers": servers, "errors": errors, "warnings": warnings}))
 }
+
+/// One round of resolving project instructions (`agentwire/node`'s `loadInstructions` drives
+/// it): `{sources, files, listings}` → `{need}` naming the files and folders still to read, or
+/// `{instructions}`, or `{error}`. See [`crate::instructions::resolve_round`].
+#[wasm_bindgen(js_name = resolveInstructionsRound)]
+pub fn resolve_instructions_round(request_json: &str) -> String {
+    match crate::json::parse_str(request_json) {
+        Ok(request) => to_text(&crate::instructions::resolve_round(&request)),
+        Err(e) => error(format!("instructions: the request is not JSON: {e}")),
+    }
+}

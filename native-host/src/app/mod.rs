@@ -1,6 +1,7 @@
 //! The assembled application: runtime, servers, built-in tools, model and the terminal view.
 
 pub mod connect;
+pub mod instructions;
 pub mod local_tools;
 pub mod render;
 pub mod sandbox_setup;
@@ -49,6 +50,8 @@ pub struct App {
     pub extensions: RefCell<Extensions>,
     /// Where the conversation is kept, once a session is attached (`/resume` switches it).
     pub sessions: RefCell<Option<crate::app::sessions::SessionStore>>,
+    /// The instruction files loaded (`None` under `--bare` or `--no-instructions`).
+    pub instructions: RefCell<Option<crate::extensions::instructions::SessionInstructions>>,
 }
 
 /// Which servers to connect.
@@ -241,6 +244,10 @@ impl App {
         config.context = session_attach::context_config(options, model.model_name().as_deref());
         let mut agent = Agent::new(registry, policy(options)?, config);
         extensions.install(&mut agent);
+        let instructions = instructions::load(options);
+        if let Some(instructions) = &instructions {
+            instructions::install(&mut agent, instructions);
+        }
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
 
         let audit = match &options.audit {
@@ -259,6 +266,7 @@ impl App {
             format,
             extensions: RefCell::new(extensions),
             sessions: RefCell::new(None),
+            instructions: RefCell::new(instructions),
         };
         let say = |line: &str| {
             if !quiet {
@@ -272,6 +280,7 @@ impl App {
             say(line);
         }
         app.report_extensions(quiet);
+        app.report_instructions(quiet);
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =

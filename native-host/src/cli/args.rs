@@ -71,6 +71,9 @@ pub enum Command {
         #[command(subcommand)]
         command: SessionsCommand,
     },
+    /// Show the instruction files that load (CLAUDE.md, AGENTS.md, rules, AGENTWIRE.md): from
+    /// where, in which order, their size; `--json` for the full record.
+    Instructions,
     /// List every tool the agent can use (with how each is loaded and what it costs).
     Tools {
         /// Search the tools instead of listing them.
@@ -313,6 +316,13 @@ pub struct CommonOptions {
     /// With `--resume` of a paused run: reject the pending call CALL_ID (repeatable).
     #[arg(long, global = true, value_name = "CALL_ID")]
     pub reject: Vec<String>,
+    /// Load no instruction files (CLAUDE.md, AGENTS.md, CLAUDE.local.md, .claude/rules,
+    /// AGENTWIRE.md); `--bare` skips them too.
+    #[arg(long, global = true)]
+    pub no_instructions: bool,
+    /// Most bytes of instructions in the system prompt (default 32768); more is cut with a note.
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub instructions_budget: Option<usize>,
 }
 
 impl CommonOptions {
@@ -351,6 +361,8 @@ impl CommonOptions {
             no_compact,
             approve,
             reject,
+            no_instructions,
+            instructions_budget,
         } = self;
         Settings {
             config: config.clone(),
@@ -386,6 +398,8 @@ impl CommonOptions {
                 approve: approve.clone(),
                 reject: reject.clone(),
             },
+            no_instructions: *no_instructions,
+            instructions_budget: *instructions_budget,
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod commands;
 pub mod doctor;
 pub mod extension_commands;
 pub mod extension_listing;
+pub mod instructions_command;
 pub mod mcp_prompts;
 pub mod prompt_completion;
 pub mod repl;
@@ -33,6 +34,10 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     // Needs the kernel only.
     if let Some(Command::Doctor) = &cli.command {
         return crate::cli::doctor::run(&settings, options.json);
+    }
+    // Needs the files only: no server is started.
+    if let Some(Command::Instructions) = &cli.command {
+        return crate::cli::instructions_command::run(&settings, options.json);
     }
     // Needs the trust store only.
     if let Some(Command::Trust { dir, revoke, list }) = &cli.command {
@@ -259,6 +264,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             | Command::Trust { .. }
             | Command::Doctor
             | Command::Sessions { .. }
+            | Command::Instructions
             | Command::Skills { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),

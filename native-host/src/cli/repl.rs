@@ -140,9 +140,19 @@ fn builtin(app: &App, action: Action) {
         }
         Action::Mcp => show_servers(app),
         Action::Clear => match app.runtime.with_agent(|agent| agent.clear_history()) {
-            Ok(()) => crate::outln!("conversation cleared"),
+            Ok(()) => {
+                // A new conversation reads the instruction files again.
+                for warning in app.reload_instructions() {
+                    crate::errln!("warning: {warning}");
+                }
+                crate::outln!("conversation cleared")
+            }
             Err(e) => crate::outln!("cannot clear: {e}"),
         },
+        Action::Memory => crate::outln!(
+            "{}",
+            crate::cli::instructions_command::listing(app.instructions.borrow().as_ref(), None)
+        ),
         Action::Skills => crate::cli::extension_listing::print_skills(&app.extensions.borrow()),
         Action::Plugins => crate::cli::extension_listing::print_plugins(&app.extensions.borrow()),
         Action::Reload => {

@@ -26,6 +26,8 @@ pub enum Action {
     Compact,
     /// List this workspace's sessions, or continue one (`/resume [N|ID]`).
     Resume,
+    /// Show the instruction files loaded.
+    Memory,
 }
 
 /// One built-in command.
@@ -72,6 +74,12 @@ pub const BUILTINS: &[Builtin] = &[
         aliases: &[],
         help: "discover skills, commands and plugins again (between runs)",
         action: Action::Reload,
+    },
+    Builtin {
+        name: "memory",
+        aliases: &["instructions"],
+        help: "instruction files loaded (CLAUDE.md, AGENTS.md, rules): from where, size",
+        action: Action::Memory,
     },
     Builtin {
         name: "clear",

@@ -86,4 +86,8 @@ pub struct SessionSettings {
     pub approve: Vec<String>,
     /// Reject these pending calls of a paused session (`--reject CALL_ID`).
     pub reject: Vec<String>,
+    /// Load no instruction files (`CLAUDE.md`, `AGENTS.md`, rules); `bare` skips them too.
+    pub no_instructions: bool,
+    /// The budget of the instructions block in bytes (default 32 KiB).
+    pub instructions_budget: Option<usize>,
 }

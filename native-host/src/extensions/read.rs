@@ -89,6 +89,14 @@ impl Bound {
     }
 }
 
+/// Reads the file at `real`, a path [`Bound::resolve`] returned (so not resolved again), as
+/// [`Bound::read`] does: opened from `/` without following links, regular files only,
+/// bounded. Errors name `shown`.
+pub fn read_resolved(real: &Path, shown: &Path) -> Result<FileText, String> {
+    let (file, stat) = open_regular(real).map_err(|why| format!("{}: {why}", shown.display()))?;
+    read_bounded(file, stat, shown)
+}
+
 /// Reads `relative` of the skill folder `real_dir` (resolved at discovery, not again: a folder
 /// swapped for a link since is refused), for `read_skill_file`.
 pub fn read_skill_file(real_dir: &Path, relative: &str) -> Result<FileText, String> {

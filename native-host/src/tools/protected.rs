@@ -115,6 +115,11 @@ impl Protected {
                     true,
                 )
                 .with(
+                    home.join(".codex/AGENTS.md"),
+                    "the user's Codex instructions: loaded into every session's system prompt",
+                    false,
+                )
+                .with(
                     home.join(".agentwire_history"),
                     "agentwire's REPL history",
                     false,

@@ -4,6 +4,7 @@
 mod chaos;
 mod compaction;
 mod direct;
+mod instructions;
 mod limits;
 mod pause;
 #[cfg(feature = "skill-set")]

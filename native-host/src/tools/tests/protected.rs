@@ -44,6 +44,8 @@ async fn every_protected_place_is_refused_existing_or_not() {
             ".local/state/agentwire",
         ),
         (".config/agentwire/config.json", ".config/agentwire"),
+        (".config/agentwire/AGENTWIRE.md", ".config/agentwire"),
+        (".codex/AGENTS.md", ".codex/AGENTS.md"),
         (".agentwire_history", ".agentwire_history"),
     ];
     for (path, place) in cases {
