@@ -16,6 +16,7 @@ pub mod driver;
 pub mod ext;
 pub mod fallback;
 pub mod framing;
+pub mod hooks;
 mod json;
 pub mod jsonrpc;
 pub mod mcp;
