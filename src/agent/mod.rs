@@ -9,12 +9,14 @@ mod call;
 mod direct;
 mod events;
 mod gated;
+mod hooks;
 mod skills;
 mod turn;
 mod types;
 
 pub use events::UiEvent;
 pub use gated::Gated;
+pub use hooks::HookRequest;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
     SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
@@ -94,6 +96,9 @@ pub struct Agent {
     host_search: bool,
     /// Skills and prompt commands, and what activating them did.
     skills: skills::SkillState,
+    /// The session's hooks and what their inputs carry.
+    hooks: crate::hooks::HookSet,
+    hook_context: crate::hooks::HookContext,
 }
 
 impl Agent {
@@ -111,6 +116,8 @@ impl Agent {
             tools: None,
             host_search: false,
             skills: skills::SkillState::default(),
+            hooks: crate::hooks::HookSet::default(),
+            hook_context: crate::hooks::HookContext::default(),
         }
     }
 

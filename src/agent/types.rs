@@ -109,6 +109,9 @@ pub enum Action {
     /// [`crate::agent::Agent::handle_search_result`] (only after
     /// [`crate::agent::Agent::set_host_search`]).
     SearchTools(SearchRequest),
+    /// Run these hooks (all at once, each under its timeout) and answer with
+    /// [`crate::agent::Agent::handle_hook_runs`].
+    RunHooks(crate::agent::HookRequest),
 }
 
 /// A `tool_search` for the host's searcher (for example embeddings).
@@ -178,6 +181,8 @@ pub enum AgentError {
     UnknownCall(String),
     /// An approval for a call that is not waiting for one.
     NotAwaitingApproval(String),
+    /// Hook runs for a call that is not waiting for that event's hooks.
+    NotAwaitingHooks(String),
 }
 
 impl fmt::Display for AgentError {
@@ -190,6 +195,13 @@ impl fmt::Display for AgentError {
             }
             AgentError::UnknownCall(id) => {
                 write!(f, "no tool call {id} is running", id = quoted(id))
+            }
+            AgentError::NotAwaitingHooks(id) => {
+                write!(
+                    f,
+                    "tool call {id} is not waiting for hooks",
+                    id = quoted(id)
+                )
             }
             AgentError::NotAwaitingApproval(id) => {
                 write!(

@@ -138,7 +138,8 @@ fn the_gate_table_hooks_only_tighten() {
     use RuleVerdict as R;
     let deny = R::Deny("deny bash".into());
     let p = |p: P| Some((p, format!("{} by hook", p.as_str())));
-    let table: Vec<(&R, Option<(P, String)>, bool, GateOutcome)> = vec![
+    type Row<'a> = (&'a R, Option<(P, String)>, bool, GateOutcome);
+    let table: Vec<Row> = vec![
         (&deny, None, false, RuleDenied("deny bash".into())),
         (&deny, p(P::Allow), false, RuleDenied("deny bash".into())),
         (&deny, p(P::Allow), true, RuleDenied("deny bash".into())),
