@@ -60,6 +60,13 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginsCommand,
     },
+    /// List the hooks found (settings files, plugins), where each comes from and whether it
+    /// will run.
+    Hooks {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: HooksCommand,
+    },
     /// Report what this machine can enforce: the `bash` sandbox's kernel features (Landlock,
     /// seccomp, mount namespaces), the mode a run would use and its deny list.
     Doctor,
@@ -81,6 +88,13 @@ pub enum SkillsCommand {
         /// Its name (`plugin:name` for a plugin's).
         name: String,
     },
+}
+
+/// `agentwire hooks …`.
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Every hook: event, matcher, command or URL, source, and whether it will run.
+    List,
 }
 
 /// `agentwire plugins …`.
@@ -252,6 +266,9 @@ pub struct CommonOptions {
     /// `~/.gnupg`, `~/.config/gcloud`, the state directory and the `--config` file).
     #[arg(long = "sandbox-deny", global = true, value_name = "PATH")]
     pub sandbox_deny: Vec<PathBuf>,
+    /// Read hooks from FILE too (Claude Code's settings format), as your own (repeatable).
+    #[arg(long = "settings", global = true, value_name = "FILE")]
+    pub settings_files: Vec<PathBuf>,
 }
 
 impl CommonOptions {
@@ -281,6 +298,7 @@ impl CommonOptions {
             sandbox,
             sandbox_network,
             sandbox_deny,
+            settings_files,
         } = self;
         Settings {
             config: config.clone(),
@@ -305,6 +323,7 @@ impl CommonOptions {
             sandbox: *sandbox,
             sandbox_network: *sandbox_network,
             sandbox_deny: sandbox_deny.clone(),
+            settings_files: settings_files.clone(),
         }
     }
 }

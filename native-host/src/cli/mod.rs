@@ -5,6 +5,7 @@ pub mod args;
 pub mod commands;
 pub mod doctor;
 pub mod extension_commands;
+pub mod hooks_listing;
 pub mod extension_listing;
 pub mod mcp_prompts;
 pub mod prompt_completion;
@@ -202,6 +203,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             | Command::Trust { .. }
             | Command::Doctor
             | Command::Skills { .. }
+            | Command::Hooks { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),
         None if std::io::stdin().is_terminal() => match crate::cli::repl::run(app).await {

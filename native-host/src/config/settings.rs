@@ -60,4 +60,6 @@ pub struct Settings {
     pub sandbox_network: bool,
     /// Paths added to the sandbox's read deny list.
     pub sandbox_deny: Vec<PathBuf>,
+    /// Extra settings files (Claude Code format) whose hooks run, as the user's own.
+    pub settings_files: Vec<PathBuf>,
 }

@@ -2,6 +2,8 @@
 //! precedence and the gate belong to the core (`agentwire::ext`); this module brings it text.
 
 pub mod discover;
+pub mod hook_runner;
+pub mod hooks;
 pub mod plugin_dir;
 pub mod plugin_paths;
 pub mod read;
