@@ -41,7 +41,9 @@ pub fn print(hooks: &SessionHooks, as_json: bool) {
         return;
     }
     if specs.is_empty() {
-        crate::outln!("no hooks found (~/.claude/settings.json, .claude/settings*.json, plugins, --settings)");
+        crate::outln!(
+            "no hooks found (~/.claude/settings.json, .claude/settings*.json, plugins, --settings)"
+        );
     }
     for spec in specs {
         let matcher = match spec.matcher.as_str() {

@@ -58,7 +58,12 @@ impl HookProcesses {
     }
 
     /// Runs every hook at once; one run per hook, in order.
-    pub async fn run_all(&self, event: HookEvent, input: &Value, hooks: &[HookSpec]) -> Vec<HookRun> {
+    pub async fn run_all(
+        &self,
+        event: HookEvent,
+        input: &Value,
+        hooks: &[HookSpec],
+    ) -> Vec<HookRun> {
         let body = input.to_string();
         let runs = hooks.iter().map(|spec| async {
             let started = Instant::now();
@@ -124,7 +129,12 @@ impl HookProcesses {
                 guard.kill_after_exit();
                 status
             };
-            let (status, ..) = tokio::join!(waiting, feed, pump(stdout, &mut out), pump(stderr, &mut err));
+            let (status, ..) = tokio::join!(
+                waiting,
+                feed,
+                pump(stdout, &mut out),
+                pump(stderr, &mut err)
+            );
             status
         })
         .await;
@@ -152,7 +162,12 @@ impl HookProcesses {
     fn audit(&self, event: HookEvent, spec: &HookSpec, run: &HookRun) {
         let Some(file) = &self.audit else { return };
         let result = read_run(event, spec.name(), run);
-        let decision = match (&result.permission, &result.block, &result.stop, &result.error) {
+        let decision = match (
+            &result.permission,
+            &result.block,
+            &result.stop,
+            &result.error,
+        ) {
             (Some((permission, _)), ..) => permission.as_str(),
             (_, Some(_), ..) => "block",
             (_, _, Some(_), _) => "stop",

@@ -16,7 +16,8 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// Why a hook from an untrusted workspace does not run.
-pub const UNTRUSTED: &str = "the workspace is not trusted (`agentwire trust`, or --trust-workspace)";
+pub const UNTRUSTED: &str =
+    "the workspace is not trusted (`agentwire trust`, or --trust-workspace)";
 
 /// A session's hooks and what to say about them at start.
 #[derive(Debug, Default)]
@@ -76,18 +77,32 @@ pub fn load_hooks(extensions: &Extensions, settings_files: &[PathBuf]) -> Sessio
         }
     }
     // Project plugins of an untrusted workspace are not loaded: their hooks are listed only.
-    for root in extensions.found.plugins.iter().filter(|p| p.not_loaded.is_some()) {
+    for root in extensions
+        .found
+        .plugins
+        .iter()
+        .filter(|p| p.not_loaded.is_some())
+    {
         if let Some((shown, settings)) = plugin_hooks(&root.root, &mut Vec::new()) {
             let label = format!("plugin at {}", root.root.display());
             let blocked = Some(UNTRUSTED.to_owned());
             let root_text = Some(root.root.display().to_string());
-            add(&mut hooks, &settings, &label, Path::new(&shown), root_text, blocked);
+            add(
+                &mut hooks,
+                &settings,
+                &label,
+                Path::new(&shown),
+                root_text,
+                blocked,
+            );
         }
     }
     if let Some(file) = disabled_by {
         let mut all = HookSet::new();
         for mut spec in hooks.set.specs().iter().cloned() {
-            spec.source.blocked.get_or_insert_with(|| format!("disableAllHooks in {file}"));
+            spec.source
+                .blocked
+                .get_or_insert_with(|| format!("disableAllHooks in {file}"));
             all.push(spec);
         }
         hooks.set = all;
@@ -121,7 +136,9 @@ fn add(
         plugin_root,
         blocked,
     };
-    hooks.warnings.extend(hooks.set.add_settings(settings, &source));
+    hooks
+        .warnings
+        .extend(hooks.set.add_settings(settings, &source));
     if settings.get("hooks").is_some() {
         hooks.files.push((scope.to_owned(), path.to_path_buf()));
     }
@@ -147,7 +164,10 @@ fn read_settings(path: &Path, warnings: &mut Vec<String>, user: bool) -> Option<
     match serde_json::from_str::<Value>(&text) {
         Ok(value @ Value::Object(_)) => Some(value),
         Ok(_) => {
-            warnings.push(format!("{}: settings must be a JSON object", path.display()));
+            warnings.push(format!(
+                "{}: settings must be a JSON object",
+                path.display()
+            ));
             None
         }
         Err(error) => {
