@@ -35,7 +35,8 @@ pub fn verdict(event: HookEvent, hooks: &[HookSpec], runs: &[HookRun]) -> HookVe
     let results: Vec<HookResult> = hooks
         .iter()
         .zip(runs)
-        .map(|(spec, run)| read_run(event, spec.name(), run))
+        // The name reaches the model and the user: a command line may carry a token.
+        .map(|(spec, run)| read_run(event, &crate::audit::redact_text(spec.name()), run))
         .collect();
     let mut merged = merge(&results);
     if runs.len() < hooks.len() {
