@@ -18,6 +18,7 @@ pub mod ext;
 pub mod fallback;
 pub mod framing;
 pub mod instructions;
+pub mod hooks;
 mod json;
 pub mod jsonrpc;
 pub mod mcp;

@@ -337,6 +337,14 @@ impl Policy {
         self.decide_names(&names, spec.gate_risk())
     }
 
+    /// Whether an ask rule covers `spec` (by either name): the question it asks is the user's,
+    /// which no hook's allow skips (see [`crate::hooks::gate`]).
+    pub fn asks_by_rule(&self, spec: &ToolSpec) -> bool {
+        let full = rule_name(spec);
+        let names = [spec.name.as_str(), full.as_deref().unwrap_or(&spec.name)];
+        self.first_match(RuleKind::Ask, &names).is_some()
+    }
+
     /// `names[0]` is the model-facing name: session approvals are kept under it.
     fn decide_names(&self, names: &[&str], risk: Risk) -> Decision {
         if let Some(rule) = self.first_match(RuleKind::Deny, names) {

@@ -3,6 +3,7 @@
 use crate::agent::ToolFailure;
 use crate::audit::Outcome;
 use crate::content::ToolOutput;
+use crate::hooks::{gate, GateOutcome, Permission, RuleVerdict};
 use crate::json::quoted;
 use crate::policy::{Decision, Policy};
 use crate::registry::{char_prefix, truncate_output, Registry, Risk, ToolSource, ToolSpec};
@@ -57,8 +58,8 @@ pub(super) enum Resolution {
 pub(super) fn resolve(
     registry: &Registry,
     policy: &Policy,
-    name: &str,
-    arguments: &Value,
+    (name, arguments): (&str, &Value),
+    hook: Option<&(Permission, String)>,
     approved: bool,
 ) -> Resolution {
     let Some(spec) = registry.get(name) else {
@@ -79,17 +80,28 @@ pub(super) fn resolve(
             target: Some(target),
         };
     }
-    match policy.decide_call(spec, arguments) {
-        Decision::Deny { rule } => Resolution::Refuse {
+    let rules = match policy.decide_call(spec, arguments) {
+        Decision::Deny { rule } => RuleVerdict::Deny(rule),
+        Decision::Allow => RuleVerdict::Allow,
+        _ if policy.asks_by_rule(spec) => RuleVerdict::AskByRule,
+        _ => RuleVerdict::AskByRisk,
+    };
+    // Hooks only tighten: see `crate::hooks::gate`.
+    match gate(&rules, hook, approved) {
+        GateOutcome::RuleDenied(rule) => Resolution::Refuse {
             content: format!(
                 "denied: the permission rule `{rule}` does not allow {name}; do not retry it"
             ),
             outcome: Outcome::Denied,
             target: Some(target),
         },
-        _ if approved => Resolution::Run(target),
-        Decision::Allow => Resolution::Run(target),
-        _ => Resolution::Ask(target),
+        GateOutcome::HookDenied(reason) => Resolution::Refuse {
+            content: format!("denied: {reason}; do not retry it"),
+            outcome: Outcome::Denied,
+            target: Some(target),
+        },
+        GateOutcome::Run => Resolution::Run(target),
+        GateOutcome::Ask => Resolution::Ask(target),
     }
 }
 

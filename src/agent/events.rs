@@ -85,6 +85,13 @@ pub enum UiEvent {
         /// Names found, best first (empty: nothing matched).
         results: Vec<String>,
     },
+    /// A hook said something for the user (a `systemMessage`, a non-blocking error).
+    HookNotice {
+        /// The event the hook ran on.
+        event: String,
+        /// What to show.
+        message: String,
+    },
     /// The run ended without an answer (model failure, step limit, repeated call, cancel).
     Error {
         /// What went wrong.
@@ -120,7 +127,7 @@ pub enum UiEvent {
 
 impl UiEvent {
     /// The `type` tag: `step_start`, `step_end`, `command_expanded`, `model_text`, `tool_start`, `tool_end`,
-    /// `approval_request`, `tool_search`, `error` or `done`.
+    /// `approval_request`, `tool_search`, `hook_notice`, `error` or `done`.
     pub fn kind(&self) -> &'static str {
         match self {
             UiEvent::StepStart { .. } => "step_start",
@@ -131,6 +138,7 @@ impl UiEvent {
             UiEvent::ToolEnd { .. } => "tool_end",
             UiEvent::ApprovalRequest { .. } => "approval_request",
             UiEvent::ToolSearch { .. } => "tool_search",
+            UiEvent::HookNotice { .. } => "hook_notice",
             UiEvent::Error { .. } => "error",
             UiEvent::Done { .. } => "done",
             UiEvent::Compacted { .. } => "compacted",
@@ -169,6 +177,7 @@ impl UiEvent {
                 risk,
             } => json!({"id": id, "name": name, "args": args, "risk": risk.as_str()}),
             UiEvent::ToolSearch { query, results } => json!({"query": query, "results": results}),
+            UiEvent::HookNotice { event, message } => json!({"event": event, "message": message}),
             UiEvent::Error { message } => json!({"message": message}),
             UiEvent::Done {
                 answer,

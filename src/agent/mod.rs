@@ -13,6 +13,7 @@ mod gated;
 mod pause;
 mod record;
 mod instructions;
+mod hooks;
 mod skills;
 mod turn;
 mod types;
@@ -20,6 +21,7 @@ mod types;
 pub use events::UiEvent;
 pub use gated::Gated;
 pub use pause::PendingCall;
+pub use hooks::HookRequest;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
     SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
@@ -109,6 +111,9 @@ pub struct Agent {
     context: compaction::ContextState,
     /// Rules with `paths:` globs waiting to join the conversation.
     path_rules: crate::instructions::PathRules,
+    /// The session's hooks and what their inputs carry.
+    hooks: crate::hooks::HookSet,
+    hook_context: crate::hooks::HookContext,
 }
 
 impl Agent {
@@ -128,6 +133,8 @@ impl Agent {
             skills: skills::SkillState::default(),
             context: compaction::ContextState::default(),
             path_rules: Default::default(),
+            hooks: crate::hooks::HookSet::default(),
+            hook_context: crate::hooks::HookContext::default(),
         }
     }
 

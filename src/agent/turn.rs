@@ -6,16 +6,19 @@
 //! answered on the spot and do not break a batch.
 
 use super::call::{millis, preview, resolve, shape, Resolution, Target};
+use super::hooks::{request_hooks, response_fields, CallHooks};
 use super::{Agent, Outbox, Run, UiEvent};
 use crate::agent::{
     Action, AgentError, Approval, ApprovalRequest, SearchRequest, ToolFailure, ToolInvocation,
 };
 use crate::audit::{AuditRecord, Outcome};
 use crate::content::ToolOutput;
+use crate::hooks::HookEvent;
 use crate::model::{ChatMessage, ToolCall};
 use crate::registry::ToolSource;
 use crate::time::Instant;
 use crate::tool_search::Step;
+use serde_json::Value;
 use std::time::Duration;
 
 /// What the loop is waiting for.
@@ -66,6 +69,7 @@ impl Turn {
                     approved: false,
                     announced: false,
                     result: None,
+                    hooks: CallHooks::default(),
                 })
                 .collect(),
             next: 0,
@@ -77,6 +81,8 @@ impl Turn {
 pub(super) enum CallState {
     Queued,
     AwaitingApproval,
+    /// The host runs hooks for it ([`Action::RunHooks`]).
+    AwaitingHooks,
     Running(Instant),
     Finished,
 }
@@ -100,6 +106,8 @@ pub(super) struct PendingCall {
     pub(super) announced: bool,
     /// Text for the model and whether it is an error.
     pub(super) result: Option<(String, bool)>,
+    /// What its hooks said.
+    pub(super) hooks: CallHooks,
 }
 
 impl Outbox {
@@ -176,10 +184,12 @@ impl Agent {
             let Some(turn) = tools_turn(&mut self.run) else {
                 return;
             };
-            let waiting = turn
-                .calls
-                .iter()
-                .any(|c| matches!(c.state, CallState::Running(_) | CallState::AwaitingApproval));
+            let waiting = turn.calls.iter().any(|c| {
+                matches!(
+                    c.state,
+                    CallState::Running(_) | CallState::AwaitingApproval | CallState::AwaitingHooks
+                )
+            });
             if waiting {
                 return;
             }
@@ -249,11 +259,26 @@ impl Agent {
                         continue;
                     }
                 }
+                let pre_hooks = !pending.hooks.pre_heard
+                    && self.registry.get(&pending.subject.name).is_some()
+                    && self
+                        .hooks
+                        .fires(HookEvent::PreToolUse, &pending.subject.name);
+                if pre_hooks {
+                    if !batch.is_empty() {
+                        break;
+                    }
+                    pending.hooks.pre_heard = true;
+                    let hooks = (&self.hooks, &self.hook_context, &mut self.out);
+                    if request_hooks(hooks, pending, HookEvent::PreToolUse, Value::Null) {
+                        return;
+                    }
+                }
                 let resolution = resolve(
                     &self.registry,
                     &self.policy,
-                    &pending.subject.name,
-                    &pending.subject.arguments,
+                    (&pending.subject.name, &pending.subject.arguments),
+                    pending.hooks.permission.as_ref(),
                     pending.approved,
                 );
                 match resolution {
@@ -309,6 +334,18 @@ impl Agent {
                         }
                     }
                     Resolution::Ask(target) => {
+                        if batch.is_empty() && !pending.hooks.permission_heard {
+                            pending.hooks.permission_heard = true;
+                            let hooks = (&self.hooks, &self.hook_context, &mut self.out);
+                            if request_hooks(
+                                hooks,
+                                pending,
+                                HookEvent::PermissionRequest,
+                                Value::Null,
+                            ) {
+                                return;
+                            }
+                        }
                         if batch.is_empty() {
                             self.out.announce(pending);
                             pending.state = CallState::AwaitingApproval;
@@ -375,6 +412,11 @@ impl Agent {
                     content.push_str(&rules);
                 }
             }
+            // Hook context joins the conversation with the result, never the prefix.
+            for note in &pending.hooks.notes {
+                content.push_str("\n\n[hook] ");
+                content.push_str(note);
+            }
             self.push_message(
                 ChatMessage::Tool {
                     tool_call_id: pending.call.id,
@@ -399,7 +441,10 @@ impl Agent {
         let preview_chars = self.config.preview_chars;
         if let Some(turn) = tools_turn(&mut self.run) {
             for pending in &mut turn.calls {
-                if pending.state != CallState::Finished {
+                // A result waiting for its PostToolUse hooks stands.
+                let has_result =
+                    pending.state == CallState::AwaitingHooks && pending.result.is_some();
+                if pending.state != CallState::Finished && !has_result {
                     self.out.refuse(
                         pending,
                         now,
@@ -467,8 +512,14 @@ impl Agent {
         record.output_chars = shaped.output_chars;
         record.truncated = shaped.truncated;
         self.out.audit.push(record);
+        let (event_fields, is_error) = (shaped.content.clone(), shaped.is_error);
         pending.result = Some((shaped.content, shaped.is_error));
         pending.state = CallState::Finished;
+        let (event, extra) = response_fields(&event_fields, is_error);
+        let hooks = (&self.hooks, &self.hook_context, &mut self.out);
+        if request_hooks(hooks, pending, event, extra) {
+            return Ok(());
+        }
         self.pump(now);
         Ok(())
     }

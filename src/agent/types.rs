@@ -112,6 +112,9 @@ pub enum Action {
     /// [`crate::agent::Agent::handle_search_result`] (only after
     /// [`crate::agent::Agent::set_host_search`]).
     SearchTools(SearchRequest),
+    /// Run these hooks (all at once, each under its timeout) and answer with
+    /// [`crate::agent::Agent::handle_hook_runs`].
+    RunHooks(crate::agent::HookRequest),
 }
 
 /// A `tool_search` for the host's searcher (for example embeddings).
@@ -185,6 +188,8 @@ pub enum AgentError {
     NothingToCompact,
     /// `resume_paused` on a conversation with no pending call.
     NothingPaused,
+    /// Hook runs for a call that is not waiting for that event's hooks.
+    NotAwaitingHooks(String),
 }
 
 impl fmt::Display for AgentError {
@@ -201,6 +206,13 @@ impl fmt::Display for AgentError {
             AgentError::NothingToCompact => f.write_str("there is no conversation to compact"),
             AgentError::NothingPaused => {
                 f.write_str("the conversation has no paused run (no call waits for a decision)")
+            }
+            AgentError::NotAwaitingHooks(id) => {
+                write!(
+                    f,
+                    "tool call {id} is not waiting for hooks",
+                    id = quoted(id)
+                )
             }
             AgentError::NotAwaitingApproval(id) => {
                 write!(

@@ -41,6 +41,9 @@ pub struct Runtime<C: Clock> {
     pub(super) model: Rc<RefCell<Rc<dyn ModelBackend>>>,
     pub(super) local_tools: Rc<dyn LocalTools>,
     pub(super) searcher: RefCell<Option<ToolSearcher>>,
+    pub(super) hook_runner: RefCell<Option<super::hooks::HookRunner>>,
+    /// Context from session hooks waiting to join the next prompt.
+    pub(super) hook_notes: RefCell<Vec<String>>,
     pub(super) clock: C,
     pub(super) interrupt: RunInterrupt,
     pub(super) transcript_sink: RefCell<Option<TranscriptSink>>,
@@ -77,6 +80,8 @@ impl<C: Clock> Runtime<C> {
             model: Rc::new(RefCell::new(model)),
             local_tools,
             searcher: RefCell::new(None),
+            hook_runner: RefCell::new(None),
+            hook_notes: RefCell::new(Vec::new()),
             clock,
             interrupt: RunInterrupt::new(),
             transcript_sink: RefCell::new(None),

@@ -50,6 +50,15 @@ impl<C: Clock> Runtime<C> {
             }
         };
         let prompt = expanded.as_deref().unwrap_or(prompt);
+        let prompt = match self.hooked_prompt(prompt, observer).await {
+            Ok(prompt) => prompt,
+            Err(message) => {
+                observer.on_event(&UiEvent::Error {
+                    message: message.clone(),
+                });
+                return Err(RunError(message));
+            }
+        };
         self.agent
             .borrow_mut()
             .start_run(self.clock.now(), prompt)
@@ -115,8 +124,25 @@ impl<C: Clock> Runtime<C> {
                     let _ = self.agent.borrow_mut().pause_run(now);
                     Ok(())
                 }
+                Some(Action::RunHooks(request)) => {
+                    let (call_id, event) = (request.call_id.clone(), request.event);
+                    let work = self.run_hooks(event, request.input, request.hooks);
+                    unless_interrupted(&self.interrupt, work).await.map(|runs| {
+                        let now = self.clock.now();
+                        ignore_stale(
+                            self.agent
+                                .borrow_mut()
+                                .handle_hook_runs(now, &call_id, event, runs),
+                        );
+                    })
+                }
                 Some(Action::RequestApproval(request)) => {
-                    unless_interrupted(&self.interrupt, observer.approve(&request))
+                    let notify = self.notify_approval(&request.name, observer);
+                    let ask = async {
+                        let (_, answer) = futures::join!(notify, observer.approve(&request));
+                        answer
+                    };
+                    unless_interrupted(&self.interrupt, ask)
                         .await
                         .map(|answer| {
                             let now = self.clock.now();
@@ -144,6 +170,7 @@ impl<C: Clock> Runtime<C> {
             }
         }
         self.drain_outputs(observer, &mut outcome);
+        self.stop_hooks(observer).await;
         outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
     }
 

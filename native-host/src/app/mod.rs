@@ -17,6 +17,7 @@ use crate::app::servers::{mock_github, plan};
 use crate::config::project_config::{choose_config, TrustPrompt, PROJECT_CONFIG};
 use crate::config::settings::Settings;
 use crate::extensions::discover::project_plugin_roots;
+use crate::extensions::hook_runner::HookProcesses;
 use crate::extensions::session::Extensions;
 use crate::model::{ModelChoice, ModelOverrides, ModelSettings};
 use crate::os::clock::TokioClock;
@@ -25,6 +26,7 @@ use agentwire::agent::{Agent, AgentConfig};
 use agentwire::config::ServerConfig;
 use agentwire::driver::{ModelBackend, Runtime};
 use agentwire::fallback::after_real_failure;
+use agentwire::hooks::HookContext;
 use agentwire::mcp::Root;
 use agentwire::policy::Policy;
 use agentwire::registry::{Registry, Risk, RiskOverrides};
@@ -52,6 +54,20 @@ pub struct App {
     pub sessions: RefCell<Option<crate::app::sessions::SessionStore>>,
     /// The instruction files loaded (`None` under `--bare` or `--no-instructions`).
     pub instructions: RefCell<Option<crate::extensions::instructions::SessionInstructions>>,
+    /// Whether `SessionStart` fired (then `SessionEnd` fires at shutdown).
+    session_started: std::cell::Cell<bool>,
+}
+
+/// What every hook input says about the session: a fresh id and the working directory.
+fn hook_context(cwd: &std::path::Path) -> HookContext {
+    let mut bytes = [0u8; 16];
+    let _ = getrandom::fill(&mut bytes);
+    HookContext {
+        session_id: bytes.iter().map(|b| format!("{b:02x}")).collect(),
+        transcript_path: None,
+        cwd: cwd.display().to_string(),
+        permission_mode: "default".into(),
+    }
 }
 
 /// Which servers to connect.
@@ -248,7 +264,15 @@ impl App {
         if let Some(instructions) = &instructions {
             instructions::install(&mut agent, instructions);
         }
+        let hooks = crate::extensions::hooks::load_hooks(&extensions, &options.settings_files);
+        agent.set_hooks(hooks.set.clone(), hook_context(extensions.cwd()));
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
+        let hook_audit = match &options.audit {
+            Some(path) => Some(open_audit_log(path)?),
+            None => None,
+        };
+        let processes = HookProcesses::new(extensions.cwd().to_path_buf(), hook_audit);
+        runtime.set_hook_runner(Some(processes.runner()));
 
         let audit = match &options.audit {
             Some(path) => Some(open_audit_log(path)?),
@@ -267,6 +291,7 @@ impl App {
             extensions: RefCell::new(extensions),
             sessions: RefCell::new(None),
             instructions: RefCell::new(instructions),
+            session_started: std::cell::Cell::new(false),
         };
         let say = |line: &str| {
             if !quiet {
@@ -281,6 +306,13 @@ impl App {
         }
         app.report_extensions(quiet);
         app.report_instructions(quiet);
+        // Said even when quiet, once: the user must learn why the project's hooks stay off.
+        for warning in &hooks.warnings {
+            eprintln!("warning: {}", crate::os::term_safe::visible(warning));
+        }
+        if let Some(notice) = &hooks.blocked_notice {
+            eprintln!("{notice}");
+        }
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =
@@ -378,6 +410,13 @@ impl App {
         }
     }
 
+    /// Fires `SessionStart` with `source` (`startup`, `clear`, …): its hooks' context joins
+    /// the next prompt; `SessionEnd` follows at shutdown.
+    pub async fn session_start(&self, source: &str) {
+        self.session_started.set(true);
+        self.runtime.session_start(source, &self.terminal).await;
+    }
+
     /// The last stderr lines of a stdio server.
     pub fn stderr_tail(&self, server: &str, lines: usize) -> Vec<String> {
         last_stderr(&self.tails, server, lines)
@@ -386,6 +425,9 @@ impl App {
     /// Shuts every server down in order (stdin closed, then SIGTERM, then SIGKILL) and waits
     /// for the children to be reaped.
     pub async fn shutdown(&self) {
+        if self.session_started.get() {
+            self.runtime.session_end("other", &self.terminal).await;
+        }
         // First let the connection drivers send what is queued, such as the
         // `notifications/cancelled` of an interrupted call: closing drops unsent messages.
         for _ in 0..10 {

@@ -286,6 +286,7 @@ impl Terminal {
                 "── compacted the conversation ({}): {tokens_before} → {tokens_after} tokens",
                 mode.as_str()
             )),
+            UiEvent::HookNotice { event, message } => Some(format!("hook ({event}): {message}")),
             UiEvent::Done { answer, steps, .. } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
                     Some(format!("── done in {}", plural(*steps, "step")))
@@ -305,6 +306,11 @@ impl Terminal {
 fn shown(event: &UiEvent) -> Cow<'_, UiEvent> {
     match event {
         UiEvent::Error { message } => Cow::Owned(UiEvent::Error {
+            message: redact_message(message),
+        }),
+        // A hook's words quote its command line, which may carry a token.
+        UiEvent::HookNotice { event, message } => Cow::Owned(UiEvent::HookNotice {
+            event: event.clone(),
             message: redact_message(message),
         }),
         UiEvent::ToolEnd {

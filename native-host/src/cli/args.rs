@@ -62,6 +62,13 @@ pub enum Command {
         #[command(subcommand)]
         command: PluginsCommand,
     },
+    /// List the hooks found (settings files, plugins), where each comes from and whether it
+    /// will run.
+    Hooks {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: HooksCommand,
+    },
     /// Report what this machine can enforce: the `bash` sandbox's kernel features (Landlock,
     /// seccomp, mount namespaces), the mode a run would use and its deny list.
     Doctor,
@@ -109,6 +116,13 @@ pub enum SkillsCommand {
         /// Its name (`plugin:name` for a plugin's).
         name: String,
     },
+}
+
+/// `agentwire hooks …`.
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Every hook: event, matcher, command or URL, source, and whether it will run.
+    List,
 }
 
 /// `agentwire plugins …`.
@@ -323,6 +337,9 @@ pub struct CommonOptions {
     /// Most bytes of instructions in the system prompt (default 32768); more is cut with a note.
     #[arg(long, global = true, value_name = "BYTES")]
     pub instructions_budget: Option<usize>,
+    /// Read hooks from FILE too (Claude Code's settings format), as your own (repeatable).
+    #[arg(long = "settings", global = true, value_name = "FILE")]
+    pub settings_files: Vec<PathBuf>,
 }
 
 impl CommonOptions {
@@ -363,6 +380,7 @@ impl CommonOptions {
             reject,
             no_instructions,
             instructions_budget,
+            settings_files,
         } = self;
         Settings {
             config: config.clone(),
@@ -400,6 +418,7 @@ impl CommonOptions {
             },
             no_instructions: *no_instructions,
             instructions_budget: *instructions_budget,
+            settings_files: settings_files.clone(),
         }
     }
 }

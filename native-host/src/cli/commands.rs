@@ -22,6 +22,7 @@ pub async fn run(app: &App, prompt: &str) -> ExitCode {
         Ok(prompt) => prompt,
         Err(e) => return fail(false, &e),
     };
+    app.session_start("startup").await;
     match app.runtime.run(&prompt, &app.terminal).await {
         Ok(_) => 0,
         Err(e) => exit_code(&e),

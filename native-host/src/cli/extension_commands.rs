@@ -1,6 +1,6 @@
 //! `agentwire skills …` and `agentwire plugins …`: discovery and listing; no server starts.
 
-use crate::cli::args::{Cli, Command, PluginsCommand, SkillsCommand};
+use crate::cli::args::{Cli, Command, HooksCommand, PluginsCommand, SkillsCommand};
 use crate::cli::extension_listing::{plugins_json, print_plugins, print_skills, skills_json};
 use crate::extensions::discover::Scope;
 use crate::extensions::plugin_dir::{host_lookup, read_plugin};
@@ -44,6 +44,13 @@ pub fn run(cli: &Cli) -> Option<i32> {
     let discover =
         || Extensions::discover(&options.plugin_dirs, options.bare, options.trust_workspace);
     match cli.command.as_ref()? {
+        Command::Hooks {
+            command: HooksCommand::List,
+        } => {
+            let hooks = crate::extensions::hooks::load_hooks(&discover(), &options.settings_files);
+            crate::cli::hooks_listing::print(&hooks, options.json);
+            Some(0)
+        }
         Command::Skills {
             command: SkillsCommand::List,
         } => {

@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod extension_commands;
 pub mod extension_listing;
 pub mod instructions_command;
+pub mod hooks_listing;
 pub mod mcp_prompts;
 pub mod prompt_completion;
 pub mod repl;
@@ -266,6 +267,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             | Command::Sessions { .. }
             | Command::Instructions
             | Command::Skills { .. }
+            | Command::Hooks { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),
         None if std::io::stdin().is_terminal() => match crate::cli::repl::run(app).await {

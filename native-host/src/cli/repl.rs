@@ -34,6 +34,7 @@ fn history_file() -> Option<std::path::PathBuf> {
 
 /// Runs the interactive session until `/quit` or end of input.
 pub async fn run(app: &App) -> Result<(), String> {
+    app.session_start("startup").await;
     let mut editor: Editor<PromptCompleter, DefaultHistory> =
         Editor::new().map_err(|e| format!("cannot start the line editor: {e}"))?;
     let (ask, mut questions) = tokio::sync::mpsc::unbounded_channel::<Question>();
@@ -99,7 +100,13 @@ pub async fn run(app: &App) -> Result<(), String> {
                     .map_or("", |(_, a)| a.trim());
                 crate::cli::repl_sessions::run(app, action, args).await
             }
-            Input::Builtin(action) => builtin(app, action),
+            Input::Builtin(action) => {
+                let clear = action == Action::Clear;
+                builtin(app, action);
+                if clear {
+                    app.session_start("clear").await;
+                }
+            }
             Input::Slash { .. } if mcp_prompts::is_prompt_command(input) => {
                 mcp_prompts::run_command(app, input).await
             }

@@ -7,7 +7,7 @@
 
 use crate::config::settings::Settings;
 use crate::config::trust::{canonical_dir, TrustStore};
-use crate::config::trust_summary::{plugin_summary, server_summary};
+use crate::config::trust_summary::{hook_summary, plugin_summary, server_summary};
 use std::path::{Path, PathBuf};
 
 /// Finds the folders of the plugins a workspace holds (given the workspace and `$HOME`): the
@@ -164,7 +164,15 @@ async fn ask(dir: &Path, project_plugins: ProjectPlugins) -> Option<bool> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from);
-    let plugins = plugin_summary(&project_plugins(dir, home.as_deref()));
+    let roots = project_plugins(dir, home.as_deref());
+    let hooks = hook_summary(dir, &roots);
+    if !hooks.is_empty() {
+        eprintln!("Its hooks would run as you, on the events named:");
+        for line in hooks {
+            eprintln!("  {line}");
+        }
+    }
+    let plugins = plugin_summary(&roots);
     if !plugins.is_empty() {
         eprintln!("It also holds plugins, which would load:");
         for line in plugins {

@@ -90,4 +90,6 @@ pub struct SessionSettings {
     pub no_instructions: bool,
     /// The budget of the instructions block in bytes (default 32 KiB).
     pub instructions_budget: Option<usize>,
+    /// Extra settings files (Claude Code format) whose hooks run, as the user's own.
+    pub settings_files: Vec<PathBuf>,
 }

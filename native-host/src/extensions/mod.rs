@@ -3,6 +3,8 @@
 
 pub mod discover;
 pub mod instructions;
+pub mod hook_runner;
+pub mod hooks;
 pub mod plugin_dir;
 pub mod plugin_paths;
 pub mod read;

@@ -1,5 +1,5 @@
 //! Reading one file plugin's folder: its manifest, skills, commands and MCP servers, and what
-//! it ships that agentwire does not run yet (hooks, agents). Servers are named
+//! it ships that agentwire does not run yet (agents; hooks are read by `super::hooks`). Servers are named
 //! `plugin_<p>_<s>` (tools `mcp__plugin_<p>_<s>__<tool>`, as in Claude Code) and can never
 //! turn on sampling or lower a tool's risk: those are the user's to give.
 
@@ -33,7 +33,7 @@ pub struct PluginFolder {
     pub uses_data_dir: bool,
     /// Its MCP servers, already named `plugin_<p>_<s>`.
     pub servers: Vec<ServerConfig>,
-    /// What it ships that is not supported yet ("hooks: not supported yet").
+    /// What it ships that is not supported yet ("agents (1): not supported yet").
     pub ignored: Vec<String>,
     /// Warnings naming the file.
     pub warnings: Vec<String>,
@@ -211,22 +211,12 @@ fn unsupported(
     warnings: &mut Vec<String>,
 ) -> Vec<String> {
     let mut ignored = Vec::new();
+    // Hooks run (`super::hooks`); a hooks file that cannot be read is a warning here.
     let hooks_file = root.join("hooks/hooks.json");
-    let hooks_there = std::fs::symlink_metadata(&hooks_file).is_ok();
-    if hooks_there || !manifest["hooks"].is_null() {
-        let read = match bound.read(&hooks_file) {
-            Ok(read) => Some(read),
-            Err(error) => {
-                warnings.extend(hooks_there.then_some(error));
-                None
-            }
-        };
-        let events = read
-            .and_then(|read| serde_json::from_str::<Value>(&read.text).ok())
-            .and_then(|v| v.get("hooks").and_then(Value::as_object).cloned())
-            .map(|hooks| hooks.keys().cloned().collect::<Vec<_>>().join(", "))
-            .unwrap_or_default();
-        ignored.push(format!("hooks ({events}): not supported yet"));
+    if std::fs::symlink_metadata(&hooks_file).is_ok() {
+        if let Err(error) = bound.read(&hooks_file) {
+            warnings.push(error);
+        }
     }
     let agents = std::fs::read_dir(root.join("agents"))
         .map(|entries| entries.filter_map(|e| e.ok()).count())
@@ -290,13 +280,12 @@ mod tests {
         assert_eq!(
             full.ignored,
             [
-                "hooks (SessionStart, PreToolUse): not supported yet",
                 "agents (1): not supported yet",
                 "lspServers: not supported yet",
                 "userConfig: not supported yet",
             ]
         );
-        // Declared in the manifest only: still listed.
+        // Declared in the manifest only: agents still listed, hooks run.
         std::fs::remove_dir_all(root.join("hooks")).unwrap();
         std::fs::remove_dir_all(root.join("agents")).unwrap();
         write(
@@ -306,10 +295,8 @@ mod tests {
         let declared = read_plugin(&root, Scope::User, &env).unwrap();
         assert_eq!(
             declared.ignored,
-            [
-                "hooks (): not supported yet",
-                "agents (0): not supported yet"
-            ]
+            ["agents (0): not supported yet"],
+            "hooks run now: they are not listed as unsupported"
         );
     }
 

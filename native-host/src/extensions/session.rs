@@ -113,6 +113,11 @@ impl Extensions {
         *self.skill_dirs.borrow_mut() = self.parsed.dirs.clone();
     }
 
+    /// The directory `${CLAUDE_PROJECT_DIR}` names (the current directory, resolved).
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
     /// Puts the parsed set into `agent` (it applies from the next run).
     pub fn install(&self, agent: &mut agentwire::agent::Agent) {
         *agent.skills_mut() = self.parsed.set.clone();

@@ -209,6 +209,9 @@ fn a_chaotic_model_tools_and_user_never_break_the_loop_or_its_history() {
                         assert!(host_search, "only a host searcher is asked");
                         searching.push(request.call_id);
                     }
+                    Some(Action::RunHooks(request)) => {
+                        panic!("no hooks are configured, yet {request:?}")
+                    }
                     Some(Action::RequestApproval(request)) => {
                         let answer = *rng.pick(&[Approval::Yes, Approval::No, Approval::Always]);
                         let id = if rng.below(10) == 0 {

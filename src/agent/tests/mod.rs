@@ -5,6 +5,7 @@ mod chaos;
 mod compaction;
 mod direct;
 mod instructions;
+mod hooks;
 mod limits;
 mod pause;
 #[cfg(feature = "skill-set")]
@@ -93,7 +94,11 @@ struct Harness {
     log: Vec<String>,
     /// What the host's searcher answers to [`Action::SearchTools`].
     host_ranking: Result<Vec<String>, String>,
+    /// What the hooks of an [`Action::RunHooks`] print (default: each exits 0 silently).
+    hook_runs: HookFn,
 }
+
+type HookFn = Box<dyn FnMut(&HookRequest) -> Vec<crate::hooks::HookRun>>;
 
 impl Harness {
     fn new(policy: Policy, config: AgentConfig) -> Self {
@@ -110,6 +115,10 @@ impl Harness {
             audit: Vec::new(),
             log: Vec::new(),
             host_ranking: Ok(Vec::new()),
+            hook_runs: Box::new(|request| {
+                let ok = crate::hooks::HookRun::exited(0, "", "");
+                vec![ok; request.hooks.len()]
+            }),
         }
     }
 
@@ -213,6 +222,20 @@ impl Harness {
                     .handle_search_result(now, &request.call_id, ranking)
                     .unwrap();
             }
+            Action::RunHooks(request) => {
+                self.log.push(format!(
+                    "hooks {} {}",
+                    request.event.as_str(),
+                    request.call_id
+                ));
+                let runs = (self.hook_runs)(&request);
+                let now = self.tick(1);
+                let taken = self
+                    .agent
+                    .handle_hook_runs(now, &request.call_id, request.event, runs);
+                // Runs drained before a hook stopped the run are stale, as after a cancel.
+                assert!(taken.is_ok() || !self.agent.is_running(), "{taken:?}");
+            }
             Action::RequestApproval(request) => {
                 self.log.push(format!("ask {}", request.call_id));
                 let answer = self.approvals.pop_front().expect("approval script ran out");
@@ -279,6 +302,7 @@ fn render_event(event: &UiEvent) -> String {
         UiEvent::ApprovalRequest { id, risk, .. } => format!("approve? {id} {risk}"),
         UiEvent::ToolSearch { query, results } => format!("found {query:?}: {results:?}"),
         UiEvent::Error { message } => format!("error: {message}"),
+        UiEvent::HookNotice { event, message } => format!("notice {event}: {message}"),
         UiEvent::CommandExpanded { qualified, .. } => format!("expanded /{qualified}"),
         UiEvent::StepEnd { step, usage } => format!("step {step} {}", usage.summary()),
         UiEvent::Done {

@@ -1,0 +1,143 @@
+//! Hooks through the CLI: a project's hooks never start a process in an untrusted workspace
+//! (a marker file proves it), are said once at start and listed by `agentwire hooks list`;
+//! trusted, they run; `--settings FILE` is the user's own.
+
+mod common;
+
+use common::run_cli;
+use serde_json::json;
+use std::path::Path;
+
+/// A project whose `.claude/settings.json` touches `marker` at SessionStart and on every tool
+/// call, with a HOME of its own (the real one's settings stay out of the test).
+fn project() -> (tempfile::TempDir, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let touch = |name: &str| json!({"type": "command", "command": format!("touch \"$CLAUDE_PROJECT_DIR/{name}\"")});
+    let settings = json!({"hooks": {
+        "SessionStart": [{"hooks": [touch("marker-start")]}],
+        "UserPromptSubmit": [{"hooks": [touch("marker-prompt")]}],
+        "PreToolUse": [{"matcher": "*", "hooks": [touch("marker-tool")]}]
+    }});
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        settings.to_string(),
+    )
+    .unwrap();
+    (dir, home)
+}
+
+fn markers(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("marker"))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn an_untrusted_workspace_never_starts_a_hook_and_says_so_once() {
+    let (dir, home) = project();
+    let home_env = home.path().display().to_string();
+    let out = run_cli(dir.path(), &["run", "hello"], &[("HOME", &home_env)]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        markers(dir.path()).is_empty(),
+        "a hook ran: {:?}",
+        markers(dir.path())
+    );
+    let said = out.stderr.matches("hook(s) of the project").count();
+    assert_eq!(said, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("3 hook(s)") && out.stderr.contains("not trusted"),
+        "{out:?}"
+    );
+    let list = run_cli(
+        dir.path(),
+        &["hooks", "list", "--json"],
+        &[("HOME", &home_env)],
+    );
+    let listed = list.json();
+    let hooks = listed["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 3, "{listed}");
+    assert!(hooks
+        .iter()
+        .all(|h| h["runs"] == false && h["why"].as_str().unwrap().contains("not trusted")));
+    assert!(markers(dir.path()).is_empty());
+    let human = run_cli(dir.path(), &["hooks", "list"], &[("HOME", &home_env)]);
+    assert!(human.stdout.contains("SessionStart: touch"), "{human:?}");
+    assert!(human.stdout.contains("does not run"), "{human:?}");
+}
+
+#[test]
+fn a_trusted_workspace_runs_its_hooks() {
+    let (dir, home) = project();
+    let home_env = home.path().display().to_string();
+    let out = run_cli(
+        dir.path(),
+        &["--trust-workspace", "run", "hello"],
+        &[("HOME", &home_env)],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        markers(dir.path()),
+        ["marker-prompt", "marker-start"],
+        "{out:?}"
+    );
+    assert!(!out.stderr.contains("hook(s) of the project"), "{out:?}");
+    let list = run_cli(
+        dir.path(),
+        &["--trust-workspace", "hooks", "list", "--json"],
+        &[("HOME", &home_env)],
+    );
+    assert!(list.json()["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["runs"] == true));
+}
+
+#[test]
+fn settings_files_are_the_users_own_and_user_settings_run_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    let user = json!({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
+        {"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/marker-user\""}]}]}});
+    std::fs::write(home.path().join(".claude/settings.json"), user.to_string()).unwrap();
+    let extra = dir.path().join("extra.json");
+    let blocking = json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": "echo 'prompts are paused' >&2; exit 2"}]}]}});
+    std::fs::write(&extra, blocking.to_string()).unwrap();
+    let home_env = home.path().display().to_string();
+    let audit = dir.path().join("audit.jsonl");
+    let args = [
+        "--settings",
+        extra.to_str().unwrap(),
+        "--audit",
+        audit.to_str().unwrap(),
+        "run",
+        "hello",
+    ];
+    let out = run_cli(dir.path(), &args, &[("HOME", &home_env)]);
+    assert_eq!(out.code, 1, "the blocked prompt fails the run: {out:?}");
+    assert!(
+        out.stdout.contains("the prompt was not sent") && out.stdout.contains("prompts are paused"),
+        "{out:?}"
+    );
+    assert_eq!(markers(dir.path()), ["marker-user"]);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&audit)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v["type"] == "hook")
+        .collect();
+    let events: Vec<&str> = lines.iter().map(|l| l["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["SessionStart", "UserPromptSubmit"], "{lines:?}");
+    assert_eq!(lines[1]["decision"], "block");
+    assert_eq!(lines[1]["exit"], 2);
+}
