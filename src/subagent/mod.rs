@@ -1,0 +1,33 @@
+//! Subagents: a child agent with its own context, never more rights than its parent.
+//!
+//! The pieces here are plain data and pure logic: agent definitions ([`AgentDefinition`], read
+//! from Claude Code Markdown files and Codex TOML files), the session's [`AgentSet`] and its
+//! `Agent` tool, and [`child_scope`], which derives a child's tools and gate from its
+//! parent's. A child *is* an [`crate::agent::Agent`] machine, nested: the async driver
+//! (`crate::driver`) starts one per `Agent` call and drives it beside the parent with the same
+//! model, MCP connections and approval prompt; see `docs/subagents.md`.
+
+mod catalog;
+#[cfg(feature = "skill-set")]
+mod codex_toml;
+mod definition;
+#[cfg(feature = "skill-set")]
+mod markdown;
+mod scope;
+
+pub use catalog::{AgentRequest, AgentSet, DEFAULT_AGENT_CATALOG_CHARS, MAX_ANSWER_CHARS};
+#[cfg(feature = "skill-set")]
+pub use codex_toml::parse_codex_toml;
+pub use definition::{valid_name, AgentDefinition, PermissionMode, GENERAL_PURPOSE};
+#[cfg(feature = "skill-set")]
+pub use markdown::parse_markdown;
+pub use scope::{child_scope, ChildScope};
+
+/// Name of the tool that starts a child (Claude Code's name).
+pub const AGENT_TOOL: &str = "Agent";
+
+/// How deep children may nest by default: the main agent's children cannot start their own.
+pub const DEFAULT_MAX_DEPTH: u32 = 1;
+
+/// Tokens (input + output, summed over its steps) one child run may use by default.
+pub const DEFAULT_TOKEN_BUDGET: u64 = 400_000;
