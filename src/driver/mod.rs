@@ -21,6 +21,7 @@ mod runtime;
 mod sampling;
 mod server_status;
 mod servers;
+mod subagents;
 mod traits;
 mod turn;
 
@@ -35,5 +36,6 @@ pub use mcp_runtime::NOT_CONNECTED;
 pub use resource_tools::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
 pub use runtime::{Runtime, ToolSearcher};
 pub use server_status::ServerStatus;
+pub use subagents::ModelResolver;
 pub use traits::{Clock, Spawn, Transport};
 pub use turn::RunError;

@@ -39,6 +39,8 @@ pub struct Runtime<C: Clock> {
     pub(super) searcher: RefCell<Option<ToolSearcher>>,
     pub(super) clock: C,
     pub(super) interrupt: RunInterrupt,
+    /// Agent definitions, limits and the transcripts of child runs.
+    pub(super) subagents: super::subagents::SubagentState,
 }
 
 /// Marks the interrupt handle active for as long as it lives, so a run whose future the host
@@ -74,6 +76,7 @@ impl<C: Clock> Runtime<C> {
             searcher: RefCell::new(None),
             clock,
             interrupt: RunInterrupt::new(),
+            subagents: Default::default(),
         }
     }
 

@@ -31,3 +31,27 @@ pub const DEFAULT_MAX_DEPTH: u32 = 1;
 
 /// Tokens (input + output, summed over its steps) one child run may use by default.
 pub const DEFAULT_TOKEN_BUDGET: u64 = 400_000;
+
+use crate::model::{ChatMessage, Usage};
+
+/// What one child run left behind: kept by the runtime beside the parent's history, so a
+/// host can show or save it (the parent's tool result names it by `index`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChildTranscript {
+    /// Position in the runtime's list of child transcripts (the `transcript` reference).
+    pub index: usize,
+    /// The child's agent name.
+    pub agent: String,
+    /// The id of the parent's `Agent` call.
+    pub parent_tool_use_id: String,
+    /// How deep it ran: 1 for a child of the main agent.
+    pub depth: u32,
+    /// The child's conversation, oldest first (its system prompt is not in it).
+    pub history: Vec<ChatMessage>,
+    /// Tokens of the child's steps that reported usage.
+    pub usage: Option<Usage>,
+    /// Model calls made.
+    pub steps: u32,
+    /// `Ok(answer)`, `Err(why it stopped)`, or `None` while it runs.
+    pub outcome: Option<Result<String, String>>,
+}
