@@ -5,13 +5,16 @@
 mod support;
 
 use agentwire::agent::{Approval, UiEvent, DEFAULT_SYSTEM_PROMPT};
+use agentwire::driver::Clock;
 use agentwire::driver::{McpClient, MockGithubTransport, ModelBackend, ModelStream};
 use agentwire::mcp::CallOptions;
 use agentwire::mock_github::MockGithubServer;
 use agentwire::model::openai::{encode_request, OpenAiOptions};
 use agentwire::model::{ChatMessage, MockModel, ModelRequest, ModelResponse, ToolCall, Usage};
 use agentwire::policy::Policy;
-use agentwire::subagent::{AgentDefinition, AgentSet, AGENT_TOOL};
+#[allow(unused_imports)]
+use agentwire::subagent::AgentDefinition;
+use agentwire::subagent::{AgentSet, AGENT_TOOL};
 use agentwire::Instant;
 use futures::future::LocalBoxFuture;
 use serde_json::{json, Value};
@@ -37,13 +40,20 @@ fn github_host(model: Rc<dyn ModelBackend>, policy: Policy) -> (Host, McpClient)
 
 /// Estimated prompt tokens of `request` on the wire (OpenAI encoding, 4 bytes a token).
 fn prompt_tokens(request: &ModelRequest) -> usize {
-    encode_request(request, &OpenAiOptions::new("m")).to_string().len() / 4
+    encode_request(request, &OpenAiOptions::new("m"))
+        .to_string()
+        .len()
+        / 4
 }
 
 /// Titles of what `tool` of the mock server lists for `owner/repo`.
 fn titles(host: &mut Host, client: &McpClient, tool: &str, repo: &str) -> Vec<String> {
     let (owner, name) = repo.split_once('/').unwrap();
-    let call = client.call_tool(tool, json!({"owner": owner, "repo": name}), CallOptions::default());
+    let call = client.call_tool(
+        tool,
+        json!({"owner": owner, "repo": name}),
+        CallOptions::default(),
+    );
     let output = Stepper::new(call).step(&mut host.pool).unwrap().unwrap();
     let items: Value = serde_json::from_str(&output.to_model_text()).unwrap();
     items
@@ -91,8 +101,18 @@ fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_thei
         assert_eq!(call.name, AGENT_TOOL);
         let prompt = call.arguments["prompt"].as_str().unwrap();
         let repo = prompt.rsplit(' ').next().unwrap();
-        let tool = if prompt.contains("pull") { "list_pull_requests" } else { "list_issues" };
-        let ChatMessage::Tool { tool_call_id, content, is_error, .. } = result else {
+        let tool = if prompt.contains("pull") {
+            "list_pull_requests"
+        } else {
+            "list_issues"
+        };
+        let ChatMessage::Tool {
+            tool_call_id,
+            content,
+            is_error,
+            ..
+        } = result
+        else {
             panic!("{result:?}")
         };
         assert_eq!(tool_call_id, &call.id);
@@ -100,15 +120,24 @@ fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_thei
         let want = titles(&mut host, &client, tool, repo);
         assert!(!want.is_empty(), "{repo} has items to list");
         for title in want.iter().take(20) {
-            assert!(content.contains(title.as_str()), "{title:?} of {repo} missing from {content}");
+            assert!(
+                content.contains(title.as_str()),
+                "{title:?} of {repo} missing from {content}"
+            );
         }
         // The child that answered is the one started by this call, and it called the server.
-        let child = transcripts.iter().find(|t| t.parent_tool_use_id == call.id).unwrap();
+        let child = transcripts
+            .iter()
+            .find(|t| t.parent_tool_use_id == call.id)
+            .unwrap();
         assert_eq!(child.agent, "general-purpose");
         assert!(matches!(&child.outcome, Some(Ok(a)) if content.starts_with(a.trim_end())));
         assert!(child.history.iter().any(|m| matches!(m,
             ChatMessage::Tool { name, is_error: false, .. } if *name == format!("mcp__github__{tool}"))));
-        assert!(answer.contains(content.lines().next().unwrap()), "the parent quotes each report");
+        assert!(
+            answer.contains(content.lines().next().unwrap()),
+            "the parent quotes each report"
+        );
     }
 
     // All eight ran at once: every child had started before the first one finished.
@@ -121,16 +150,30 @@ fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_thei
         .iter()
         .filter(|e| matches!(e, UiEvent::Subagent { event, .. } if event.kind() == "tool_start"))
         .count();
-    assert_eq!(started_before, 8, "each child's MCP call was in flight together");
+    assert_eq!(
+        started_before, 8,
+        "each child's MCP call was in flight together"
+    );
     drop(log);
     assert_eq!(child_events(&observer, "done").len(), 8);
-    assert_eq!(observer.events.borrow().iter().filter(|e| e.is_terminal()).count(), 1);
+    assert_eq!(
+        observer
+            .events
+            .borrow()
+            .iter()
+            .filter(|e| e.is_terminal())
+            .count(),
+        1
+    );
     assert_eq!(client.in_flight(), 0);
     assert_eq!(host.runtime.running_subagents(), 0);
 
     // Audit: the children's calls carry their agent and parent call id.
     let audits = observer.take_audits();
-    let child_audits: Vec<_> = audits.iter().filter(|r| r.tool.starts_with("mcp__github__")).collect();
+    let child_audits: Vec<_> = audits
+        .iter()
+        .filter(|r| r.tool.starts_with("mcp__github__"))
+        .collect();
     assert_eq!(child_audits.len(), 8);
     for record in child_audits {
         assert_eq!(record.origin, "agent:general-purpose");
@@ -162,12 +205,276 @@ fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_thei
         call.id = format!("one_{n}");
     }
     let single = ScriptedModel::new([
-        ModelResponse { text: None, tool_calls: calls, usage: None },
+        ModelResponse {
+            text: None,
+            tool_calls: calls,
+            usage: None,
+        },
         ModelResponse::text("done"),
     ]);
     let (mut one, _client) = github_host(single.clone(), Policy::new());
     one.run(EIGHT, &Observer::default()).unwrap();
     let one_context = prompt_tokens(single.requests.borrow().last().unwrap());
-    eprintln!("parent prompt tokens with 8 subagents: {parent_prompt}; in one context: {one_context}");
-    assert!(parent_prompt < one_context, "{parent_prompt} >= {one_context}");
+    eprintln!(
+        "parent prompt tokens with 8 subagents: {parent_prompt}; in one context: {one_context}"
+    );
+    assert!(
+        parent_prompt < one_context,
+        "{parent_prompt} >= {one_context}"
+    );
+}
+
+/// A deterministic generator for the chaos test.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// The mock model, answering after a delay of the manual clock.
+struct SlowModel {
+    clock: ManualClock,
+    delays: RefCell<Rng>,
+}
+
+impl ModelBackend for SlowModel {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        _on_stream: &'a dyn Fn(ModelStream<'_>),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        let delay = 1 + self.delays.borrow_mut().below(8);
+        let until = Instant::from_millis(self.clock.now().as_millis() + delay);
+        Box::pin(async move {
+            agentwire::driver::Clock::sleep_until(&self.clock, until).await;
+            Ok(MockModel::new().complete(&request))
+        })
+    }
+}
+
+/// The mock GitHub server in process, each reply held back for a few milliseconds.
+struct SlowGithub {
+    server: RefCell<MockGithubServer>,
+    queue: RefCell<VecDeque<(u64, Vec<u8>)>>,
+    clock: ManualClock,
+    delays: RefCell<Rng>,
+    notify: futures::channel::mpsc::UnboundedSender<()>,
+    wake: futures::lock::Mutex<futures::channel::mpsc::UnboundedReceiver<()>>,
+    /// `tools/call` ids sent, and ids cancelled.
+    calls: RefCell<Vec<Value>>,
+    cancelled: RefCell<Vec<Value>>,
+    /// Response ids the client received.
+    delivered: RefCell<Vec<Value>>,
+}
+
+impl SlowGithub {
+    fn new(clock: ManualClock, seed: u64) -> Rc<Self> {
+        let (notify, wake) = futures::channel::mpsc::unbounded();
+        Rc::new(SlowGithub {
+            server: RefCell::new(MockGithubServer::new()),
+            queue: RefCell::new(VecDeque::new()),
+            clock,
+            delays: RefCell::new(Rng(seed)),
+            notify,
+            wake: futures::lock::Mutex::new(wake),
+            calls: RefCell::new(Vec::new()),
+            cancelled: RefCell::new(Vec::new()),
+            delivered: RefCell::new(Vec::new()),
+        })
+    }
+}
+
+/// The client's handle on a shared [`SlowGithub`].
+struct SlowTransport(Rc<SlowGithub>);
+
+impl agentwire::driver::Transport for SlowTransport {
+    async fn send(&self, bytes: Vec<u8>) -> Result<(), String> {
+        let s = &self.0;
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            if let Ok(message) = serde_json::from_str::<Value>(line) {
+                match message["method"].as_str() {
+                    Some("tools/call") => s.calls.borrow_mut().push(message["id"].clone()),
+                    Some("notifications/cancelled") => s
+                        .cancelled
+                        .borrow_mut()
+                        .push(message["params"]["requestId"].clone()),
+                    _ => {}
+                }
+            }
+        }
+        let reply = s.server.borrow_mut().handle_bytes(&bytes);
+        if !reply.is_empty() {
+            // The handshake answers at once; tool calls take a few milliseconds.
+            let delay = if s.calls.borrow().is_empty() {
+                0
+            } else {
+                1 + s.delays.borrow_mut().below(6)
+            };
+            let due = s.clock.now().as_millis() + delay;
+            s.queue.borrow_mut().push_back((due, reply));
+            let _ = s.notify.unbounded_send(());
+        }
+        Ok(())
+    }
+
+    async fn recv(&self) -> Option<Result<Vec<u8>, String>> {
+        use futures::StreamExt;
+        let s = &self.0;
+        loop {
+            let front = s.queue.borrow().front().map(|(due, _)| *due);
+            match front {
+                Some(due) if s.clock.now().as_millis() >= due => {
+                    let (_, bytes) = s.queue.borrow_mut().pop_front()?;
+                    for line in String::from_utf8_lossy(&bytes).lines() {
+                        if let Ok(message) = serde_json::from_str::<Value>(line) {
+                            s.delivered.borrow_mut().push(message["id"].clone());
+                        }
+                    }
+                    return Some(Ok(bytes));
+                }
+                Some(due) => {
+                    agentwire::driver::Clock::sleep_until(&s.clock, Instant::from_millis(due))
+                        .await;
+                }
+                None => {
+                    s.wake.lock().await.next().await?;
+                }
+            }
+        }
+    }
+
+    async fn close(&self) {}
+}
+
+#[test]
+fn aborting_at_a_random_moment_leaves_nothing_running_a_hundred_times() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut interrupted = 0;
+    let mut cancelled_on_server = 0;
+    for round in 0..100u64 {
+        let clock = ManualClock::default();
+        let model = Rc::new(SlowModel {
+            clock: clock.clone(),
+            delays: RefCell::new(Rng(round + 7)),
+        });
+        let agent = agentwire::agent::Agent::new(
+            agentwire::registry::Registry::new(),
+            Policy::new(),
+            agentwire::agent::AgentConfig::default(),
+        );
+        let mut host = Host {
+            pool: futures::executor::LocalPool::new(),
+            runtime: agentwire::driver::Runtime::new(
+                agent,
+                model,
+                Rc::new(agentwire::driver::NoLocalTools),
+                clock.clone(),
+            ),
+            clock: clock.clone(),
+        };
+        let server = SlowGithub::new(clock.clone(), round + 11);
+        let client = host.add_server("github", SlowTransport(Rc::clone(&server)));
+        host.runtime.set_agents(AgentSet::with_builtin());
+        let timers_before = clock.live_sleeps();
+        let interrupt = host.runtime.interrupt_handle();
+        let observer = Observer::default();
+        let children = 1 + rng.below(8) as usize;
+        let tasks: Vec<&str> = EIGHT
+            .split(": ")
+            .nth(1)
+            .unwrap()
+            .split("; ")
+            .take(children)
+            .collect();
+        let prompt = format!("use subagents: {}", tasks.join("; "));
+        let moment = rng.below(30);
+        let mut run = Stepper::new(host.runtime.run(&prompt, &observer));
+        let mut ended = run.step(&mut host.pool);
+        for _ in 0..moment {
+            if ended.is_some() {
+                break;
+            }
+            clock.advance(1);
+            ended = run.step(&mut host.pool);
+        }
+        let result = match ended {
+            Some(result) => result,
+            None => {
+                interrupt.interrupt("Ctrl-C").unwrap();
+                interrupted += 1;
+                run.step(&mut host.pool)
+                    .expect("an interrupted run ends at once")
+            }
+        };
+        drop(run);
+        host.pool.run_until_stalled();
+        // Replies the server still sends to cancelled calls arrive (and are dropped as late);
+        // after that the test transport holds no timer, so any left is the runtime's.
+        clock.advance(10);
+        host.pool.run_until_stalled();
+
+        let events = observer.events.borrow();
+        let terminal: Vec<_> = events.iter().filter(|e| e.is_terminal()).collect();
+        assert_eq!(terminal.len(), 1, "round {round}: {terminal:?}");
+        assert_eq!(result.is_ok(), matches!(terminal[0], UiEvent::Done { .. }));
+        assert_eq!(host.runtime.running_subagents(), 0, "round {round}");
+        assert_eq!(
+            client.in_flight(),
+            0,
+            "round {round}: a request is still pending"
+        );
+        assert_eq!(
+            clock.live_sleeps(),
+            timers_before,
+            "round {round}: a timer leaked"
+        );
+        // Every child started has exactly one terminal event; every call sent that got no
+        // answer was cancelled on the server.
+        for child in host.runtime.subagent_transcripts() {
+            let ends = events
+                .iter()
+                .filter(|e| {
+                    matches!(e, UiEvent::Subagent { parent_tool_use_id, event, .. }
+                    if *parent_tool_use_id == child.parent_tool_use_id && event.is_terminal())
+                })
+                .count();
+            assert_eq!(ends, 1, "round {round}: child {}", child.parent_tool_use_id);
+            assert!(child.outcome.is_some(), "round {round}");
+        }
+        cancelled_on_server += server.cancelled.borrow().len();
+        for id in server.calls.borrow().iter() {
+            assert!(
+                server.delivered.borrow().contains(id) || server.cancelled.borrow().contains(id),
+                "round {round}: call {id} was neither answered nor cancelled"
+            );
+        }
+        // The history stays consistent: every call has its result.
+        let history = host.history();
+        let calls: usize = history
+            .iter()
+            .map(|m| match m {
+                ChatMessage::Assistant { tool_calls, .. } => tool_calls.len(),
+                _ => 0,
+            })
+            .sum();
+        let results = history
+            .iter()
+            .filter(|m| matches!(m, ChatMessage::Tool { .. }))
+            .count();
+        assert_eq!(calls, results, "round {round}");
+    }
+    assert!(
+        interrupted > 50,
+        "most rounds were interrupted mid-way: {interrupted}"
+    );
+    assert!(
+        cancelled_on_server > 20,
+        "children's MCP calls were in flight: {cancelled_on_server}"
+    );
+    eprintln!("{interrupted} of 100 runs interrupted; {cancelled_on_server} MCP calls cancelled");
 }
