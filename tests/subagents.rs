@@ -12,13 +12,12 @@ use agentwire::mock_github::MockGithubServer;
 use agentwire::model::openai::{encode_request, OpenAiOptions};
 use agentwire::model::{ChatMessage, MockModel, ModelRequest, ModelResponse, ToolCall, Usage};
 use agentwire::policy::Policy;
-#[allow(unused_imports)]
-use agentwire::subagent::AgentDefinition;
-use agentwire::subagent::{AgentSet, AGENT_TOOL};
+
+use agentwire::subagent::{AgentDefinition, AgentSet, AGENT_TOOL};
 use agentwire::Instant;
 use futures::future::LocalBoxFuture;
 use serde_json::{json, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use support::async_io::ManualClock;
@@ -188,9 +187,9 @@ fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_thei
         .requests
         .borrow()
         .iter()
-        .filter(|r| r.system == DEFAULT_SYSTEM_PROMPT)
+        .rev()
+        .find(|r| r.system == DEFAULT_SYSTEM_PROMPT)
         .map(prompt_tokens)
-        .last()
         .unwrap();
     let mut calls = Vec::new();
     for child in &transcripts {
@@ -477,4 +476,325 @@ fn aborting_at_a_random_moment_leaves_nothing_running_a_hundred_times() {
         "children's MCP calls were in flight: {cancelled_on_server}"
     );
     eprintln!("{interrupted} of 100 runs interrupted; {cancelled_on_server} MCP calls cancelled");
+}
+
+/// Answers the main agent from one script and every child from another.
+struct Split {
+    parent: Rc<ScriptedModel>,
+    child: Rc<ScriptedModel>,
+}
+
+impl ModelBackend for Split {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        on_stream: &'a dyn Fn(ModelStream<'_>),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        if request.system == DEFAULT_SYSTEM_PROMPT {
+            self.parent.complete(request, on_stream)
+        } else {
+            self.child.complete(request, on_stream)
+        }
+    }
+}
+
+fn agent_call(id: &str, agent: &str, prompt: &str) -> ToolCall {
+    ToolCall {
+        id: id.into(),
+        name: AGENT_TOOL.into(),
+        arguments: json!({"description": "task", "prompt": prompt, "subagent_type": agent}),
+    }
+}
+
+fn calls(calls: Vec<ToolCall>) -> ModelResponse {
+    ModelResponse {
+        text: None,
+        tool_calls: calls,
+        usage: None,
+    }
+}
+
+#[test]
+fn a_childs_approvals_reach_the_same_prompt_labelled_and_denied_stays_denied() {
+    let mut policy = Policy::new();
+    policy.ask("mcp__github__list_issues").unwrap();
+    policy.deny("mcp__github__list_pull_requests").unwrap();
+    let model = RecordingModel::new(MockModel::new());
+    let (mut host, client) = github_host(model.clone(), policy);
+    let observer = Observer::answering([Approval::Always]);
+    let prompt = "use subagents: list issues in vercel/ai; list pull requests in vercel/ai";
+    host.run(prompt, &observer).unwrap();
+
+    let asked = observer.asked.borrow();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].name, "mcp__github__list_issues");
+    assert_eq!(asked[0].agent.as_deref(), Some("general-purpose"));
+    let approvals = child_events(&observer, "approval_request");
+    assert_eq!(approvals.len(), 1);
+    // "always" in a child holds for the session, the main agent included.
+    let allowed = host
+        .runtime
+        .with_agent(|a| a.policy().session_allows().to_vec());
+    assert_eq!(allowed, ["mcp__github__list_issues"]);
+
+    // The denied tool was never offered to any child, never audited as run, never sent.
+    for request in model.requests.borrow().iter() {
+        if request.system != DEFAULT_SYSTEM_PROMPT {
+            assert!(request
+                .tools
+                .iter()
+                .all(|t| t.name != "mcp__github__list_pull_requests"));
+            assert!(
+                request.tools.iter().all(|t| t.name != AGENT_TOOL),
+                "depth limit 1"
+            );
+            assert!(request.tools.iter().all(|t| t.name != "activate_skill"));
+        }
+    }
+    let audits = observer.take_audits();
+    assert!(
+        audits
+            .iter()
+            .all(|r| r.tool != "mcp__github__list_pull_requests"),
+        "{audits:?}"
+    );
+    assert_eq!(client.in_flight(), 0);
+}
+
+#[test]
+fn a_child_that_asks_for_a_denied_tool_anyway_is_refused() {
+    let mut policy = Policy::new();
+    policy.deny("mcp__github__create_issue").unwrap();
+    let child = ScriptedModel::new([
+        calls(vec![ToolCall {
+            id: "c1".into(),
+            name: "mcp__github__create_issue".into(),
+            arguments: json!({"owner": "vercel", "repo": "ai", "title": "x"}),
+        }]),
+        ModelResponse::text("could not"),
+    ]);
+    let parent = ScriptedModel::new([
+        calls(vec![agent_call("p1", "general-purpose", "file an issue")]),
+        ModelResponse::text("ok"),
+    ]);
+    let (mut host, client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        policy,
+    );
+    let observer = Observer::default();
+    host.run("go", &observer).unwrap();
+    let results = child.tool_results(1);
+    assert_eq!(results.len(), 1);
+    assert!(results[0].2, "refused: {results:?}");
+    assert!(
+        results[0].1.contains("unknown tool") || results[0].1.contains("denied"),
+        "{results:?}"
+    );
+    let audits = observer.take_audits();
+    assert!(audits
+        .iter()
+        .all(|r| r.outcome.as_str() != "ok" || r.tool != "mcp__github__create_issue"));
+    assert_eq!(client.in_flight(), 0);
+}
+
+#[test]
+fn the_depth_limit_and_bad_requests_are_answered_as_errors() {
+    let parent = ScriptedModel::new([
+        calls(vec![
+            agent_call("p1", "nobody", "x"),
+            ToolCall {
+                id: "p2".into(),
+                name: AGENT_TOOL.into(),
+                arguments: json!({"description": "d"}),
+            },
+            agent_call("p3", "general-purpose", "nest"),
+        ]),
+        ModelResponse::text("ok"),
+    ]);
+    // The child tries to start a grandchild it was never offered.
+    let child = ScriptedModel::new([
+        calls(vec![agent_call("g1", "general-purpose", "deeper")]),
+        ModelResponse::text("stayed at my depth"),
+    ]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        Policy::new(),
+    );
+    host.run("go", &Observer::default()).unwrap();
+    let results = parent.tool_results(1);
+    assert!(
+        results[0].2 && results[0].1.contains("unknown subagent_type \"nobody\""),
+        "{results:?}"
+    );
+    assert!(
+        results[0].1.contains("general-purpose"),
+        "names what exists"
+    );
+    assert!(
+        results[1].2 && results[1].1.contains("`prompt` is required"),
+        "{results:?}"
+    );
+    assert!(
+        !results[2].2 && results[2].1.starts_with("stayed at my depth"),
+        "{results:?}"
+    );
+    let grandchild = child.tool_results(1);
+    assert!(grandchild[0].2, "{grandchild:?}");
+    assert_eq!(
+        host.runtime.subagent_transcripts().len(),
+        1,
+        "no grandchild ran"
+    );
+
+    // With depth 2, the child may start one.
+    let parent = ScriptedModel::new([
+        calls(vec![agent_call("p1", "general-purpose", "nest")]),
+        ModelResponse::text("ok"),
+    ]);
+    let child = ScriptedModel::new([
+        calls(vec![agent_call("g1", "general-purpose", "deeper")]),
+        ModelResponse::text("grandchild answer"),
+        ModelResponse::text("child relays"),
+    ]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        Policy::new(),
+    );
+    host.runtime.set_subagent_limits(2, 1_000_000);
+    let observer = Observer::default();
+    host.run("go", &observer).unwrap();
+    let transcripts = host.runtime.subagent_transcripts();
+    assert_eq!(transcripts.len(), 2);
+    assert_eq!(
+        (
+            transcripts[1].depth,
+            transcripts[1].parent_tool_use_id.as_str()
+        ),
+        (2, "g1")
+    );
+    assert_eq!(child_events(&observer, "done").len(), 2);
+}
+
+#[test]
+fn a_child_over_its_token_budget_or_turns_stops_and_says_why() {
+    let heavy = |text: &str| ModelResponse {
+        usage: Some(Usage {
+            input_tokens: 600,
+            output_tokens: 10,
+            ..Usage::default()
+        }),
+        ..calls(vec![ToolCall {
+            id: format!("c_{text}"),
+            name: "mcp__github__list_issues".into(),
+            arguments: json!({"owner": "vercel", "repo": text}),
+        }])
+    };
+    let child = ScriptedModel::new([heavy("ai"), heavy("next.js"), heavy("x")]);
+    let parent = ScriptedModel::new([
+        calls(vec![agent_call("p1", "general-purpose", "work")]),
+        ModelResponse::text("ok"),
+    ]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        Policy::new(),
+    );
+    host.runtime.set_subagent_limits(1, 1_000);
+    host.run("go", &Observer::default()).unwrap();
+    let results = parent.tool_results(1);
+    assert!(results[0].2, "{results:?}");
+    assert!(
+        results[0].1.contains("the token budget of 1000"),
+        "{results:?}"
+    );
+    assert!(
+        results[0].1.contains("1200 input / 20 output tokens"),
+        "{results:?}"
+    );
+
+    // maxTurns: the definition's step limit.
+    let mut set = AgentSet::default();
+    set.insert(AgentDefinition {
+        name: "brief".into(),
+        description: "d".into(),
+        instructions: "Be brief.".into(),
+        max_turns: Some(1),
+        source: "host".into(),
+        ..AgentDefinition::default()
+    });
+    let child = ScriptedModel::new([heavy("ai"), ModelResponse::text("never")]);
+    let parent = ScriptedModel::new([
+        calls(vec![agent_call("p1", "brief", "work")]),
+        ModelResponse::text("ok"),
+    ]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        Policy::new(),
+    );
+    host.runtime.set_agents(set);
+    host.run("go", &Observer::default()).unwrap();
+    let results = parent.tool_results(1);
+    assert!(
+        results[0].2 && results[0].1.contains("step limit of 1"),
+        "{results:?}"
+    );
+    assert_eq!(child.requests.borrow()[0].system, "Be brief.");
+}
+
+#[test]
+fn a_named_model_runs_the_child_when_the_host_resolves_it() {
+    let mut set = AgentSet::with_builtin();
+    set.insert(AgentDefinition {
+        name: "fast".into(),
+        description: "d".into(),
+        model: Some("small".into()),
+        source: "host".into(),
+        ..AgentDefinition::default()
+    });
+    let parent = ScriptedModel::new([
+        calls(vec![
+            agent_call("p1", "fast", "a"),
+            agent_call("p2", "general-purpose", "b"),
+        ]),
+        ModelResponse::text("ok"),
+    ]);
+    let inherited = ScriptedModel::new([ModelResponse::text("from the parent's model")]);
+    let small = ScriptedModel::new([ModelResponse::text("from the small model")]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: inherited.clone(),
+        }),
+        Policy::new(),
+    );
+    host.runtime.set_agents(set);
+    let named: Rc<dyn ModelBackend> = small.clone();
+    host.runtime
+        .set_model_resolver(Some(Rc::new(move |name: &str| {
+            (name == "small").then(|| Rc::clone(&named))
+        })));
+    host.run("go", &Observer::default()).unwrap();
+    let results = parent.tool_results(1);
+    assert!(
+        results[0].1.starts_with("from the small model"),
+        "{results:?}"
+    );
+    assert!(
+        results[1].1.starts_with("from the parent's model"),
+        "{results:?}"
+    );
 }

@@ -69,7 +69,10 @@ pub fn parse_codex_toml(
 }
 
 /// Top-level `(key, value)` pairs in file order, and warnings.
-fn parse_fields(text: &str) -> Result<(Vec<(String, Value)>, Vec<String>), String> {
+type Fields = (Vec<(String, Value)>, Vec<String>);
+
+/// Reads the top-level fields of `text`.
+fn parse_fields(text: &str) -> Result<Fields, String> {
     let mut fields = Vec::new();
     let mut warnings = Vec::new();
     let mut in_table = false;

@@ -274,6 +274,7 @@ fn render_event(event: &UiEvent) -> String {
         UiEvent::ToolSearch { query, results } => format!("found {query:?}: {results:?}"),
         UiEvent::Error { message } => format!("error: {message}"),
         UiEvent::CommandExpanded { qualified, .. } => format!("expanded /{qualified}"),
+        UiEvent::Subagent { agent, event, .. } => format!("[{agent}] {}", render_event(event)),
         UiEvent::StepEnd { step, usage } => format!("step {step} {}", usage.summary()),
         UiEvent::Done {
             answer,
