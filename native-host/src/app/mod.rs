@@ -230,6 +230,8 @@ impl App {
         extensions.install(&mut agent);
         let (model, model_notice) = model(options)?;
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
+        let agent_files = crate::extensions::agents::agent_files(&extensions);
+        runtime.set_agents(agent_files.set.clone());
 
         let audit = match &options.audit {
             Some(path) => Some(open_audit_log(path)?),
@@ -255,6 +257,12 @@ impl App {
         }
         say(&sandbox_line);
         app.report_extensions(quiet);
+        if !agent_files.errors.is_empty() {
+            say(&format!(
+                "agents: {} problems (agentwire agents list)",
+                agent_files.errors.len()
+            ));
+        }
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {
             let fell_back =

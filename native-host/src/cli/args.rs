@@ -54,6 +54,13 @@ pub enum Command {
         #[command(subcommand)]
         command: SkillsCommand,
     },
+    /// List the subagents the `Agent` tool offers (`~/.claude/agents`, `.codex/agents`, the
+    /// project's, plugins', the built-in one).
+    Agents {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: AgentsCommand,
+    },
     /// List the plugins found, or check a plugin folder.
     Plugins {
         /// What to do with them.
@@ -81,6 +88,13 @@ pub enum SkillsCommand {
         /// Its name (`plugin:name` for a plugin's).
         name: String,
     },
+}
+
+/// `agentwire agents …`.
+#[derive(Debug, Subcommand)]
+pub enum AgentsCommand {
+    /// Every agent: name, source, file, tools, model, limits, warnings, problems.
+    List,
 }
 
 /// `agentwire plugins …`.

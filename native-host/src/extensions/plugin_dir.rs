@@ -1,5 +1,5 @@
 //! Reading one file plugin's folder: its manifest, skills, commands and MCP servers, and what
-//! it ships that agentwire does not run yet (hooks, agents). Servers are named
+//! it ships that agentwire does not run yet (hooks). Servers are named
 //! `plugin_<p>_<s>` (tools `mcp__plugin_<p>_<s>__<tool>`, as in Claude Code) and can never
 //! turn on sampling or lower a tool's risk: those are the user's to give.
 
@@ -228,11 +228,9 @@ fn unsupported(
             .unwrap_or_default();
         ignored.push(format!("hooks ({events}): not supported yet"));
     }
-    let agents = std::fs::read_dir(root.join("agents"))
-        .map(|entries| entries.filter_map(|e| e.ok()).count())
-        .unwrap_or(0);
-    if agents > 0 || !manifest["agents"].is_null() {
-        ignored.push(format!("agents ({agents}): not supported yet"));
+    // `agents/*.md` are read as subagents (`extensions::agents`); other paths are not.
+    if !manifest["agents"].is_null() {
+        ignored.push("agents (manifest paths): not supported yet".to_owned());
     }
     for key in ["lspServers", "outputStyles", "userConfig", "monitors"] {
         if !manifest[key].is_null() {
@@ -291,7 +289,6 @@ mod tests {
             full.ignored,
             [
                 "hooks (SessionStart, PreToolUse): not supported yet",
-                "agents (1): not supported yet",
                 "lspServers: not supported yet",
                 "userConfig: not supported yet",
             ]
@@ -308,7 +305,7 @@ mod tests {
             declared.ignored,
             [
                 "hooks (): not supported yet",
-                "agents (0): not supported yet"
+                "agents (manifest paths): not supported yet"
             ]
         );
     }
