@@ -11,6 +11,7 @@ mod catalog;
 #[cfg(feature = "skill-set")]
 mod codex_toml;
 mod definition;
+mod host_json;
 #[cfg(feature = "skill-set")]
 mod markdown;
 mod scope;
@@ -19,6 +20,7 @@ pub use catalog::{AgentRequest, AgentSet, DEFAULT_AGENT_CATALOG_CHARS, MAX_ANSWE
 #[cfg(feature = "skill-set")]
 pub use codex_toml::parse_codex_toml;
 pub use definition::{valid_name, AgentDefinition, PermissionMode, GENERAL_PURPOSE};
+pub use host_json::{agent_set_from_json, definition_from_json};
 #[cfg(feature = "skill-set")]
 pub use markdown::parse_markdown;
 pub use scope::{child_scope, ChildScope};

@@ -56,6 +56,8 @@ mod request;
 mod search;
 #[cfg(feature = "wasm-ext")]
 mod skill_book;
+#[cfg(feature = "wasm-runtime")]
+mod subagents;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
 mod stream_codec;
 #[cfg(feature = "wasm-runtime")]
