@@ -92,9 +92,15 @@ fn bench(c: &mut Criterion) {
     let runtime = Runtime::new(agent, model.clone(), Rc::new(NoLocalTools), Frozen);
     let spawner = pool.spawner();
     let spawn = move |f| spawner.spawn_local(f).expect("the pool runs tasks");
-    let connect = McpClient::connect(SessionConfig::default(), MockGithubTransport::default(), Frozen, spawn);
+    let connect = McpClient::connect(
+        SessionConfig::default(),
+        MockGithubTransport::default(),
+        Frozen,
+        spawn,
+    );
     let (client, _) = pool.run_until(connect).expect("the mock server connects");
-    pool.run_until(runtime.add_server("github", client)).expect("its tools load");
+    pool.run_until(runtime.add_server("github", client))
+        .expect("its tools load");
     runtime.set_agents(AgentSet::with_builtin());
     let tools = runtime.with_agent(|a| a.registry().len());
     eprintln!("parent tools: {tools}");
@@ -103,7 +109,8 @@ fn bench(c: &mut Criterion) {
             model.total.set(Duration::ZERO);
             for _ in 0..iters {
                 runtime.with_agent(|a| a.clear_history()).expect("idle");
-                pool.run_until(runtime.run("go", &Quiet)).expect("the run answers");
+                pool.run_until(runtime.run("go", &Quiet))
+                    .expect("the run answers");
             }
             model.total.get()
         })

@@ -798,3 +798,25 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
         "{results:?}"
     );
 }
+
+#[test]
+fn the_agent_tool_is_refused_as_a_direct_call() {
+    let (mut host, _client) = github_host(RecordingModel::new(MockModel::new()), Policy::new());
+    let observer = Observer::default();
+    let call = host.runtime.call_tool(
+        AGENT_TOOL,
+        json!({"description": "d", "prompt": "p"}),
+        &observer,
+    );
+    let output = Stepper::new(call).step(&mut host.pool).unwrap().unwrap();
+    assert!(output.shaped.is_error, "{output:?}");
+    assert!(
+        output
+            .failure
+            .as_deref()
+            .unwrap_or("")
+            .contains("only when a model calls it"),
+        "{output:?}"
+    );
+    assert!(host.runtime.subagent_transcripts().is_empty());
+}

@@ -217,6 +217,11 @@ impl<C: Clock> Runtime<C> {
                         other => ToolFailure::Error(format!("MCP server {server}: {other}")),
                     })
             }
+            // Children start only from a model's turn (`run_batch`), never as a direct call.
+            ToolSource::Subagent => Err(ToolFailure::Error(format!(
+                "{} starts a subagent only when a model calls it in a run",
+                call.name
+            ))),
             _ => {
                 let deadline = self.clock.now() + call.timeout;
                 let work: futures::future::LocalBoxFuture<'_, ToolOutput> =

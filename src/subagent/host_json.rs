@@ -58,7 +58,9 @@ pub fn definition_from_json(value: &Value) -> Result<AgentDefinition, String> {
         description,
         instructions: text("instructions").map_err(named)?.unwrap_or_default(),
         tools: strings("tools").map_err(named)?,
-        disallowed_tools: strings("disallowedTools").map_err(named)?.unwrap_or_default(),
+        disallowed_tools: strings("disallowedTools")
+            .map_err(named)?
+            .unwrap_or_default(),
         model: text("model")
             .map_err(named)?
             .filter(|m| !m.is_empty() && m != "inherit"),
@@ -102,18 +104,36 @@ mod tests {
         }]))
         .unwrap();
         let def = set.get("researcher").unwrap();
-        assert_eq!(def.tools.as_deref(), Some(&["mcp__github__*".to_owned()][..]));
-        assert_eq!((def.max_turns, def.permission_mode), (Some(4), PermissionMode::Plan));
+        assert_eq!(
+            def.tools.as_deref(),
+            Some(&["mcp__github__*".to_owned()][..])
+        );
+        assert_eq!(
+            (def.max_turns, def.permission_mode),
+            (Some(4), PermissionMode::Plan)
+        );
         assert_eq!(def.source, "host");
         assert!(set.get("general-purpose").is_some());
         for (bad, want) in [
             (json!([3]), "agents[0]: an agent must be an object"),
             (json!([{"name": "a b", "description": "d"}]), "is not valid"),
             (json!([{"name": "a"}]), "agent a: `description` is required"),
-            (json!([{"name": "a", "description": "d", "tools": "Read"}]), "`tools` must be an array"),
-            (json!([{"name": "a", "description": "d", "maxTurns": 0}]), "positive integer"),
-            (json!([{"name": "a", "description": "d", "permissionMode": "bypassPermissions"}]), "more than its parent"),
-            (json!([{"name": "a", "description": "d"}, {"name": "a", "description": "e"}]), "agents[1]: a second agent named a"),
+            (
+                json!([{"name": "a", "description": "d", "tools": "Read"}]),
+                "`tools` must be an array",
+            ),
+            (
+                json!([{"name": "a", "description": "d", "maxTurns": 0}]),
+                "positive integer",
+            ),
+            (
+                json!([{"name": "a", "description": "d", "permissionMode": "bypassPermissions"}]),
+                "more than its parent",
+            ),
+            (
+                json!([{"name": "a", "description": "d"}, {"name": "a", "description": "e"}]),
+                "agents[1]: a second agent named a",
+            ),
             (json!({}), "must be an array"),
         ] {
             let err = agent_set_from_json(&bad).unwrap_err();

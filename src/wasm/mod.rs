@@ -56,10 +56,10 @@ mod request;
 mod search;
 #[cfg(feature = "wasm-ext")]
 mod skill_book;
-#[cfg(feature = "wasm-runtime")]
-mod subagents;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
 mod stream_codec;
+#[cfg(feature = "wasm-runtime")]
+mod subagents;
 #[cfg(feature = "wasm-runtime")]
 mod tool_search;
 #[cfg(feature = "wasm-runtime")]

@@ -12,8 +12,10 @@ pub(super) fn configure(runtime: &JsRuntime, options: &Map<String, Value>) -> Re
         return Ok(());
     };
     let set = agent_set_from_json(list).map_err(|e| JsError::new(&e))?;
-    let count = |key: &str, default: u64| options.get(key).and_then(Value::as_u64).unwrap_or(default);
-    let depth = u32::try_from(count("maxAgentDepth", u64::from(DEFAULT_MAX_DEPTH))).unwrap_or(u32::MAX);
+    let count =
+        |key: &str, default: u64| options.get(key).and_then(Value::as_u64).unwrap_or(default);
+    let depth =
+        u32::try_from(count("maxAgentDepth", u64::from(DEFAULT_MAX_DEPTH))).unwrap_or(u32::MAX);
     runtime.set_agents(set);
     runtime.set_subagent_limits(depth, count("agentTokenBudget", DEFAULT_TOKEN_BUDGET));
     Ok(())
