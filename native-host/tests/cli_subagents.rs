@@ -193,3 +193,68 @@ fn agents_list_shows_user_codex_and_trusted_project_agents() {
         human.stdout
     );
 }
+
+/// Real agent files and a real skill that dispatches parallel agents, unmodified.
+fn superpowers() -> String {
+    common::repo_root()
+        .join("tests/fixtures/ext/superpowers-agents")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn real_plugin_agents_and_a_dispatching_skill_load_unmodified_and_run() {
+    let home = tempfile::tempdir().unwrap();
+    let home_dir = home.path().display().to_string();
+    let env = [("HOME", home_dir.as_str())];
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let plugin = superpowers();
+    let listed = project
+        .run_with_env(&["--json", "--plugin-dir", &plugin, "agents", "list"], &env)
+        .json();
+    assert_eq!(listed["errors"], json!([]), "{listed}");
+    let names: Vec<&str> = listed["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "general-purpose",
+            "superpowers-prepared:code-reviewer",
+            "superpowers-prepared:red-team"
+        ]
+    );
+    let reviewer = &listed["agents"][1];
+    assert_eq!(reviewer["source"], "plugin:superpowers-prepared");
+    assert_eq!(reviewer["model"], Value::Null, "model: inherit");
+    assert!(reviewer["instructionsChars"].as_u64().unwrap() > 500);
+
+    let skills = project
+        .run_with_env(&["--json", "--plugin-dir", &plugin, "skills", "list"], &env)
+        .json();
+    let skill = skills["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "dispatching-parallel-agents")
+        .expect("the skill loads");
+    assert_eq!(skill["warnings"], json!([]), "{skill}");
+
+    // The model picks the plugin's agent by name; the child runs on its instructions.
+    let prompt = "use the superpowers-prepared:code-reviewer subagent: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "--plugin-dir", &plugin, "run", prompt], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    let child: Vec<&Value> = events.iter().filter(|e| e.get("agent").is_some()).collect();
+    assert!(!child.is_empty(), "{}", out.stdout);
+    assert!(child
+        .iter()
+        .all(|e| e["agent"] == "superpowers-prepared:code-reviewer"));
+    assert!(child
+        .iter()
+        .any(|e| e["type"] == "tool_start" && e["name"] == "mcp__github__list_issues"));
+}

@@ -1,6 +1,6 @@
 //! The mock model dispatches subagents: when the `Agent` tool is offered and the user asks for
 //! subagents ("use subagents: list issues in vercel/ai; list issues in facebook/react"), it
-//! starts one child per task (the text after the first colon, split at `;` and new lines), all
+//! starts one child per task (the text after the first `: `, split at `;` and new lines), all
 //! in one turn, so they run in parallel. A named agent ("use the reviewer agent: …") is used
 //! when the catalog has it.
 
@@ -30,11 +30,13 @@ pub(super) fn dispatch(
     if !ASKS.iter().any(|ask| lower.contains(ask)) {
         return None;
     }
-    let (head, tasks) = match text.find([':', '：']) {
-        Some(at) => {
-            let colon = text[at..].chars().next().map_or(1, char::len_utf8);
-            (&text[..at], &text[at + colon..])
-        }
+    // The colon that opens the task list is followed by a space (`plugin:agent` has none).
+    let opening = [": ", ":\n", "："]
+        .iter()
+        .filter_map(|c| text.find(c).map(|at| (at, c.len())))
+        .min();
+    let (head, tasks) = match opening {
+        Some((at, len)) => (&text[..at], &text[at + len..]),
         None => ("", text),
     };
     let names: Vec<&str> = tool.input_schema["properties"]["subagent_type"]["enum"]
@@ -71,4 +73,79 @@ pub(super) fn dispatch(
         tool_calls,
         usage: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ChatMessage, MockModel};
+    use crate::subagent::{AgentDefinition, AgentSet};
+
+    fn request(text: &str, with_agent: bool) -> ModelRequest {
+        let mut set = AgentSet::with_builtin();
+        set.insert(AgentDefinition {
+            name: "p:reviewer".into(),
+            description: "d".into(),
+            source: "plugin:p".into(),
+            ..AgentDefinition::default()
+        });
+        ModelRequest {
+            system: String::new(),
+            messages: vec![ChatMessage::User {
+                content: text.into(),
+            }],
+            tools: with_agent
+                .then(|| set.tool_spec(1000).unwrap().definition())
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn one_call_per_task_with_the_named_agent() {
+        let response = MockModel::new().complete(&request(
+            "use the p:reviewer subagent: list issues in vercel/ai; read README.md of vercel/ai\nlast",
+            true,
+        ));
+        let calls: Vec<(String, String, String)> = response
+            .tool_calls
+            .iter()
+            .map(|c| {
+                let arg = |k: &str| c.arguments[k].as_str().unwrap().to_owned();
+                (c.id.clone(), arg("prompt"), arg("subagent_type"))
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                (
+                    "mock_call_1_1".into(),
+                    "list issues in vercel/ai".into(),
+                    "p:reviewer".into()
+                ),
+                (
+                    "mock_call_1_2".into(),
+                    "read README.md of vercel/ai".into(),
+                    "p:reviewer".into()
+                ),
+                ("mock_call_1_3".into(), "last".into(), "p:reviewer".into()),
+            ]
+        );
+        let plain =
+            MockModel::new().complete(&request("use subagents to list issues in vercel/ai", true));
+        assert_eq!(plain.tool_calls.len(), 1);
+        assert_eq!(
+            plain.tool_calls[0].arguments["subagent_type"],
+            GENERAL_PURPOSE
+        );
+    }
+
+    #[test]
+    fn no_dispatch_without_the_tool_or_the_ask() {
+        let none =
+            MockModel::new().complete(&request("use subagents: list issues in vercel/ai", false));
+        assert!(none.tool_calls.iter().all(|c| c.name != AGENT_TOOL));
+        let plain = MockModel::new().complete(&request("list issues in vercel/ai", true));
+        assert!(plain.tool_calls.iter().all(|c| c.name != AGENT_TOOL));
+    }
 }
