@@ -258,3 +258,30 @@ fn real_plugin_agents_and_a_dispatching_skill_load_unmodified_and_run() {
         .iter()
         .any(|e| e["type"] == "tool_start" && e["name"] == "mcp__github__list_issues"));
 }
+
+#[test]
+fn max_agent_depth_zero_removes_the_agent_tool() {
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let names = |out: &common::CliOutput| -> Vec<String> {
+        let listed = out.json();
+        let tools = listed["tools"].as_array().cloned().unwrap_or_default();
+        tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let with = project.run(&["tools", "--json"]);
+    assert!(
+        names(&with).contains(&"Agent".to_owned()),
+        "{}",
+        with.stdout
+    );
+    let without = project.run(&["--max-agent-depth", "0", "tools", "--json"]);
+    assert!(
+        !names(&without).contains(&"Agent".to_owned()),
+        "{}",
+        without.stdout
+    );
+    assert!(!names(&without).is_empty());
+}

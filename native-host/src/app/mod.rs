@@ -232,6 +232,10 @@ impl App {
         let runtime = Runtime::new(agent, model, Rc::new(tools), TokioClock);
         let agent_files = crate::extensions::agents::agent_files(&extensions);
         runtime.set_agents(agent_files.set.clone());
+        runtime.set_subagent_limits(
+            options.max_agent_depth,
+            agentwire::subagent::DEFAULT_TOKEN_BUDGET,
+        );
 
         let audit = match &options.audit {
             Some(path) => Some(open_audit_log(path)?),

@@ -212,6 +212,10 @@ pub struct CommonOptions {
     /// Most model calls in one run.
     #[arg(long, global = true, default_value_t = 20, value_name = "N")]
     pub max_steps: u32,
+    /// How deep subagents may nest (`Agent` tool): 1 (default) lets the model start children
+    /// that start none; 0 removes the tool.
+    #[arg(long, global = true, default_value_t = agentwire::subagent::DEFAULT_MAX_DEPTH, value_name = "N")]
+    pub max_agent_depth: u32,
     /// Root for the file tools (default: the current directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
@@ -282,6 +286,7 @@ impl CommonOptions {
             audit,
             log_level,
             max_steps,
+            max_agent_depth,
             workspace,
             model,
             trust_workspace,
@@ -306,6 +311,7 @@ impl CommonOptions {
             audit: audit.clone(),
             log_level: log_level.clone(),
             max_steps: *max_steps,
+            max_agent_depth: *max_agent_depth,
             workspace: workspace.clone(),
             model: model.clone(),
             trust_workspace: *trust_workspace,
