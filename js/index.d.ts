@@ -346,8 +346,18 @@ export interface McpPromptResult {
   messages: { role: 'user' | 'assistant'; content: Record<string, unknown> }[];
 }
 
-/** Events of a run, in order: each step's `step_start`, then text, tool calls, the end. */
-export type AgentEvent =
+/**
+ * Events of a run, in order: each step's `step_start`, then text, tool calls, the end. A
+ * subagent's events have the same shapes plus `agent` (its name) and `parent_tool_use_id` (the
+ * id of the `Agent` call that started it); its `done` or `error` does not end the run.
+ */
+export type AgentEvent = (BaseEvent & { agent?: undefined; parent_tool_use_id?: undefined }) | SubagentEvent;
+
+/** An event of a subagent's run. */
+export type SubagentEvent = BaseEvent & { agent: string; parent_tool_use_id: string };
+
+/** The shapes of the events (of the run, or of a subagent's run). */
+export type BaseEvent =
   | { type: 'step_start'; step: number }
   /** After a model call whose backend reported usage (none otherwise). */
   | { type: 'step_end'; step: number; usage: Usage }
@@ -389,6 +399,8 @@ export interface ApprovalRequest {
   name: string;
   args: Record<string, unknown>;
   risk: Risk;
+  /** The subagent asking, when a child made the call. */
+  agent?: string;
 }
 
 /**
@@ -610,6 +622,37 @@ export interface AgentOptions {
   skillCatalogChars?: number;
   /** Plugins whose declared tool risk and skill `allowed-tools` grants the host trusts. */
   trustedPlugins?: string[];
+  /**
+   * Subagents the `Agent` tool offers (with the built-in `general-purpose` one): a child agent
+   * with a fresh context and never more tools or rights than the agent itself. Without this
+   * option there is no `Agent` tool.
+   */
+  agents?: SubagentDefinition[];
+  /** How deep children may nest (default 1: children start no children; 0: no `Agent` tool). */
+  maxAgentDepth?: number;
+  /** Tokens one child run may use (default 400 000); over it, the child stops. */
+  agentTokenBudget?: number;
+}
+
+/** A subagent, as Claude Code's `.claude/agents/*.md` frontmatter names its fields. */
+export interface SubagentDefinition {
+  /** What the model passes as `subagent_type`. */
+  name: string;
+  /** When to use it (shown in the `Agent` tool's catalog). */
+  description: string;
+  /** The child's system prompt. */
+  instructions?: string;
+  /** Tools it may use (agentwire or Claude Code names, `*` globs); default: all of the parent's. */
+  tools?: string[];
+  disallowedTools?: string[];
+  /** A model name, recorded; the child runs on the agent's model. */
+  model?: string;
+  /** Most model calls of one child run. */
+  maxTurns?: number;
+  /** `'plan'` (read-only tools) or `'dontAsk'` (only tools allowed without asking); never wider. */
+  permissionMode?: 'default' | 'plan' | 'dontAsk';
+  /** MCP servers, by name, whose tools it may use (default: all). */
+  mcpServers?: string[];
 }
 
 /** A skill given as an object (what `loadSkillDir` returns too). */

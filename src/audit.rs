@@ -82,8 +82,11 @@ pub struct AuditRecord {
     pub source: Option<&'static str>,
     /// The plugin that owns the tool, from the registry (never from what a plugin declares).
     pub plugin: Option<String>,
-    /// Who made the call: `model`, `user`, `command:/name` or `plugin:<p>`.
+    /// Who made the call: `model`, `user`, `command:/name`, `plugin:<p>` or `agent:<name>`
+    /// (a subagent's model).
     pub origin: String,
+    /// For a subagent's call, the id of the parent's `Agent` call that started the child.
+    pub parent_tool_use_id: Option<String>,
 }
 
 impl AuditRecord {
@@ -110,6 +113,7 @@ impl AuditRecord {
             source: None,
             plugin: None,
             origin: "model".into(),
+            parent_tool_use_id: None,
         }
     }
 
@@ -141,8 +145,9 @@ impl AuditRecord {
     /// `{"time", "call_id", "tool", "server", "args", "duration_ms", "outcome", "output_chars",
     /// "truncated", "error", "source", "plugin", "origin"}`; absent values are `null`. Keys are snake_case like the
     /// UI event stream's, since both are host-facing logs rather than a peer's wire format.
+    /// A subagent's record also has `"parent_tool_use_id"`.
     pub fn to_value(&self) -> Value {
-        json!({
+        let mut v = json!({
             "time": self.time.as_millis(),
             "call_id": self.call_id,
             "tool": self.tool,
@@ -156,7 +161,11 @@ impl AuditRecord {
             "source": self.source,
             "plugin": self.plugin,
             "origin": self.origin,
-        })
+        });
+        if let Some(parent) = &self.parent_tool_use_id {
+            v["parent_tool_use_id"] = parent.as_str().into();
+        }
+        v
     }
 
     /// The record as one line of JSONL, without the trailing newline.

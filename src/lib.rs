@@ -28,6 +28,7 @@ pub mod policy;
 pub mod registry;
 pub mod rpc;
 pub mod sse;
+pub mod subagent;
 #[cfg(test)]
 mod test_rng;
 pub mod time;

@@ -314,6 +314,25 @@ impl Policy {
         self.run_denies.clear();
     }
 
+    /// The policy a child agent starts from: every rule and "always" answer of this one, this
+    /// run's denials as lasting deny rules (a child's own run must not forget them), and none
+    /// of this run's grants (a child asks where its parent had a skill's grant).
+    pub fn for_child(&self) -> Policy {
+        let mut rules = self.rules.clone();
+        for pattern in &self.run_denies {
+            rules.push(Rule {
+                kind: RuleKind::Deny,
+                pattern: pattern.clone(),
+            });
+        }
+        Policy {
+            rules,
+            session_allows: self.session_allows.clone(),
+            run_allows: Vec::new(),
+            run_denies: Vec::new(),
+        }
+    }
+
     /// Forgets this session's "always" answers.
     pub fn clear_session(&mut self) {
         self.session_allows.clear();

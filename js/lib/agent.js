@@ -54,7 +54,11 @@ const AGENT_OPTIONS = [
   'commands',
   'skillCatalogChars',
   'trustedPlugins',
+  'agents',
+  'maxAgentDepth',
+  'agentTokenBudget',
 ];
+const SUBAGENT_FIELDS = ['name', 'description', 'instructions', 'tools', 'disallowedTools', 'model', 'maxTurns', 'permissionMode', 'mcpServers'];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad', 'protocol'];
 const PROTOCOLS = ['auto', '2026-07-28', 'legacy'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
@@ -144,11 +148,30 @@ function checkAgentOptions(where, options) {
   (o.tools ?? []).forEach((tool, i) => checkTool(`${where}: tools[${i}]`, tool));
   optionalCount(where, 'skillCatalogChars', o.skillCatalogChars, 0);
   optionalStrings(where, 'trustedPlugins', o.trustedPlugins);
+  checkSubagents(where, o.agents);
+  optionalCount(where, 'maxAgentDepth', o.maxAgentDepth, 0);
+  optionalCount(where, 'agentTokenBudget', o.agentTokenBudget, 1);
   // Each plugin is checked by `use()`, before anything of it is registered.
   if (o.plugins !== undefined && !Array.isArray(o.plugins)) {
     fail(where, `"plugins" must be an array of plugin objects, got ${describe(o.plugins)}`);
   }
   return o;
+}
+
+/** `agents`: subagents the `Agent` tool offers (the core checks names and values too). */
+function checkSubagents(where, agents) {
+  if (agents === undefined) return;
+  if (!Array.isArray(agents)) fail(where, `"agents" must be an array of agent objects, got ${describe(agents)}`);
+  agents.forEach((agent, i) => {
+    const at = `${where}: agents[${i}]`;
+    if (!isPlainObject(agent)) fail(at, `an agent must be an object { name, description, instructions }, got ${describe(agent)}`);
+    checkOptions(at, agent, SUBAGENT_FIELDS, 'the agent');
+    nonEmptyString(at, 'name', agent.name);
+    nonEmptyString(at, 'description', agent.description);
+    for (const key of ['instructions', 'model', 'permissionMode']) optionalString(at, key, agent[key]);
+    for (const key of ['tools', 'disallowedTools', 'mcpServers']) optionalStrings(at, key, agent[key]);
+    optionalCount(at, 'maxTurns', agent.maxTurns, 1);
+  });
 }
 
 function checkTool(where, tool) {
@@ -326,6 +349,9 @@ export class Agent {
       compactAt: options.compactAt,
       compact: options.compact,
       skillCatalogChars: options.skillCatalogChars,
+      agents: options.agents,
+      maxAgentDepth: options.maxAgentDepth,
+      agentTokenBudget: options.agentTokenBudget,
       // Audit records cross into JS only for a listener: each costs more than the call itself.
       auditEvents: typeof options.onAudit === 'function',
     };

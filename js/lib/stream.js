@@ -20,7 +20,8 @@ export function eventStream(start, outer) {
     wake = null;
   };
   const run = start((event) => {
-    if (event.type === 'done' || event.type === 'error') terminal = true;
+    // A subagent's `done` or `error` (it has `parent_tool_use_id`) does not end the run.
+    if ((event.type === 'done' || event.type === 'error') && event.parent_tool_use_id === undefined) terminal = true;
     queue.push(event);
     notify();
   }, controller.signal);

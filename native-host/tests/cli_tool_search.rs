@@ -124,8 +124,8 @@ fn tools_and_mcp_list_tell_people_what_is_deferred_and_what_it_costs() {
     assert!(
         summary.starts_with(&format!(
             "{} tools, {GITHUB_TOOLS} deferred; ",
-            // 9 built-in tools and the 2 resource tools (the mock offers resources).
-            GITHUB_TOOLS + 11
+            // 9 built-in tools, `Agent` and the 2 resource tools (the mock offers resources).
+            GITHUB_TOOLS + 12
         )) && summary.contains("the tools of a request: ~"),
         "{summary}"
     );

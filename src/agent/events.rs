@@ -97,6 +97,17 @@ pub enum UiEvent {
         /// What went wrong.
         message: String,
     },
+    /// Something a subagent's run did: `event` as the child reported it, with the child's
+    /// agent name and the id of the parent's `Agent` call that started it. Never terminal for
+    /// the parent's run (a child's `done` is its parent's tool result).
+    Subagent {
+        /// The child's agent name (its `subagent_type`).
+        agent: String,
+        /// The id of the parent's `Agent` tool call.
+        parent_tool_use_id: String,
+        /// The child's event.
+        event: Box<UiEvent>,
+    },
     /// The run ended with a final answer.
     Done {
         /// The answer.
@@ -127,7 +138,8 @@ pub enum UiEvent {
 
 impl UiEvent {
     /// The `type` tag: `step_start`, `step_end`, `command_expanded`, `model_text`, `tool_start`, `tool_end`,
-    /// `approval_request`, `tool_search`, `hook_notice`, `error` or `done`.
+    /// `approval_request`, `tool_search`, `hook_notice`, `error` or `done` (a subagent's event:
+    /// its own tag).
     pub fn kind(&self) -> &'static str {
         match self {
             UiEvent::StepStart { .. } => "step_start",
@@ -143,6 +155,7 @@ impl UiEvent {
             UiEvent::Done { .. } => "done",
             UiEvent::Compacted { .. } => "compacted",
             UiEvent::Paused { .. } => "paused",
+            UiEvent::Subagent { event, .. } => event.kind(),
         }
     }
 
@@ -179,6 +192,16 @@ impl UiEvent {
             UiEvent::ToolSearch { query, results } => json!({"query": query, "results": results}),
             UiEvent::HookNotice { event, message } => json!({"event": event, "message": message}),
             UiEvent::Error { message } => json!({"message": message}),
+            UiEvent::Subagent {
+                agent,
+                parent_tool_use_id,
+                event,
+            } => {
+                let mut v = event.to_value();
+                v["agent"] = agent.as_str().into();
+                v["parent_tool_use_id"] = parent_tool_use_id.as_str().into();
+                return v;
+            }
             UiEvent::Done {
                 answer,
                 steps,
@@ -303,5 +326,23 @@ mod tests {
         }
         .is_terminal());
         assert!(!UiEvent::StepStart { step: 1 }.is_terminal());
+        let child = UiEvent::Subagent {
+            agent: "reviewer".into(),
+            parent_tool_use_id: "call_7".into(),
+            event: Box::new(UiEvent::Done {
+                answer: "ok".into(),
+                steps: 1,
+                usage: None,
+            }),
+        };
+        assert_eq!(
+            child.to_value(),
+            json!({"type": "done", "answer": "ok", "steps": 1, "agent": "reviewer",
+                   "parent_tool_use_id": "call_7"})
+        );
+        assert!(
+            !child.is_terminal(),
+            "a child's done does not end the parent's run"
+        );
     }
 }

@@ -90,6 +90,7 @@ impl Agent {
             name: call.name.clone(),
             arguments: call.arguments.clone(),
             risk: call.target.risk,
+            agent: None,
         };
         self.direct.asking.insert(call_id, call);
         Ok(Gated::Ask(request))

@@ -354,6 +354,7 @@ impl Agent {
                                 name: pending.subject.name.clone(),
                                 arguments: pending.subject.arguments.clone(),
                                 risk: target.risk,
+                                agent: None,
                             };
                             pending.target = Some(target);
                             self.out.events.push_back(UiEvent::ApprovalRequest {

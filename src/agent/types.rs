@@ -95,6 +95,9 @@ pub struct ApprovalRequest {
     pub arguments: Value,
     /// The tool's risk.
     pub risk: Risk,
+    /// The subagent that made the call (`None`: the main agent), so the prompt can say who
+    /// asks.
+    pub agent: Option<String>,
 }
 
 /// Something the host must do for the loop to make progress.

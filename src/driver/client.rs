@@ -195,6 +195,12 @@ impl McpClient {
         self.inner.shared.borrow().events.dropped()
     }
 
+    /// Requests sent and not yet answered, failed or cancelled (a diagnostic: zero once every
+    /// run and call has ended).
+    pub fn in_flight(&self) -> usize {
+        self.inner.shared.borrow().session.in_flight()
+    }
+
     /// What the server said about itself.
     pub fn server(&self) -> Option<ServerDetails> {
         self.inner.shared.borrow().session.server().cloned()

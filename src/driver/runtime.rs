@@ -47,6 +47,8 @@ pub struct Runtime<C: Clock> {
     pub(super) clock: C,
     pub(super) interrupt: RunInterrupt,
     pub(super) transcript_sink: RefCell<Option<TranscriptSink>>,
+    /// Agent definitions, limits and the transcripts of child runs.
+    pub(super) subagents: super::subagents::SubagentState,
 }
 
 /// Marks the interrupt handle active for as long as it lives, so a run whose future the host
@@ -85,6 +87,7 @@ impl<C: Clock> Runtime<C> {
             clock,
             interrupt: RunInterrupt::new(),
             transcript_sink: RefCell::new(None),
+            subagents: Default::default(),
         }
     }
 

@@ -90,7 +90,8 @@ impl<C: Clock> Runtime<C> {
                         })
                 }
                 Some(Action::CallTools(batch)) => {
-                    let stopped = unless_interrupted(&self.interrupt, self.run_batch(batch)).await;
+                    let work = self.run_batch(batch, observer);
+                    let stopped = unless_interrupted(&self.interrupt, work).await;
                     if stopped.is_ok() {
                         self.refresh_servers(observer).await;
                     }
@@ -212,11 +213,15 @@ impl<C: Clock> Runtime<C> {
 
     /// Runs a batch concurrently, feeding each result to the agent as soon as it arrives so
     /// `tool_end` events come out in completion order.
-    async fn run_batch(&self, batch: Vec<ToolInvocation>) {
+    async fn run_batch(&self, batch: Vec<ToolInvocation>, observer: &dyn RunObserver) {
         let mut running: FuturesUnordered<_> = batch
             .into_iter()
             .map(|call| async move {
-                let result = self.invoke(&call).await;
+                let result = if call.target == ToolSource::Subagent {
+                    self.run_subagent(&call, None, 1, observer).await
+                } else {
+                    self.invoke(&call).await
+                };
                 (call.call_id, result)
             })
             .collect();
@@ -268,6 +273,11 @@ impl<C: Clock> Runtime<C> {
                         other => ToolFailure::Error(format!("MCP server {server}: {other}")),
                     })
             }
+            // Children start only from a model's turn (`run_batch`), never as a direct call.
+            ToolSource::Subagent => Err(ToolFailure::Error(format!(
+                "{} starts a subagent only when a model calls it in a run",
+                call.name
+            ))),
             _ => {
                 let deadline = self.clock.now() + call.timeout;
                 let work: futures::future::LocalBoxFuture<'_, ToolOutput> =

@@ -20,13 +20,15 @@ pub const READ_SKILL_FILE: &str = "read_skill_file";
 pub const MAX_SKILL_CHARS: usize = 100_000;
 
 /// Claude Code's tool names and agentwire's, for skills written for Claude.
-const CLAUDE_TOOLS: [(&str, &str); 7] = [
+const CLAUDE_TOOLS: [(&str, &str); 8] = [
     ("Bash", "bash"),
     ("Edit", "edit_file"),
     ("Glob", "glob"),
     ("Grep", "grep"),
     ("Read", "read_file"),
     ("Skill", ACTIVATE_SKILL),
+    // Skills that dispatch subagents name Claude Code's older `Task`.
+    ("Task", crate::subagent::AGENT_TOOL),
     ("Write", "write_file"),
 ];
 

@@ -18,6 +18,7 @@
 //! | "北京的天气", "weather in Paris" | `get_weather` | `city` |
 //! | "call echo {"message":"hi"}", "调用 get-sum {"a":1,"b":2}" | any offered tool, by its full name or the part after `__` | the JSON object in the message (none: `{}`) |
 //!
+//! | "use subagents: list issues in vercel/ai; list PRs in facebook/react" | `Agent` | one call per task (`description`, `prompt`, `subagent_type`), all in one turn; the answer quotes each child's report |
 //! | "use the mcp-builder skill", "用 mcp-builder 技能", or a request sharing three long words with a skill's description | `activate_skill` | `name`; after the body: "Loaded skill X: &lt;first heading&gt;" |
 //!
 //! When the tool it wants is deferred (listed in `tool_search`'s description, see
@@ -37,6 +38,7 @@ mod intent;
 mod lang;
 mod skill;
 mod summary;
+mod subagent;
 
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
 use explicit::Explicit;
@@ -82,6 +84,9 @@ impl MockModel {
         let Some(text) = last_user else {
             return ModelResponse::text(lang::no_fit(tools, lang));
         };
+        if let Some(dispatch) = subagent::dispatch(request, tools, text) {
+            return dispatch;
+        }
         if let Some(name) = skill::pick(tools, text) {
             return tool_call(
                 request,

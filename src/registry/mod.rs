@@ -56,6 +56,8 @@ pub enum ToolSource {
     },
     /// One of the core's skill tools (`activate_skill`, `read_skill_file`).
     Skill,
+    /// The `Agent` tool: the host's driver runs a child agent (see [`crate::subagent`]).
+    Subagent,
 }
 
 impl ToolSource {
@@ -66,6 +68,7 @@ impl ToolSource {
             ToolSource::Mcp { .. } => "mcp",
             ToolSource::Plugin { .. } => "plugin",
             ToolSource::Skill => "skill",
+            ToolSource::Subagent => "subagent",
         }
     }
 
@@ -220,7 +223,9 @@ impl ToolSpec {
     pub fn describe_owner(&self) -> String {
         match &self.source {
             ToolSource::Builtin => format!("built-in tool {}", quoted(&self.name)),
-            ToolSource::Skill => format!("core tool {}", quoted(&self.name)),
+            ToolSource::Skill | ToolSource::Subagent => {
+                format!("core tool {}", quoted(&self.name))
+            }
             ToolSource::Plugin {
                 plugin,
                 original_name,
@@ -516,6 +521,26 @@ impl Registry {
             spec.source = ToolSource::Skill;
             self.tools.insert(at + n, spec);
         }
+    }
+
+    /// Sets (or with `None` removes) the `Agent` tool; it goes after the built-in and skill
+    /// tools, so definitions stay byte-stable.
+    pub fn set_agent_tool(&mut self, spec: Option<ToolSpec>) {
+        self.tools.retain(|t| t.source != ToolSource::Subagent);
+        if let Some(mut spec) = spec {
+            let at = self
+                .tools
+                .iter()
+                .take_while(|t| matches!(t.source, ToolSource::Builtin | ToolSource::Skill))
+                .count();
+            spec.source = ToolSource::Subagent;
+            self.tools.insert(at, spec);
+        }
+    }
+
+    /// Keeps only the tools `keep` accepts (a child agent's narrower set).
+    pub fn retain_tools(&mut self, keep: impl FnMut(&ToolSpec) -> bool) {
+        self.tools.retain(keep);
     }
 
     /// Removes built-in tool `name`; MCP tools leave with their server.

@@ -310,8 +310,8 @@ impl WasmAgent {
 impl WasmAgent {
     /// An agent from `config_json` (`allow`, `ask`, `deny`, `systemPrompt`, `maxSteps`,
     /// `maxIdenticalCalls`, `outputBudgetChars`, `previewChars`, `toolTimeoutMs`,
-    /// `maxOutputChars`, `toolSearch`, `contextWindow`, `instructions`, `auditEvents`: whether `emit` gets audit
-    /// records) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
+    /// `maxOutputChars`, `toolSearch`, `contextWindow`, `instructions`, `agents`, `maxAgentDepth`,
+    /// `agentTokenBudget`, `auditEvents`: whether `emit` gets audit records) and a model (`complete(requestJson) → Promise<responseJson>`; the JS
     /// layer wraps the mock model, which lives in the mocks module, into one too). An invalid
     /// permission pattern throws.
     #[wasm_bindgen(constructor)]
@@ -330,6 +330,7 @@ impl WasmAgent {
         let tools = Rc::new(JsTools::default());
         let local: Rc<dyn LocalTools> = tools.clone();
         let runtime = Runtime::new(agent, Rc::new(JsModel::new(model)), local, JsClock);
+        super::subagents::configure(&runtime, &options)?;
         Ok(WasmAgent {
             runtime: Rc::new(runtime),
             tools,

@@ -189,12 +189,15 @@ impl RunObserver for JsObserver {
             let Some(approve) = &self.approve else {
                 return Approval::No;
             };
-            let body = json!({
+            let mut body = json!({
                 "id": request.call_id,
                 "name": request.name,
                 "args": request.arguments,
                 "risk": request.risk.as_str(),
             });
+            if let Some(agent) = &request.agent {
+                body["agent"] = agent.as_str().into();
+            }
             let answer = match call1(approve, &JsValue::from_str(&to_text(&body))) {
                 Ok(returned) => settle(returned).await,
                 Err(error) => Err(error),

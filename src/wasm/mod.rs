@@ -59,6 +59,8 @@ mod skill_book;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
 mod stream_codec;
 #[cfg(feature = "wasm-runtime")]
+mod subagents;
+#[cfg(feature = "wasm-runtime")]
 mod tool_search;
 #[cfg(feature = "wasm-runtime")]
 mod transport;

@@ -17,12 +17,18 @@ pub struct ManualClock {
     now: Rc<Cell<u64>>,
     sleepers: Rc<RefCell<Vec<Waker>>>,
     sleeps: Rc<Cell<usize>>,
+    live: Rc<Cell<usize>>,
 }
 
 impl ManualClock {
     /// How many sleeps were started so far (each a host timer on a real clock).
     pub fn sleeps_started(&self) -> usize {
         self.sleeps.get()
+    }
+
+    /// Sleeps created and not yet dropped (timers a real host would still hold).
+    pub fn live_sleeps(&self) -> usize {
+        self.live.get()
     }
 
     pub fn advance(&self, ms: u64) {
@@ -36,6 +42,12 @@ impl ManualClock {
 struct Sleep {
     clock: ManualClock,
     until: u64,
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        self.clock.live.set(self.clock.live.get() - 1);
+    }
 }
 
 impl Future for Sleep {
@@ -55,6 +67,7 @@ impl Clock for ManualClock {
     }
     fn sleep_until(&self, deadline: Instant) -> impl Future<Output = ()> {
         self.sleeps.set(self.sleeps.get() + 1);
+        self.live.set(self.live.get() + 1);
         Sleep {
             clock: self.clone(),
             until: deadline.as_millis(),

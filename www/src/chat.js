@@ -10,6 +10,7 @@ export const EXAMPLES = [
   { prompt: 'search repositories about mcp', note: 'MCP' },
   { prompt: 'calculate (2+3)*4^2', note: 'JS tool' },
   { prompt: 'weather in Paris', note: 'asks first · network' },
+  { prompt: 'use subagents: list issues in vercel/ai; list pull requests in facebook/react', note: 'subagents' },
 ];
 
 /** Wires the chat; `onSend(prompt)` runs a turn. */

@@ -74,6 +74,8 @@ async function start() {
         const answer = await agent.run(prompt, {
           onEvent: (event) => {
             timeline.event(event);
+            // A subagent's events show in the timeline only; its answer is a tool result.
+            if (event.agent !== undefined) return;
             if (event.type === 'text_delta') bubble.stream(redact(event.text));
             if (event.type === 'step_start') bubble.step();
             if (event.type === 'done') steps = event.steps;
@@ -112,6 +114,8 @@ async function start() {
       previewChars: 60_000,
       onNotice: (message) => timeline.notice(message),
       toolSearch: toolSearchFromUrl(),
+      // The built-in general-purpose subagent: "use subagents: …" dispatches children.
+      agents: [],
     });
     showModel(initial);
   } catch (error) {

@@ -18,6 +18,24 @@ function modelText(text) {
 }
 
 /** Wires the timeline list. `riskOf(name)` gives a tool's risk for its badge. */
+/** One line of a subagent's progress, or null for events the line does not show. */
+function childProgress(e) {
+  switch (e.type) {
+    case 'step_start':
+      return `step ${e.step}`;
+    case 'tool_start':
+      return `→ ${e.name}`;
+    case 'tool_end':
+      return `← ${e.name} ${e.ok ? 'ok' : 'failed'} (${e.duration_ms} ms)`;
+    case 'done':
+      return `done in ${e.steps} step${e.steps === 1 ? '' : 's'}`;
+    case 'error':
+      return `stopped: ${e.message}`;
+    default:
+      return null;
+  }
+}
+
 export function createTimeline({ riskOf, redact }) {
   const list = byId('timeline');
   const calls = new Map(); // call id -> { li, state badge, ... } of the current run
@@ -101,6 +119,13 @@ export function createTimeline({ riskOf, redact }) {
 
     /** Shows one event of the core. */
     event(e) {
+      // A subagent's progress: one line per step, tool and end, under its name (its call ids
+      // are its own, so they never touch the run's calls).
+      if (e.agent !== undefined) {
+        const what = childProgress(e);
+        if (what) add(h('li', { class: 'ev subagent' }, h('span', { class: 'who' }, `↳ ${e.agent}`), ` ${redact(what)}`));
+        return;
+      }
       // Reasoning pieces grow one entry until anything else happens.
       if (e.type !== 'reasoning_delta') thinking = null;
       switch (e.type) {

@@ -273,6 +273,12 @@ impl App {
         };
         let processes = HookProcesses::new(extensions.cwd().to_path_buf(), hook_audit);
         runtime.set_hook_runner(Some(processes.runner()));
+        let agent_files = crate::extensions::agents::agent_files(&extensions);
+        runtime.set_agents(agent_files.set.clone());
+        runtime.set_subagent_limits(
+            options.max_agent_depth,
+            agentwire::subagent::DEFAULT_TOKEN_BUDGET,
+        );
 
         let audit = match &options.audit {
             Some(path) => Some(open_audit_log(path)?),
@@ -312,6 +318,12 @@ impl App {
         }
         if let Some(notice) = &hooks.blocked_notice {
             eprintln!("{notice}");
+        }
+        if !agent_files.errors.is_empty() {
+            say(&format!(
+                "agents: {} problems (agentwire agents list)",
+                agent_files.errors.len()
+            ));
         }
         let progress = !quiet && std::io::stderr().is_terminal();
         for outcome in connect_all(&app.runtime, &servers, &app.tails, progress, &roots).await {

@@ -287,6 +287,12 @@ impl Terminal {
                 mode.as_str()
             )),
             UiEvent::HookNotice { event, message } => Some(format!("hook ({event}): {message}")),
+            UiEvent::Subagent {
+                agent,
+                parent_tool_use_id,
+                event,
+            } => child_progress(event)
+                .map(|what| format!("  ↳ {agent} [{parent_tool_use_id}] {what}")),
             UiEvent::Done { answer, steps, .. } => {
                 if self.streamed.get() || answer.is_empty() || *answer == *self.last_text.borrow() {
                     Some(format!("── done in {}", plural(*steps, "step")))
@@ -296,6 +302,27 @@ impl Terminal {
             }
             _ => None,
         }
+    }
+}
+
+/// One progress line of a subagent's run (its text and approvals are shown elsewhere: the
+/// report comes back as the parent's tool result, approvals at the prompt).
+fn child_progress(event: &UiEvent) -> Option<String> {
+    match event {
+        UiEvent::StepStart { step } => Some(format!("step {step}")),
+        UiEvent::ToolStart { name, .. } => Some(format!("→ {name}")),
+        UiEvent::ToolEnd {
+            name,
+            ok,
+            duration_ms,
+            ..
+        } => Some(format!(
+            "← {name} {} ({duration_ms} ms)",
+            if *ok { "ok" } else { "failed" }
+        )),
+        UiEvent::Done { steps, .. } => Some(format!("done in {}", plural(*steps, "step"))),
+        UiEvent::Error { message } => Some(format!("stopped: {message}")),
+        _ => None,
     }
 }
 
@@ -328,6 +355,18 @@ fn shown(event: &UiEvent) -> Cow<'_, UiEvent> {
             truncated: *truncated,
             output: redact_message(output),
         }),
+        UiEvent::Subagent {
+            agent,
+            parent_tool_use_id,
+            event: inner,
+        } => match shown(inner) {
+            Cow::Owned(inner) => Cow::Owned(UiEvent::Subagent {
+                agent: agent.clone(),
+                parent_tool_use_id: parent_tool_use_id.clone(),
+                event: Box::new(inner),
+            }),
+            Cow::Borrowed(_) => Cow::Borrowed(event),
+        },
         other => Cow::Borrowed(other),
     }
 }
@@ -393,8 +432,12 @@ impl RunObserver for Terminal {
             match self.approvals {
                 ApprovalMode::ApproveAll => Approval::Yes,
                 ApprovalMode::Deny => {
+                    let who = request
+                        .agent
+                        .as_deref()
+                        .map_or_else(String::new, |agent| format!(" for agent {agent}"));
                     crate::errln!(
-                        "denied {} (risk {}): no terminal to ask. Re-run with --yes, or --allow {} to allow it.",
+                        "denied {}{who} (risk {}): no terminal to ask. Re-run with --yes, or --allow {} to allow it.",
                         request.name, request.risk.as_str(), request.name
                     );
                     Approval::No
@@ -442,8 +485,12 @@ impl RunObserver for Terminal {
 
 /// Asks on the terminal until the answer is yes, no or always.
 async fn prompt(request: &ApprovalRequest) -> Approval {
+    let who = request
+        .agent
+        .as_deref()
+        .map_or_else(String::new, |agent| format!("[agent {agent}] "));
     let question = format!(
-        "Allow {} (risk {}) with {}? [y]es / [n]o / [a]lways: ",
+        "{who}Allow {} (risk {}) with {}? [y]es / [n]o / [a]lways: ",
         request.name,
         request.risk.as_str(),
         cut(&request.arguments.to_string(), 200)
@@ -493,6 +540,28 @@ mod shown_tests {
             let human = terminal.human_text(&shown).unwrap();
             assert!(!human.contains("abcdefghijklmnop1234"), "{human}");
         }
+    }
+
+    #[test]
+    fn a_subagents_errors_are_redacted_too() {
+        let child = UiEvent::Subagent {
+            agent: "general-purpose".into(),
+            parent_tool_use_id: "call_1".into(),
+            event: Box::new(UiEvent::Error {
+                message: LEAK.into(),
+            }),
+        };
+        let shown = shown(&child);
+        let json = shown.to_value().to_string();
+        assert!(!json.contains("abcdefghijklmnop1234"), "{json}");
+        assert!(json.contains("\"agent\":\"general-purpose\""), "{json}");
+        let terminal = Terminal::new(Format::Human, ApprovalMode::Deny, None);
+        let human = terminal.human_text(&shown).unwrap();
+        assert!(
+            human.starts_with("  ↳ general-purpose [call_1] stopped: upstream refused"),
+            "{human}"
+        );
+        assert!(!human.contains("abcdefghijklmnop1234"), "{human}");
     }
 
     #[test]

@@ -56,6 +56,13 @@ pub enum Command {
         #[command(subcommand)]
         command: SkillsCommand,
     },
+    /// List the subagents the `Agent` tool offers (`~/.claude/agents`, `.codex/agents`, the
+    /// project's, plugins', the built-in one).
+    Agents {
+        /// What to do with them.
+        #[command(subcommand)]
+        command: AgentsCommand,
+    },
     /// List the plugins found, or check a plugin folder.
     Plugins {
         /// What to do with them.
@@ -122,6 +129,13 @@ pub enum SkillsCommand {
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
     /// Every hook: event, matcher, command or URL, source, and whether it will run.
+    List,
+}
+
+/// `agentwire agents …`.
+#[derive(Debug, Subcommand)]
+pub enum AgentsCommand {
+    /// Every agent: name, source, file, tools, model, limits, warnings, problems.
     List,
 }
 
@@ -240,6 +254,10 @@ pub struct CommonOptions {
     /// Most model calls in one run.
     #[arg(long, global = true, default_value_t = 20, value_name = "N")]
     pub max_steps: u32,
+    /// How deep subagents may nest (`Agent` tool): 1 (default) lets the model start children
+    /// that start none; 0 removes the tool.
+    #[arg(long, global = true, default_value_t = agentwire::subagent::DEFAULT_MAX_DEPTH, value_name = "N")]
+    pub max_agent_depth: u32,
     /// Root for the file tools (default: the current directory).
     #[arg(long, global = true, value_name = "DIR")]
     pub workspace: Option<PathBuf>,
@@ -356,6 +374,7 @@ impl CommonOptions {
             audit,
             log_level,
             max_steps,
+            max_agent_depth,
             workspace,
             model,
             trust_workspace,
@@ -392,6 +411,7 @@ impl CommonOptions {
             audit: audit.clone(),
             log_level: log_level.clone(),
             max_steps: *max_steps,
+            max_agent_depth: *max_agent_depth,
             workspace: workspace.clone(),
             model: model.clone(),
             trust_workspace: *trust_workspace,

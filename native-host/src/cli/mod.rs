@@ -1,6 +1,7 @@
 //! The `agentwire` command line: parse, assemble the app, dispatch.
 
 pub mod account;
+pub mod agents_command;
 pub mod args;
 pub mod commands;
 pub mod doctor;
@@ -50,6 +51,9 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     }
     // Needs discovery only: no server is started.
     if let Some(code) = crate::cli::extension_commands::run(&cli) {
+        return code;
+    }
+    if let Some(code) = crate::cli::agents_command::run(&cli) {
         return code;
     }
     // Needs the config only: no server is started.
@@ -268,6 +272,7 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             | Command::Instructions
             | Command::Skills { .. }
             | Command::Hooks { .. }
+            | Command::Agents { .. }
             | Command::Plugins { .. },
         ) => unreachable!("handled before the app starts"),
         None if std::io::stdin().is_terminal() => match crate::cli::repl::run(app).await {

@@ -27,6 +27,8 @@ pub struct Settings {
     pub log_level: Option<String>,
     /// Most model calls in one run.
     pub max_steps: u32,
+    /// How deep subagents may nest (0: no `Agent` tool).
+    pub max_agent_depth: u32,
     /// Root for the file tools (default: the current directory).
     pub workspace: Option<PathBuf>,
     /// Model: `mock`, or a model name for the OpenAI-compatible endpoint.

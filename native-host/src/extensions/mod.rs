@@ -1,6 +1,7 @@
 //! Skills, commands and plugins on disk: where they are found and how they are read. Parsing,
 //! precedence and the gate belong to the core (`agentwire::ext`); this module brings it text.
 
+pub mod agents;
 pub mod discover;
 pub mod instructions;
 pub mod hook_runner;

@@ -1,5 +1,6 @@
 //! Reading one file plugin's folder: its manifest, skills, commands and MCP servers, and what
-//! it ships that agentwire does not run yet (agents; hooks are read by `super::hooks`). Servers are named
+//! it ships that agentwire does not run yet (agents named by manifest paths; hooks are read by
+//! `super::hooks`, `agents/*.md` by `super::agents`). Servers are named
 //! `plugin_<p>_<s>` (tools `mcp__plugin_<p>_<s>__<tool>`, as in Claude Code) and can never
 //! turn on sampling or lower a tool's risk: those are the user's to give.
 
@@ -218,11 +219,9 @@ fn unsupported(
             warnings.push(error);
         }
     }
-    let agents = std::fs::read_dir(root.join("agents"))
-        .map(|entries| entries.filter_map(|e| e.ok()).count())
-        .unwrap_or(0);
-    if agents > 0 || !manifest["agents"].is_null() {
-        ignored.push(format!("agents ({agents}): not supported yet"));
+    // `agents/*.md` are read as subagents (`extensions::agents`); other paths are not.
+    if !manifest["agents"].is_null() {
+        ignored.push("agents (manifest paths): not supported yet".to_owned());
     }
     for key in ["lspServers", "outputStyles", "userConfig", "monitors"] {
         if !manifest[key].is_null() {
@@ -280,12 +279,11 @@ mod tests {
         assert_eq!(
             full.ignored,
             [
-                "agents (1): not supported yet",
                 "lspServers: not supported yet",
                 "userConfig: not supported yet",
             ]
         );
-        // Declared in the manifest only: agents still listed, hooks run.
+        // Declared in the manifest only: agent paths still listed, hooks run.
         std::fs::remove_dir_all(root.join("hooks")).unwrap();
         std::fs::remove_dir_all(root.join("agents")).unwrap();
         write(
@@ -295,8 +293,8 @@ mod tests {
         let declared = read_plugin(&root, Scope::User, &env).unwrap();
         assert_eq!(
             declared.ignored,
-            ["agents (0): not supported yet"],
-            "hooks run now: they are not listed as unsupported"
+            ["agents (manifest paths): not supported yet"],
+            "hooks and agents/*.md run now: they are not listed as unsupported"
         );
     }
 

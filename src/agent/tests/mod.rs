@@ -304,6 +304,7 @@ fn render_event(event: &UiEvent) -> String {
         UiEvent::Error { message } => format!("error: {message}"),
         UiEvent::HookNotice { event, message } => format!("notice {event}: {message}"),
         UiEvent::CommandExpanded { qualified, .. } => format!("expanded /{qualified}"),
+        UiEvent::Subagent { agent, event, .. } => format!("[{agent}] {}", render_event(event)),
         UiEvent::StepEnd { step, usage } => format!("step {step} {}", usage.summary()),
         UiEvent::Done {
             answer,

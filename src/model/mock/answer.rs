@@ -61,6 +61,11 @@ fn one_result(name: &str, content: &str, is_error: bool, args: &Value, lang: Lan
             Lang::Zh => format!("工具 `{name}` 调用失败：“{error}”"),
         };
     }
+    if name == crate::subagent::AGENT_TOOL {
+        // A child's report, as the child wrote it.
+        let task = str_at(args, "description").unwrap_or("task");
+        return format!("{task}:\n{}", clip(content.trim(), 4000));
+    }
     let json = crate::json::parse_str(content.trim()).ok();
     let answer = match (Capability::of_tool(name), &json) {
         (Some(Capability::ListIssues), Some(v)) => issues(v, args, lang),

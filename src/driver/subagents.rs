@@ -1,0 +1,365 @@
+//! Running children: each `Agent` call starts a nested [`Agent`] machine, driven here beside
+//! its parent with the same model (or a named one), the same MCP connections and the same
+//! observer, whose events and approvals carry the child's name.
+//!
+//! A child's future lives inside its parent's tool batch: several `Agent` calls of one turn
+//! run concurrently, and when the parent's run is interrupted the batch is dropped, which
+//! drops every child (their MCP calls in flight get `notifications/cancelled`) and ends each
+//! child's run with one `interrupted` event.
+
+use super::backends::{ModelBackend, RunObserver};
+use super::runtime::Runtime;
+use super::traits::Clock;
+use crate::agent::{Action, Agent, Approval, ToolFailure, ToolInvocation, UiEvent};
+use crate::content::ToolOutput;
+use crate::model::Usage;
+use crate::registry::ToolSource;
+use crate::subagent::{
+    child_scope, AgentRequest, AgentSet, ChildTranscript, DEFAULT_AGENT_CATALOG_CHARS,
+    DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
+};
+use futures::future::LocalBoxFuture;
+use futures::stream::FuturesUnordered;
+use futures::StreamExt;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// A host's way to run a child on a model named in its definition (`model: sonnet`): the
+/// backend for that name, or `None` to run it on the parent's model.
+pub type ModelResolver = Rc<dyn Fn(&str) -> Option<Rc<dyn ModelBackend>>>;
+
+/// The runtime's subagent settings and bookkeeping.
+pub(super) struct SubagentState {
+    set: RefCell<Rc<AgentSet>>,
+    max_depth: Cell<u32>,
+    token_budget: Cell<u64>,
+    models: RefCell<Option<ModelResolver>>,
+    transcripts: RefCell<Vec<ChildTranscript>>,
+    running: Cell<usize>,
+}
+
+impl Default for SubagentState {
+    fn default() -> Self {
+        SubagentState {
+            set: RefCell::new(Rc::new(AgentSet::default())),
+            max_depth: Cell::new(DEFAULT_MAX_DEPTH),
+            token_budget: Cell::new(DEFAULT_TOKEN_BUDGET),
+            models: RefCell::new(None),
+            transcripts: RefCell::new(Vec::new()),
+            running: Cell::new(0),
+        }
+    }
+}
+
+/// Who a child is, for its events, records and approvals.
+struct Label {
+    agent: String,
+    parent_tool_use_id: String,
+    depth: u32,
+    index: usize,
+}
+
+/// Ends a child's run when its future is dropped mid-way (the parent was interrupted) and
+/// files its transcript either way.
+struct ChildGuard<'a, C: Clock> {
+    runtime: &'a Runtime<C>,
+    agent: &'a RefCell<Agent>,
+    label: &'a Label,
+    observer: &'a dyn RunObserver,
+    outcome: RefCell<Option<Result<String, String>>>,
+    usage: Cell<Option<Usage>>,
+    steps: Cell<u32>,
+}
+
+impl<C: Clock> ChildGuard<'_, C> {
+    /// Passes the child's events and audit records on, labelled; notes its end and usage.
+    fn forward(&self) {
+        loop {
+            let (event, record) = {
+                let mut agent = self.agent.borrow_mut();
+                (agent.poll_event(), agent.poll_audit())
+            };
+            if event.is_none() && record.is_none() {
+                return;
+            }
+            if let Some(event) = event {
+                match &event {
+                    UiEvent::StepStart { step } => self.steps.set(*step),
+                    UiEvent::StepEnd { usage, .. } => {
+                        let mut total = self.usage.get();
+                        Usage::accumulate(&mut total, usage);
+                        self.usage.set(total);
+                    }
+                    UiEvent::Done { answer, .. } => {
+                        *self.outcome.borrow_mut() = Some(Ok(answer.clone()));
+                    }
+                    UiEvent::Error { message } => {
+                        *self.outcome.borrow_mut() = Some(Err(message.clone()));
+                    }
+                    _ => {}
+                }
+                self.observer.on_event(&UiEvent::Subagent {
+                    agent: self.label.agent.clone(),
+                    parent_tool_use_id: self.label.parent_tool_use_id.clone(),
+                    event: Box::new(event),
+                });
+            }
+            if let Some(mut record) = record {
+                record.origin = format!("agent:{}", self.label.agent);
+                record.parent_tool_use_id = Some(self.label.parent_tool_use_id.clone());
+                self.observer.on_audit(&record);
+            }
+        }
+    }
+
+    fn tokens(&self) -> u64 {
+        self.usage
+            .get()
+            .map_or(0, |u| u.input_tokens + u.output_tokens)
+    }
+}
+
+impl<C: Clock> Drop for ChildGuard<'_, C> {
+    fn drop(&mut self) {
+        let running = self.agent.borrow().is_running();
+        if running {
+            let now = self.runtime.clock.now();
+            let _ = self
+                .agent
+                .borrow_mut()
+                .interrupt_run(now, "the parent's run stopping");
+        }
+        self.forward();
+        let state = &self.runtime.subagents;
+        state.running.set(state.running.get().saturating_sub(1));
+        if let Some(slot) = state.transcripts.borrow_mut().get_mut(self.label.index) {
+            slot.history = self.agent.borrow().history().to_vec();
+            slot.usage = self.usage.get();
+            slot.steps = self.steps.get();
+            slot.outcome = self.outcome.borrow().clone();
+        }
+    }
+}
+
+impl<C: Clock> Runtime<C> {
+    /// Sets the agents the `Agent` tool offers (replacing any before) and puts the tool, with
+    /// its catalog, in the registry; an empty set removes it. Call it before the first run:
+    /// the tool's description is part of the prompt prefix.
+    pub fn set_agents(&self, set: AgentSet) {
+        let spec = set.tool_spec(DEFAULT_AGENT_CATALOG_CHARS);
+        self.agent.borrow_mut().registry_mut().set_agent_tool(spec);
+        *self.subagents.set.borrow_mut() = Rc::new(set);
+    }
+
+    /// The agents the `Agent` tool offers.
+    pub fn agents(&self) -> Rc<AgentSet> {
+        Rc::clone(&self.subagents.set.borrow())
+    }
+
+    /// How deep children may nest (default 1: the main agent's children start none) and how
+    /// many tokens one child run may use (default [`DEFAULT_TOKEN_BUDGET`]).
+    pub fn set_subagent_limits(&self, max_depth: u32, token_budget: u64) {
+        self.subagents.max_depth.set(max_depth);
+        self.subagents.token_budget.set(token_budget);
+        if max_depth == 0 {
+            self.agent.borrow_mut().registry_mut().set_agent_tool(None);
+        }
+    }
+
+    /// Sets how a definition's `model` name becomes a backend (without one, every child runs
+    /// on the parent's model).
+    pub fn set_model_resolver(&self, resolver: Option<ModelResolver>) {
+        *self.subagents.models.borrow_mut() = resolver;
+    }
+
+    /// Every child run of this runtime so far, oldest first (running ones included).
+    pub fn subagent_transcripts(&self) -> Vec<ChildTranscript> {
+        self.subagents.transcripts.borrow().clone()
+    }
+
+    /// Children running right now (0 whenever no run is active).
+    pub fn running_subagents(&self) -> usize {
+        self.subagents.running.get()
+    }
+
+    /// Runs the child an `Agent` call asks for, a child of `parent` (`None`: the main agent)
+    /// at `depth`, and gives its answer as the call's result.
+    pub(super) fn run_subagent<'a>(
+        &'a self,
+        call: &'a ToolInvocation,
+        parent: Option<&'a RefCell<Agent>>,
+        depth: u32,
+        observer: &'a dyn RunObserver,
+    ) -> LocalBoxFuture<'a, Result<ToolOutput, ToolFailure>> {
+        Box::pin(async move {
+            let request = match AgentRequest::parse(&call.arguments) {
+                Ok(request) => request,
+                Err(message) => return Ok(ToolOutput::error(message)),
+            };
+            let set = self.agents();
+            let Some(def) = set.get(&request.subagent_type) else {
+                let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
+                return Ok(ToolOutput::error(format!(
+                    "unknown subagent_type {:?}; available: {}",
+                    request.subagent_type,
+                    names.join(", ")
+                )));
+            };
+            let max_depth = self.subagents.max_depth.get();
+            if depth > max_depth {
+                return Ok(ToolOutput::error(format!(
+                    "agents may nest {max_depth} level(s) deep; this agent cannot start another"
+                )));
+            }
+            let child = {
+                let parent = parent.unwrap_or(&self.agent).borrow();
+                let scope = child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
+                let mut config = parent.config().clone();
+                config.system_prompt = def.system_prompt();
+                if let Some(turns) = def.max_turns {
+                    config.max_steps = turns;
+                }
+                Agent::new(scope.registry, scope.policy, config)
+            };
+            let model = def
+                .model
+                .as_deref()
+                .and_then(|name| self.subagents.models.borrow().as_ref()?(name))
+                .unwrap_or_else(|| Rc::clone(&self.model.borrow()));
+            let index = {
+                let mut transcripts = self.subagents.transcripts.borrow_mut();
+                let index = transcripts.len();
+                transcripts.push(ChildTranscript {
+                    index,
+                    agent: def.name.clone(),
+                    parent_tool_use_id: call.call_id.clone(),
+                    depth,
+                    ..ChildTranscript::default()
+                });
+                transcripts.len() - 1
+            };
+            let label = Label {
+                agent: def.name.clone(),
+                parent_tool_use_id: call.call_id.clone(),
+                depth,
+                index,
+            };
+            let agent = RefCell::new(child);
+            self.subagents.running.set(self.subagents.running.get() + 1);
+            let guard = ChildGuard {
+                runtime: self,
+                agent: &agent,
+                label: &label,
+                observer,
+                outcome: RefCell::new(None),
+                usage: Cell::new(None),
+                steps: Cell::new(0),
+            };
+            let started = agent
+                .borrow_mut()
+                .start_run(self.clock.now(), request.prompt);
+            if let Err(error) = started {
+                return Ok(ToolOutput::error(format!(
+                    "the agent could not start: {error}"
+                )));
+            }
+            self.drive_child(&guard, model.as_ref()).await;
+            guard.forward();
+            let outcome = guard.outcome.borrow().clone();
+            let usage = guard.usage.get();
+            let footer = format!(
+                "[agent {} · {} step(s){} · transcript {}]",
+                label.agent,
+                guard.steps.get(),
+                usage.map_or_else(String::new, |u| format!(
+                    " · {} input / {} output tokens",
+                    u.input_tokens, u.output_tokens
+                )),
+                label.index
+            );
+            drop(guard);
+            Ok(match outcome {
+                Some(Ok(answer)) => ToolOutput::text(format!("{}\n\n{footer}", answer.trim_end())),
+                Some(Err(message)) => ToolOutput::error(format!(
+                    "the agent stopped without an answer: {message}\n\n{footer}"
+                )),
+                None => ToolOutput::error(format!("the agent ended without an answer\n\n{footer}")),
+            })
+        })
+    }
+
+    /// Carries out the child's actions until its run ends.
+    async fn drive_child(&self, guard: &ChildGuard<'_, C>, model: &dyn ModelBackend) {
+        let agent = guard.agent;
+        let budget = self.subagents.token_budget.get();
+        loop {
+            guard.forward();
+            if guard.tokens() > budget && agent.borrow().is_running() {
+                let now = self.clock.now();
+                let reason = format!("the token budget of {budget}");
+                let _ = agent.borrow_mut().interrupt_run(now, &reason);
+                continue;
+            }
+            let action = agent.borrow_mut().poll_action();
+            match action {
+                Some(Action::CallModel(request)) => {
+                    let response = model.complete(request, &|_| {}).await;
+                    let now = self.clock.now();
+                    let _ = agent.borrow_mut().handle_model_response(now, response);
+                }
+                Some(Action::CallTools(batch)) => {
+                    let depth = guard.label.depth + 1;
+                    let observer = guard.observer;
+                    let mut running: FuturesUnordered<_> = batch
+                        .into_iter()
+                        .map(|call| async move {
+                            let result = if call.target == ToolSource::Subagent {
+                                self.run_subagent(&call, Some(agent), depth, observer).await
+                            } else {
+                                self.invoke(&call).await
+                            };
+                            (call.call_id, result)
+                        })
+                        .collect();
+                    while let Some((call_id, result)) = running.next().await {
+                        let now = self.clock.now();
+                        let _ = agent.borrow_mut().handle_tool_result(now, &call_id, result);
+                    }
+                }
+                Some(Action::RequestApproval(mut request)) => {
+                    request.agent = Some(guard.label.agent.clone());
+                    let answer = guard.observer.approve(&request).await;
+                    if answer == Approval::Always {
+                        // The user's "always" holds for the session, the main agent included.
+                        self.agent
+                            .borrow_mut()
+                            .policy_mut()
+                            .allow_always(&request.name);
+                    }
+                    let now = self.clock.now();
+                    let _ = agent
+                        .borrow_mut()
+                        .handle_approval(now, &request.call_id, answer);
+                }
+                Some(Action::SearchTools(request)) => {
+                    let searcher = self.searcher.borrow().clone();
+                    let ranked = match searcher {
+                        Some(search) => search(request.query, request.catalog, request.limit).await,
+                        None => Err("no searcher".to_owned()),
+                    };
+                    let now = self.clock.now();
+                    let _ = agent
+                        .borrow_mut()
+                        .handle_search_result(now, &request.call_id, ranked);
+                }
+                None => {
+                    if !agent.borrow().is_running() {
+                        return;
+                    }
+                    let now = self.clock.now();
+                    let _ = agent.borrow_mut().cancel_run(now);
+                }
+            }
+        }
+    }
+}

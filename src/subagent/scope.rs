@@ -1,0 +1,126 @@
+//! What a child may use: never more than its parent.
+//!
+//! A child's tools are the parent's tools that its definition names, minus every tool the
+//! parent's policy (or the definition's `disallowedTools`) denies; its policy is the parent's
+//! (every deny and ask rule, this run's denials made lasting), so a tool the parent would ask
+//! about asks in the child too, at the same prompt. A `permissionMode` only removes tools.
+//! Skill tools never reach a child (a trusted skill's grants would widen its run), and the
+//! `Agent` tool only while the depth limit allows another level.
+
+use super::definition::{AgentDefinition, PermissionMode};
+use super::AGENT_TOOL;
+use crate::policy::{Decision, Policy, RuleKind};
+use crate::registry::{Registry, Risk, ToolSource, ToolSpec};
+
+/// Claude Code's tool names in agent files, and agentwire's.
+const CLAUDE_NAMES: [(&str, &str); 9] = [
+    ("Read", "read_file"),
+    ("Grep", "grep"),
+    ("Glob", "glob"),
+    ("Write", "write_file"),
+    ("Edit", "edit_file"),
+    ("MultiEdit", "edit_file"),
+    ("Bash", "bash"),
+    ("Task", AGENT_TOOL),
+    ("Skill", "activate_skill"),
+];
+
+/// A child's tools and gate, derived from its parent's.
+#[derive(Clone, Debug)]
+pub struct ChildScope {
+    /// The tools the child's model is offered.
+    pub registry: Registry,
+    /// The child's gate.
+    pub policy: Policy,
+    /// Entries of the definition that could not be honoured as written (always narrowed).
+    pub warnings: Vec<String>,
+}
+
+/// `entry` as an agentwire pattern, and whether it carried an argument specifier
+/// (`Bash(git add:*)`), which agentwire patterns cannot express.
+fn entry_pattern(entry: &str) -> (String, bool) {
+    let (tool, specified) = match entry.split_once('(') {
+        Some((tool, _)) => (tool.trim(), true),
+        None => (entry.trim(), false),
+    };
+    let mapped = CLAUDE_NAMES
+        .iter()
+        .find(|(claude, _)| *claude == tool)
+        .map_or(tool, |(_, ours)| ours);
+    (mapped.to_owned(), specified)
+}
+
+/// Whether `patterns` (a policy of deny rules) covers `spec` by either of its names.
+fn covers(patterns: &Policy, spec: &ToolSpec) -> bool {
+    matches!(patterns.decide_tool(spec), Decision::Deny { .. })
+}
+
+/// The scope of a child of `parent_registry` / `parent_policy` running `def`; `may_dispatch`
+/// says whether the depth limit lets the child start children of its own.
+pub fn child_scope(
+    parent_registry: &Registry,
+    parent_policy: &Policy,
+    def: &AgentDefinition,
+    may_dispatch: bool,
+) -> ChildScope {
+    let mut warnings = Vec::new();
+    let mut policy = parent_policy.for_child();
+    for entry in &def.disallowed_tools {
+        // `Bash(rm:*)` cannot be expressed: the whole tool is denied (never less).
+        let (pattern, _) = entry_pattern(entry);
+        if policy.add_rule(RuleKind::Deny, &pattern).is_err() {
+            warnings.push(format!(
+                "disallowedTools entry {entry:?} is not a tool pattern: the agent gets no tools"
+            ));
+            let _ = policy.add_rule(RuleKind::Deny, "*");
+        }
+    }
+    let allowed = def.tools.as_ref().map(|entries| {
+        let mut named = Policy::new();
+        for entry in entries {
+            let (pattern, specified) = entry_pattern(entry);
+            if named.add_rule(RuleKind::Deny, &pattern).is_err() {
+                warnings.push(format!(
+                    "tools entry {entry:?} is not a tool pattern; ignored"
+                ));
+                continue;
+            }
+            if specified {
+                // Only part of the tool was granted: every call of it asks.
+                let _ = policy.add_rule(RuleKind::Ask, &pattern);
+                warnings.push(format!(
+                    "tools entry {entry:?}: argument rules are not supported, so every call \
+                     of {pattern} asks"
+                ));
+            }
+        }
+        named
+    });
+    let mut registry = parent_registry.clone();
+    registry.retain_tools(|spec| {
+        let named = allowed.as_ref().is_none_or(|named| covers(named, spec));
+        let kind_ok = match &spec.source {
+            ToolSource::Skill => false,
+            ToolSource::Subagent => may_dispatch,
+            ToolSource::Mcp { server, .. } => {
+                def.mcp_servers.is_empty() || def.mcp_servers.iter().any(|s| s == server)
+            }
+            _ => true,
+        };
+        let decision = policy.decide_tool(spec);
+        let mode_ok = match def.permission_mode {
+            PermissionMode::Inherit => true,
+            PermissionMode::Plan => spec.gate_risk() == Risk::Read,
+            PermissionMode::DontAsk => decision == Decision::Allow,
+        };
+        named && kind_ok && mode_ok && !matches!(decision, Decision::Deny { .. })
+    });
+    ChildScope {
+        registry,
+        policy,
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests;
