@@ -333,6 +333,7 @@ mod tests {
                 answer: "ok".into(),
                 steps: 1,
                 usage: None,
+                context: None,
             }),
         };
         assert_eq!(

@@ -219,7 +219,11 @@ impl<C: Clock> Runtime<C> {
                 if let Some(turns) = def.max_turns {
                     config.max_steps = turns;
                 }
-                Agent::new(scope.registry, scope.policy, config)
+                let mut child = Agent::new(scope.registry, scope.policy, config);
+                // The user's hooks watch a child's calls as they watch the parent's: a hook
+                // that denies a tool denies it at every depth.
+                child.set_hooks(parent.hooks().clone(), parent.hook_context().clone());
+                child
             };
             let model = def
                 .model
@@ -340,6 +344,14 @@ impl<C: Clock> Runtime<C> {
                     let _ = agent
                         .borrow_mut()
                         .handle_approval(now, &request.call_id, answer);
+                }
+                Some(Action::RunHooks(request)) => {
+                    let (call_id, event) = (request.call_id.clone(), request.event);
+                    let runs = self.run_hooks(event, request.input, request.hooks).await;
+                    let now = self.clock.now();
+                    let _ = agent
+                        .borrow_mut()
+                        .handle_hook_runs(now, &call_id, event, runs);
                 }
                 Some(Action::SearchTools(request)) => {
                     let searcher = self.searcher.borrow().clone();

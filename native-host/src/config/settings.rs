@@ -66,6 +66,12 @@ pub struct Settings {
     pub sandbox_allow: Vec<crate::os::sandbox::HostPort>,
     /// Run `bash` without asking when the sandbox contains it (`--auto-approve-sandboxed`).
     pub auto_approve_sandboxed: bool,
+    /// Load no instruction files (`CLAUDE.md`, `AGENTS.md`, rules); `bare` skips them too.
+    pub no_instructions: bool,
+    /// The budget of the instructions block in bytes (default 32 KiB).
+    pub instructions_budget: Option<usize>,
+    /// Extra settings files (Claude Code format) whose hooks run, as the user's own.
+    pub settings_files: Vec<PathBuf>,
     /// Session persistence: continue, resume or none (`--continue`, `--resume`,
     /// `--no-session-persistence`), and compaction (`--compact-at`, `--no-compact`).
     pub session: SessionSettings,
@@ -88,10 +94,4 @@ pub struct SessionSettings {
     pub approve: Vec<String>,
     /// Reject these pending calls of a paused session (`--reject CALL_ID`).
     pub reject: Vec<String>,
-    /// Load no instruction files (`CLAUDE.md`, `AGENTS.md`, rules); `bare` skips them too.
-    pub no_instructions: bool,
-    /// The budget of the instructions block in bytes (default 32 KiB).
-    pub instructions_budget: Option<usize>,
-    /// Extra settings files (Claude Code format) whose hooks run, as the user's own.
-    pub settings_files: Vec<PathBuf>,
 }
