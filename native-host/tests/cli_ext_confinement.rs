@@ -256,7 +256,12 @@ fn a_user_plugin_servers_own_read_only_claim_does_not_run_it_unasked() {
     }});
     write(&root.join(".mcp.json"), &servers.to_string());
     // `tidy` says nothing in its name; only its own annotation claims it is read-only.
-    let out = setup.run(&["run", "call mcp__plugin_helper_srv__tidy {}"]);
+    // No session to pause in: the question nobody can answer is a no.
+    let out = setup.run(&[
+        "--no-session-persistence",
+        "run",
+        "call mcp__plugin_helper_srv__tidy {}",
+    ]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!calls.exists(), "a plugin tool ran unasked: {out:?}");
     // The user's own rule runs it: the check above can see a call.

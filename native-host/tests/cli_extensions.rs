@@ -359,6 +359,7 @@ fn a_plugin_servers_read_only_claim_does_not_skip_the_question() {
     // No rule and no terminal: a tool that asks is declined; `risk: read` and `readOnlyHint`
     // would have let it run without asking.
     let out = setup.run(&[
+        "--no-session-persistence",
         "--plugin-dir",
         &dir,
         "run",

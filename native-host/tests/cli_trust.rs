@@ -223,7 +223,13 @@ fn status_project() -> Project {
 
 fn status_call(project: &Project, args: &[&str]) -> CliOutput {
     let mut all = args.to_vec();
-    all.extend(["--json", "run", r#"call get_status {"text": "hi"}"#]);
+    // No session: a question nobody can answer is a no, not a pause.
+    all.extend([
+        "--json",
+        "--no-session-persistence",
+        "run",
+        r#"call get_status {"text": "hi"}"#,
+    ]);
     project.run_in_workspace(&all, &[])
 }
 

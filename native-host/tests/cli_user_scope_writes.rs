@@ -17,6 +17,8 @@ fn call(home: &Path, tool: &str, args: Value) -> CliOutput {
         home,
         &[
             "--json",
+            // A session would make the state directory itself.
+            "--no-session-persistence",
             "--model",
             "mock",
             "--allow",

@@ -10,18 +10,18 @@ mod compaction;
 mod direct;
 mod events;
 mod gated;
+mod hooks;
+mod instructions;
 mod pause;
 mod record;
-mod instructions;
-mod hooks;
 mod skills;
 mod turn;
 mod types;
 
 pub use events::UiEvent;
 pub use gated::Gated;
-pub use pause::PendingCall;
 pub use hooks::HookRequest;
+pub use pause::PendingCall;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
     SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
@@ -198,8 +198,7 @@ impl Agent {
             ChatMessage::Assistant { tool_calls, .. } => tool_calls.as_slice(),
             _ => &[],
         });
-        self.used_ids
-            .extend_bulk(ids.map(|call| call.id.clone()));
+        self.used_ids.extend_bulk(ids.map(|call| call.id.clone()));
         self.history = messages;
         Ok(())
     }

@@ -76,9 +76,10 @@ pub trait RunObserver {
     fn on_text_delta(&self, _text: &str) {}
     /// Reasoning streaming from the model (for models that show it), before its text.
     fn on_reasoning_delta(&self, _text: &str) {}
-    /// Whether [`approve`](RunObserver::approve) can get an answer here; when not, a run that
-    /// needs one pauses (`paused` event) and continues later with [`crate::driver::Runtime::resume`].
-    fn can_approve(&self) -> bool {
+    /// Whether [`approve`](RunObserver::approve) can get an answer for `request` here; when
+    /// not, a run that needs one pauses (`paused` event) and continues later with
+    /// [`crate::driver::Runtime::resume`].
+    fn can_approve(&self, _request: &ApprovalRequest) -> bool {
         true
     }
     /// A tool call needs the user's approval.

@@ -119,7 +119,7 @@ impl<C: Clock> Runtime<C> {
                             );
                         })
                 }
-                Some(Action::RequestApproval(_)) if !observer.can_approve() => {
+                Some(Action::RequestApproval(request)) if !observer.can_approve(&request) => {
                     // Nobody here can answer: the run pauses, its transcript carries it on.
                     let now = self.clock.now();
                     let _ = self.agent.borrow_mut().pause_run(now);

@@ -20,6 +20,9 @@ pub const BUILTIN_COMMANDS: &[&str] = &[
     "commands",
     "memory",
     "instructions",
+    "context",
+    "compact",
+    "resume",
 ];
 
 /// An item that lost its bare name to another.

@@ -37,8 +37,8 @@ mod explicit;
 mod intent;
 mod lang;
 mod skill;
-mod summary;
 mod subagent;
+mod summary;
 
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolCall};
 use explicit::Explicit;

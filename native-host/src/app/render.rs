@@ -420,8 +420,10 @@ impl RunObserver for Terminal {
         let _ = out.flush();
     }
 
-    fn can_approve(&self) -> bool {
-        !(self.pause_approvals.get() && self.approvals == ApprovalMode::Deny)
+    fn can_approve(&self, request: &ApprovalRequest) -> bool {
+        // A call `--auto-approve-sandboxed` answers needs nobody: it never pauses the run.
+        (self.approve_sandboxed_bash && request.name == "bash")
+            || !(self.pause_approvals.get() && self.approvals == ApprovalMode::Deny)
     }
 
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {

@@ -3,9 +3,9 @@
 
 pub mod agents;
 pub mod discover;
-pub mod instructions;
 pub mod hook_runner;
 pub mod hooks;
+pub mod instructions;
 pub mod plugin_dir;
 pub mod plugin_paths;
 pub mod read;

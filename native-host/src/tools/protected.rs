@@ -430,6 +430,7 @@ mod tests {
         let expected: Vec<PathBuf> = [
             "/h/.claude",
             "/h/.agents",
+            "/h/.codex/AGENTS.md",
             "/h/.agentwire_history",
             "/h/.ssh",
             "/h/.aws",
@@ -448,7 +449,7 @@ mod tests {
             ("AGENTWIRE_STATE_DIR", "/s"),
         ]));
         assert_eq!(
-            paths(&moved)[7..],
+            paths(&moved)[8..],
             [PathBuf::from("/s"), PathBuf::from("/c/agentwire")]
         );
         // The credentials and the state directory are kept from readers too; the rest only
@@ -459,7 +460,7 @@ mod tests {
             .filter(|p| p.unreadable)
             .map(|p| p.path.clone())
             .collect();
-        assert_eq!(unreadable, expected[3..8]);
+        assert_eq!(unreadable, expected[4..9]);
         // An empty variable is no variable.
         assert!(paths(&Protected::from_vars(&vars(&[("HOME", "")]))).is_empty());
     }

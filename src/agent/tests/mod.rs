@@ -4,8 +4,8 @@
 mod chaos;
 mod compaction;
 mod direct;
-mod instructions;
 mod hooks;
+mod instructions;
 mod limits;
 mod pause;
 #[cfg(feature = "skill-set")]
