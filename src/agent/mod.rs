@@ -186,8 +186,7 @@ impl Agent {
             ChatMessage::Assistant { tool_calls, .. } => tool_calls.as_slice(),
             _ => &[],
         });
-        self.used_ids
-            .extend_bulk(ids.map(|call| call.id.clone()));
+        self.used_ids.extend_bulk(ids.map(|call| call.id.clone()));
         self.history = messages;
         Ok(())
     }
