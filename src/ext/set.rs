@@ -7,7 +7,7 @@ use crate::registry::char_prefix;
 /// REPL commands of the hosts; an item with one of these names is never reachable bare.
 pub const BUILTIN_COMMANDS: &[&str] = &[
     "help", "tools", "mcp", "clear", "quit", "exit", "q", "skills", "plugins", "plugin", "reload",
-    "commands",
+    "commands", "context", "compact", "resume",
 ];
 
 /// An item that lost its bare name to another.
