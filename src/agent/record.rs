@@ -15,6 +15,15 @@ impl Agent {
         self.out.transcribe(entry);
     }
 
+    /// Records that the typed `/name` (the item `qualified`) was expanded into the user message
+    /// that follows, for the transcript.
+    pub fn record_command(&mut self, name: &str, qualified: &str) {
+        self.record(Entry::Command {
+            name: name.to_owned(),
+            qualified: qualified.to_owned(),
+        });
+    }
+
     /// Turns transcript recording on or off (off by default): while on, every history change
     /// comes out of [`poll_transcript`](Agent::poll_transcript), which the host must drain.
     pub fn set_transcript_recording(&mut self, on: bool) {

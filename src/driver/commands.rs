@@ -72,6 +72,9 @@ impl<C: Clock> Runtime<C> {
             }
         }
         let text = expansion.fill(&outputs);
+        self.agent
+            .borrow_mut()
+            .record_command(&expansion.typed, &qualified);
         observer.on_event(&UiEvent::CommandExpanded {
             name: expansion.typed,
             qualified,

@@ -162,3 +162,20 @@ fn secrets_never_reach_the_file() {
     assert!(secrets.contains(&"a-model-key-0123456789".to_string()));
     assert!(!secrets.contains(&"short".to_string()));
 }
+
+#[test]
+fn secrets_with_json_escapes_are_hidden_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("ws");
+    std::fs::create_dir_all(&root).unwrap();
+    let secret = "pa\"ss\\word-9876".to_owned();
+    let store = SessionStore::new(tmp.path(), &root, vec![secret.clone()]);
+    let mut session = store.create().unwrap();
+    session
+        .append(&user(&format!("use {secret} here")))
+        .unwrap();
+    let text = std::fs::read_to_string(&session.path).unwrap();
+    assert!(!text.contains("ss\\\\word-9876"), "{text}");
+    assert!(text.contains(&format!("use {REDACTED} here")), "{text}");
+    assert_eq!(hide("plain", &[]), "plain");
+}
