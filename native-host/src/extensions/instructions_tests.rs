@@ -265,3 +265,34 @@ fn rules_under_linked_folders_are_not_followed_out_of_the_project() {
     );
     assert_eq!(found.path_rules.rules()[0].globs, ["src/*.rs"]);
 }
+
+#[test]
+fn rules_are_listed_eight_folders_deep_and_no_deeper() {
+    let f = Fixture::new();
+    let rules = f.root.join(".claude/rules");
+    let eight: PathBuf = (1..=8).map(|i| i.to_string()).collect();
+    f.write(&rules.join(&eight).join("in.md"), "EIGHT DEEP");
+    f.write(&rules.join(&eight).join("9/out.md"), "NINE DEEP");
+    let found = f.load(&f.root, false);
+    assert!(found.text.contains("EIGHT DEEP"), "{}", found.text);
+    assert!(!found.text.contains("NINE DEEP"), "{}", found.text);
+}
+
+#[test]
+fn a_name_that_cannot_exist_is_an_error_not_a_missing_file() {
+    let f = Fixture::new();
+    let long = "x".repeat(300);
+    f.write(&f.root.join("AGENTS.md"), &format!("@{long}.md @absent.md"));
+    let found = f.load(&f.root, false);
+    assert_eq!(found.warnings.len(), 2, "{:?}", found.warnings);
+    assert!(
+        found.warnings[0].contains("cannot be resolved"),
+        "{:?}",
+        found.warnings
+    );
+    assert!(
+        found.warnings[1].contains("@absent.md not found"),
+        "{:?}",
+        found.warnings
+    );
+}
