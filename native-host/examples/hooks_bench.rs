@@ -60,7 +60,11 @@ struct Noop {
 }
 
 impl LocalTools for Noop {
-    fn call<'a>(&'a self, _name: &'a str, _args: serde_json::Value) -> LocalBoxFuture<'a, ToolOutput> {
+    fn call<'a>(
+        &'a self,
+        _name: &'a str,
+        _args: serde_json::Value,
+    ) -> LocalBoxFuture<'a, ToolOutput> {
         self.calls.borrow_mut().push(Instant::now());
         Box::pin(async { ToolOutput::text("ok") })
     }
@@ -79,7 +83,12 @@ impl RunObserver for Quiet {
 fn per_call(rounds: usize, hooks: usize) -> Vec<Duration> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut registry = Registry::new();
-    let spec = ToolSpec::builtin("noop", "does nothing", json!({"type": "object"}), Risk::Read);
+    let spec = ToolSpec::builtin(
+        "noop",
+        "does nothing",
+        json!({"type": "object"}),
+        Risk::Read,
+    );
     registry.register_builtin(spec).expect("register noop");
     let config = AgentConfig {
         max_steps: u32::try_from(rounds + 2).unwrap_or(u32::MAX),
@@ -106,7 +115,9 @@ fn per_call(rounds: usize, hooks: usize) -> Vec<Duration> {
         calls: RefCell::new(Vec::new()),
     });
     let runtime = Runtime::new(agent, model, tools.clone(), TokioClock);
-    runtime.set_hook_runner(Some(HookProcesses::new(dir.path().to_path_buf(), None).runner()));
+    runtime.set_hook_runner(Some(
+        HookProcesses::new(dir.path().to_path_buf(), None).runner(),
+    ));
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -442,8 +442,10 @@ fn a_token_in_a_hook_command_never_reaches_the_model() {
     let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB";
     let settings = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
         "command": format!("curl -H 'Authorization: token {token}' http://guard")}]}]}});
-    let mut h = hooked(Policy::new(), settings, |_| vec![HookRun::exited(2, "", "no")])
-        .script([reply(None, &[("c1", GET, json!({}))]), answer("ok")]);
+    let mut h = hooked(Policy::new(), settings, |_| {
+        vec![HookRun::exited(2, "", "no")]
+    })
+    .script([reply(None, &[("c1", GET, json!({}))]), answer("ok")]);
     h.run("go");
     let results = h.last_tool_results();
     assert!(results[0].1.contains("blocked by hook curl"), "{results:?}");
