@@ -271,12 +271,17 @@ struct TreeGuard {
 impl TreeGuard {
     fn kill(&self) {
         if let Some(pid) = self.leader.pid() {
+            // While the hook lives its descendants are found from it (a scan of every
+            // process); once it is reaped, what it left is in its group or our orphans.
             if !self.reaped.load(Ordering::Relaxed) {
                 reaper::kill_descendants(pid);
             }
             let _ = killpg(pid, Signal::SIGKILL);
         }
-        reaper::sweep_orphans();
+        // The full sweep scans every process: only when there is an orphan to find.
+        if reaper::has_orphans() {
+            reaper::sweep_orphans();
+        }
     }
 
     fn kill_after_exit(&self) {

@@ -148,6 +148,33 @@ pub fn group_alive(group: Pid) -> bool {
         .any(|p| p.pgrp == group.as_raw() && !p.zombie)
 }
 
+/// Whether this process has a child it did not start on purpose (an orphan re-parented to it
+/// as subreaper). Cheap: it reads the kernel's child lists of this process's threads instead
+/// of every process's `stat`, so callers can skip [`sweep_orphans`] when there is nothing to
+/// sweep. Where the kernel has no child lists it answers `true` (sweep, to be safe).
+pub fn has_orphans() -> bool {
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return false;
+    }
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return true;
+    };
+    let tracked = TRACKED.lock().unwrap_or_else(|e| e.into_inner());
+    for task in tasks.filter_map(|t| t.ok()) {
+        let Ok(children) = std::fs::read_to_string(task.path().join("children")) else {
+            return true;
+        };
+        let untracked = children
+            .split_whitespace()
+            .filter_map(|pid| pid.parse::<i32>().ok())
+            .any(|pid| !tracked.contains(&pid));
+        if untracked {
+            return true;
+        }
+    }
+    false
+}
+
 /// Ends (SIGKILL) and reaps every child of this process that it did not start on purpose:
 /// orphans re-parented to it as subreaper. Returns how many were still alive after
 /// `REAP_WITHIN` (0 when the tree is gone). Does nothing unless this process is a subreaper:

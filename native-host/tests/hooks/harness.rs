@@ -1,6 +1,9 @@
 //! A runtime with real hook processes, a scripted model that records every request, and a
 //! local tool that leaves a marker file when it runs (so "it never ran" is a fact on disk).
 
+// Shared by several test binaries, each using a part.
+#![allow(dead_code)]
+
 use agentwire::agent::{Agent, AgentConfig, Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::content::ToolOutput;

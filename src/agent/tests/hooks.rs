@@ -451,3 +451,59 @@ fn a_token_in_a_hook_command_never_reaches_the_model() {
     assert!(results[0].1.contains("blocked by hook curl"), "{results:?}");
     assert!(!results[0].1.contains(token), "{results:?}");
 }
+
+#[test]
+fn a_permission_request_deny_tightens_an_earlier_pre_tool_use_allow() {
+    // An ask rule: the PreToolUse allow cannot skip the question, so PermissionRequest runs;
+    // its deny must win over the earlier allow, refusing the call without asking the user.
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "pre"}]}],
+        "PermissionRequest": [{"hooks": [{"type": "command", "command": "perm"}]}]
+    }});
+    let policy = Policy::from_lists::<&str>(&[], &["shell"], &[]).unwrap();
+    let mut h = hooked(policy, settings, |request| {
+        let out = match request.event {
+            HookEvent::PreToolUse => decision("allow"),
+            _ => json!({"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "no"}}}),
+        };
+        vec![HookRun::exited(0, &out.to_string(), "")]
+    })
+    .script([reply(None, &[("c1", "shell", json!({}))]), answer("ok")]);
+    let log = h.run("go");
+    assert!(
+        log.contains(&"hooks PermissionRequest c1".to_owned()),
+        "{log:#?}"
+    );
+    assert!(!log.contains(&"ask c1".to_owned()), "{log:#?}");
+    assert!(ran(&log).is_empty());
+    assert!(h.last_tool_results()[0]
+        .1
+        .contains("denied by hook perm: no"));
+}
+
+#[test]
+fn a_permission_request_allow_never_loosens_an_earlier_pre_tool_use_ask() {
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "pre"}]}],
+        "PermissionRequest": [{"hooks": [{"type": "command", "command": "perm"}]}]
+    }});
+    let mut h = hooked(Policy::new(), settings, |request| {
+        let out = match request.event {
+            HookEvent::PreToolUse => decision("ask"),
+            _ => json!({"hookSpecificOutput": {"decision": {"behavior": "allow"}}}),
+        };
+        vec![HookRun::exited(0, &out.to_string(), "")]
+    })
+    .script([reply(None, &[("c1", "shell", json!({}))]), answer("ok")])
+    .approvals(&[Approval::No]);
+    let log = h.run("go");
+    assert!(
+        log.contains(&"hooks PermissionRequest c1".to_owned()),
+        "{log:#?}"
+    );
+    assert!(
+        log.contains(&"ask c1".to_owned()),
+        "the PreToolUse ask stands: {log:#?}"
+    );
+    assert!(ran(&log).is_empty());
+}
