@@ -267,7 +267,7 @@ export interface ToolInfo {
    * `builtin`: registered with `registerTool`; `mcp`: from an MCP server; `plugin`: a JS
    * plugin's (`plugin__<p>__<tool>`); `skill`: the core's `activate_skill`/`read_skill_file`.
    */
-  source: 'builtin' | 'mcp' | 'plugin' | 'skill';
+  source: 'builtin' | 'mcp' | 'plugin' | 'skill' | 'subagent';
   /** The owning plugin (its tools, and tools of its servers). */
   plugin?: string;
   /** The MCP server (for `mcp` tools). */
