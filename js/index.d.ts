@@ -265,9 +265,10 @@ export interface ToolInfo {
   risk: Risk;
   /**
    * `builtin`: registered with `registerTool`; `mcp`: from an MCP server; `plugin`: a JS
-   * plugin's (`plugin__<p>__<tool>`); `skill`: the core's `activate_skill`/`read_skill_file`.
+   * plugin's (`plugin__<p>__<tool>`); `skill`: the core's `activate_skill`/`read_skill_file`;
+   * `subagent`: the `Agent` tool (with the `agents` option).
    */
-  source: 'builtin' | 'mcp' | 'plugin' | 'skill';
+  source: 'builtin' | 'mcp' | 'plugin' | 'skill' | 'subagent';
   /** The owning plugin (its tools, and tools of its servers). */
   plugin?: string;
   /** The MCP server (for `mcp` tools). */

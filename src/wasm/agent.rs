@@ -168,6 +168,7 @@ fn tool_value(spec: &ToolSpec) -> Value {
             v["originalName"] = original_name.as_str().into();
         }
         ToolSource::Skill => v["source"] = "skill".into(),
+        ToolSource::Subagent => v["source"] = "subagent".into(),
         _ => {}
     }
     if let Some(annotations) = &spec.annotations {

@@ -13,7 +13,8 @@ export function renderTools(agent, allowed, { removable = new Set(), onRemove } 
   const servers = agent.servers();
   const groups = [];
 
-  const builtin = tools.filter((t) => t.source === 'builtin');
+  // The `Agent` tool (subagents) is the page's own too.
+  const builtin = tools.filter((t) => t.source === 'builtin' || t.source === 'subagent');
   if (builtin.length) {
     groups.push(group('builtin', 'Built-in', 'JS tools of this page', builtin, allowed, (t) => t.name));
   }

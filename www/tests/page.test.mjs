@@ -70,7 +70,10 @@ describe('the page', () => {
       const groups = await page.locator('.tool-group').evaluateAll((els) => els.map((e) => e.dataset.group));
       assert.deepEqual(groups, ['builtin', 'mcp:github']);
       const builtin = page.locator('.tool-group[data-group="builtin"] .tool');
-      assert.deepEqual(await builtin.evaluateAll((els) => els.map((e) => [e.dataset.tool, e.dataset.risk])), [
+      const own = await builtin.evaluateAll((els) => els.map((e) => [e.dataset.tool, e.dataset.risk]));
+      // The page offers the built-in subagent through the `Agent` tool.
+      assert.ok(own.some(([name, risk]) => name === 'Agent' && risk === 'read'), JSON.stringify(own));
+      assert.deepEqual(own.filter(([name]) => name !== 'Agent'), [
         ['calculator', 'read'],
         ['get_weather', 'network'],
         // The mock GitHub server offers resources, so the two resource tools are registered.
@@ -86,7 +89,7 @@ describe('the page', () => {
       assert.deepEqual(await github.evaluateAll((els) => els.map((e) => [e.dataset.tool, e.dataset.risk])), expected);
       assert.ok(expected.some(([, risk]) => risk === 'write'), 'the mock server has write tools (create_issue)');
       assert.match(await page.locator('.tool-group[data-group="mcp:github"] h3').innerText(), /MCP · github/);
-      assert.match(await page.locator('#tools-count').innerText(), new RegExp(`^${expected.length + 4} tools$`));
+      assert.match(await page.locator('#tools-count').innerText(), new RegExp(`^${expected.length + 5} tools$`));
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
@@ -135,6 +138,26 @@ describe('the page', () => {
       assert.equal(await call.locator('.badge.failed').innerText(), 'failed');
       assert.equal(await call.locator('details.call-result').evaluate((d) => d.open), true, 'errors are shown open');
       assert.match(await call.locator('.call-output').innerText(), /nobody\/nothing-here|not found/i);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('dispatches two subagents from the example prompt and shows their progress', async () => {
+    const { context, page, errors } = await openPage(www.browser, www.url);
+    try {
+      await page.locator('.example', { hasText: 'use subagents' }).click();
+      await page.locator('.msg.assistant:not(.pending)').waitFor({ timeout: 30_000 });
+      const lines = await page.locator('#timeline .ev.subagent').allInnerTexts();
+      assert.ok(lines.some((l) => /general-purpose.*→ mcp__github__list_issues/.test(l)), lines.join('\n'));
+      assert.ok(lines.some((l) => /general-purpose.*→ mcp__github__list_pull_requests/.test(l)), lines.join('\n'));
+      assert.equal(lines.filter((l) => /done in 2 steps/.test(l)).length, 2, lines.join('\n'));
+      assert.equal(await toolCalls(page, 'Agent').count(), 2);
+      const answer = await lastAnswer(page);
+      assert.match(answer, /vercel\/ai/);
+      assert.match(answer, /facebook\/react/);
+      assert.equal(await page.locator('#timeline .ev.done').count(), 1, 'one end for the run');
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
