@@ -13,8 +13,7 @@
 //! [`SessionConfig::discover_timeout`]: super::SessionConfig::discover_timeout
 
 use super::era::{Era, ProtocolChoice, MODERN_PROTOCOL_VERSION};
-use super::events::{ServerDetails, SessionEvent};
-use super::meta::{supported_versions, Envelope, META_SERVER_INFO, UNSUPPORTED_PROTOCOL_VERSION};
+use super::meta::{supported_versions, Envelope, UNSUPPORTED_PROTOCOL_VERSION};
 use super::session::{ClientSession, Purpose, State};
 use crate::jsonrpc::ErrorObject;
 use crate::rpc::Deadlines;
@@ -105,28 +104,9 @@ impl ClientSession {
             );
             return self.not_modern(now, reason);
         }
-        let server_info = result
-            .get("serverInfo")
-            .or_else(|| result.get("_meta")?.get(META_SERVER_INFO))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let details = ServerDetails {
-            protocol_version: MODERN_PROTOCOL_VERSION.into(),
-            era: Era::Modern,
-            server_info,
-            capabilities: result
-                .get("capabilities")
-                .filter(|c| c.is_object())
-                .cloned()
-                .unwrap_or_else(|| json!({})),
-            instructions: result
-                .get("instructions")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        };
-        self.state = State::Ready;
-        self.server = Some(details.clone());
-        self.events.push_back(SessionEvent::Ready(details));
+        let details =
+            super::incoming::server_details(&result, MODERN_PROTOCOL_VERSION, Era::Modern);
+        self.become_ready(details);
         self.start_listening();
     }
 

@@ -119,6 +119,7 @@ impl ClientSession {
             {
                 self.task_created(now, purpose.op(wire_id), sent, result)
             }
+            #[cfg(feature = "mcp-tasks")]
             (Ok(ResultKind::Task), _) => {
                 let what = "a task, which this client did not ask for";
                 let error = self.peer_error(&method, what);
