@@ -42,11 +42,7 @@ impl ClientSession {
             ProtocolChoice::Auto => self.config.discover_timeout,
             _ => self.config.initialize_timeout,
         };
-        let left = self
-            .config
-            .initialize_timeout
-            .saturating_sub(now.saturating_since(self.opened_at));
-        let deadlines = Deadlines::starting_at(now, timeout.min(left), None);
+        let deadlines = Deadlines::starting_at(now, timeout.min(self.startup_left(now)), None);
         self.send_request(now, "server/discover", None, deadlines, Purpose::Discover);
     }
 
@@ -55,11 +51,7 @@ impl ClientSession {
         self.state = State::Initializing;
         let params = self.initialize_params();
         // After a probe, what is left of the start-up time.
-        let left = self
-            .config
-            .initialize_timeout
-            .saturating_sub(now.saturating_since(self.opened_at));
-        let deadlines = Deadlines::starting_at(now, left, None);
+        let deadlines = Deadlines::starting_at(now, self.startup_left(now), None);
         self.send_request(
             now,
             "initialize",
@@ -67,6 +59,12 @@ impl ClientSession {
             deadlines,
             Purpose::Initialize,
         );
+    }
+
+    /// What is left of the start-up time (the probe and `initialize` share it).
+    fn startup_left(&self, now: Instant) -> std::time::Duration {
+        let spent = now.saturating_since(self.opened_at);
+        self.config.initialize_timeout.saturating_sub(spent)
     }
 
     /// The capabilities this client declares, in the shape of `era`.
