@@ -13,8 +13,7 @@
 //! [`SessionConfig::discover_timeout`]: super::SessionConfig::discover_timeout
 
 use super::era::{Era, ProtocolChoice, MODERN_PROTOCOL_VERSION};
-use super::events::{ServerDetails, SessionEvent};
-use super::meta::{supported_versions, Envelope, META_SERVER_INFO, UNSUPPORTED_PROTOCOL_VERSION};
+use super::meta::{supported_versions, Envelope, UNSUPPORTED_PROTOCOL_VERSION};
 use super::session::{ClientSession, Purpose, State};
 use crate::jsonrpc::ErrorObject;
 use crate::rpc::Deadlines;
@@ -43,11 +42,7 @@ impl ClientSession {
             ProtocolChoice::Auto => self.config.discover_timeout,
             _ => self.config.initialize_timeout,
         };
-        let left = self
-            .config
-            .initialize_timeout
-            .saturating_sub(now.saturating_since(self.opened_at));
-        let deadlines = Deadlines::starting_at(now, timeout.min(left), None);
+        let deadlines = Deadlines::starting_at(now, timeout.min(self.startup_left(now)), None);
         self.send_request(now, "server/discover", None, deadlines, Purpose::Discover);
     }
 
@@ -56,11 +51,7 @@ impl ClientSession {
         self.state = State::Initializing;
         let params = self.initialize_params();
         // After a probe, what is left of the start-up time.
-        let left = self
-            .config
-            .initialize_timeout
-            .saturating_sub(now.saturating_since(self.opened_at));
-        let deadlines = Deadlines::starting_at(now, left, None);
+        let deadlines = Deadlines::starting_at(now, self.startup_left(now), None);
         self.send_request(
             now,
             "initialize",
@@ -68,6 +59,12 @@ impl ClientSession {
             deadlines,
             Purpose::Initialize,
         );
+    }
+
+    /// What is left of the start-up time (the probe and `initialize` share it).
+    fn startup_left(&self, now: Instant) -> std::time::Duration {
+        let spent = now.saturating_since(self.opened_at);
+        self.config.initialize_timeout.saturating_sub(spent)
     }
 
     /// The capabilities this client declares, in the shape of `era`.
@@ -105,28 +102,9 @@ impl ClientSession {
             );
             return self.not_modern(now, reason);
         }
-        let server_info = result
-            .get("serverInfo")
-            .or_else(|| result.get("_meta")?.get(META_SERVER_INFO))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let details = ServerDetails {
-            protocol_version: MODERN_PROTOCOL_VERSION.into(),
-            era: Era::Modern,
-            server_info,
-            capabilities: result
-                .get("capabilities")
-                .filter(|c| c.is_object())
-                .cloned()
-                .unwrap_or_else(|| json!({})),
-            instructions: result
-                .get("instructions")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        };
-        self.state = State::Ready;
-        self.server = Some(details.clone());
-        self.events.push_back(SessionEvent::Ready(details));
+        let details =
+            super::incoming::server_details(&result, MODERN_PROTOCOL_VERSION, Era::Modern);
+        self.become_ready(details);
         self.start_listening();
     }
 

@@ -206,8 +206,6 @@ impl ClientSession {
             } => self.next_page(now, kind, op, items, pages, result),
             #[cfg(feature = "mcp-tasks")]
             Purpose::Task { op } => self.task_state(now, op, result),
-            #[cfg(not(feature = "mcp-tasks"))]
-            Purpose::Task { .. } => {}
         }
     }
 
@@ -273,22 +271,15 @@ impl ClientSession {
                 SUPPORTED_PROTOCOL_VERSIONS.join(", "), version = quoted(version)));
             return;
         }
-        let details = ServerDetails {
-            protocol_version: version.to_owned(),
-            era: super::Era::Legacy,
-            server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
-            capabilities: result
-                .get("capabilities")
-                .cloned()
-                .unwrap_or_else(|| json!({})),
-            instructions: result
-                .get("instructions")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        };
+        let details = server_details(&result, version, super::Era::Legacy);
+        self.send_notification("notifications/initialized", None);
+        self.become_ready(details);
+    }
+
+    /// The handshake (or the probe) is done: the session is ready, and the host is told.
+    pub(super) fn become_ready(&mut self, details: ServerDetails) {
         self.state = State::Ready;
         self.server = Some(details.clone());
-        self.send_notification("notifications/initialized", None);
         self.events.push_back(SessionEvent::Ready(details));
     }
 
@@ -455,5 +446,30 @@ impl ClientSession {
             _ => SessionEvent::Notification { method, params },
         };
         self.push_droppable(event);
+    }
+}
+
+/// What an `initialize` or `server/discover` result says about the server. `serverInfo` may
+/// also sit in the modern result's `_meta`; `capabilities` that are not an object count as
+/// none.
+pub(super) fn server_details(result: &Value, version: &str, era: super::Era) -> ServerDetails {
+    let meta_info = || result.get("_meta")?.get(super::meta::META_SERVER_INFO);
+    ServerDetails {
+        protocol_version: version.to_owned(),
+        era,
+        server_info: result
+            .get("serverInfo")
+            .or_else(meta_info)
+            .cloned()
+            .unwrap_or(Value::Null),
+        capabilities: result
+            .get("capabilities")
+            .filter(|c| c.is_object())
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Default::default())),
+        instructions: result
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     }
 }

@@ -79,6 +79,7 @@ pub(crate) enum ResultKind {
     /// The server needs input first (`resultType` `"input_required"`).
     InputRequired,
     /// A task handle instead of the result (`resultType` `"task"`, the Tasks extension).
+    #[cfg(feature = "mcp-tasks")]
     Task,
 }
 
@@ -89,6 +90,7 @@ pub(crate) fn result_kind(result: &Value) -> Result<ResultKind, String> {
         None => Ok(ResultKind::Complete),
         Some(Value::String(kind)) if kind == "complete" => Ok(ResultKind::Complete),
         Some(Value::String(kind)) if kind == "input_required" => Ok(ResultKind::InputRequired),
+        #[cfg(feature = "mcp-tasks")]
         Some(Value::String(kind)) if kind == "task" => Ok(ResultKind::Task),
         Some(other) => Err(format!(
             "unknown resultType {}",
@@ -142,6 +144,7 @@ mod tests {
             result_kind(&json!({"resultType": "input_required"})),
             Ok(ResultKind::InputRequired)
         );
+        #[cfg(feature = "mcp-tasks")]
         assert_eq!(
             result_kind(&json!({"resultType": "task"})),
             Ok(ResultKind::Task)

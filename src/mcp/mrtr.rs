@@ -32,6 +32,9 @@ pub const MAX_REQUEST_STATE_BYTES: usize = 1 << 20;
 /// How long a request may take across its rounds when it has no total-time cap of its own.
 pub const MAX_INPUT_WAIT: Duration = Duration::from_secs(600);
 
+/// Why a request that keeps asking for input is given up.
+const ROUNDS_EXHAUSTED: &str = "input_required again after 8 rounds; giving up";
+
 /// What a modern request in flight needs in order to be sent again.
 #[derive(Debug)]
 pub(super) struct Sent {
@@ -119,6 +122,7 @@ impl ClientSession {
             {
                 self.task_created(now, purpose.op(wire_id), sent, result)
             }
+            #[cfg(feature = "mcp-tasks")]
             (Ok(ResultKind::Task), _) => {
                 let what = "a task, which this client did not ask for";
                 let error = self.peer_error(&method, what);
@@ -159,7 +163,8 @@ impl ClientSession {
         };
         sent.rounds += 1;
         if sent.rounds > MAX_INPUT_ROUNDS {
-            let what = format!("input_required again after {MAX_INPUT_ROUNDS} rounds; giving up");
+            // A fixed text (the bound is a constant; `bounds_are_named_in_the_texts` checks it).
+            let what = ROUNDS_EXHAUSTED.to_owned();
             return refuse(self, purpose, what);
         }
         let request_state = result.get("requestState").cloned();
@@ -368,5 +373,15 @@ impl ClientSession {
             );
         }
         self.sent = Default::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_are_named_in_the_texts() {
+        assert!(ROUNDS_EXHAUSTED.contains(&format!(" {MAX_INPUT_ROUNDS} rounds")));
     }
 }

@@ -150,7 +150,7 @@ pub(super) enum Purpose {
         op: RequestId,
     },
     /// A `tasks/get`, `tasks/update` or `tasks/cancel` for the task of `tools/call` `op`.
-    #[cfg_attr(not(feature = "mcp-tasks"), allow(dead_code))]
+    #[cfg(feature = "mcp-tasks")]
     Task {
         op: RequestId,
     },
@@ -160,10 +160,9 @@ impl Purpose {
     pub(super) fn op(&self, wire_id: u64) -> RequestId {
         match self {
             Purpose::Initialize | Purpose::Discover => RequestId(wire_id),
-            Purpose::List { op, .. }
-            | Purpose::CallTool { op }
-            | Purpose::Generic { op }
-            | Purpose::Task { op } => *op,
+            Purpose::List { op, .. } | Purpose::CallTool { op } | Purpose::Generic { op } => *op,
+            #[cfg(feature = "mcp-tasks")]
+            Purpose::Task { op } => *op,
         }
     }
 }
@@ -710,14 +709,7 @@ impl ClientSession {
         // A modern request that ended (timed out, cancelled, closed) is never re-sent.
         self.sent.remove(&wire_id);
         let request = purpose.op(wire_id);
-        if let Purpose::Task { op } = purpose {
-            #[cfg(feature = "mcp-tasks")]
-            self.task_step_failed(op, error);
-            #[cfg(not(feature = "mcp-tasks"))]
-            let _ = (op, error);
-            return;
-        }
-        self.events.push_back(match purpose {
+        let event = match purpose {
             Purpose::CallTool { .. } => SessionEvent::ToolResult {
                 request,
                 result: Err(error),
@@ -726,11 +718,14 @@ impl ClientSession {
                 request,
                 result: Err(error),
             },
-            Purpose::Initialize
-            | Purpose::Discover
-            | Purpose::List { .. }
-            | Purpose::Task { .. } => SessionEvent::Failed { request, error },
-        });
+            Purpose::Initialize | Purpose::Discover | Purpose::List { .. } => {
+                SessionEvent::Failed { request, error }
+            }
+            // A step of a task ends the task (or, once it ended, nothing).
+            #[cfg(feature = "mcp-tasks")]
+            Purpose::Task { op } => return self.task_step_failed(op, error),
+        };
+        self.events.push_back(event);
     }
 
     /// Queues an event nothing waits for, unless [`MAX_QUEUED_EVENTS`] already wait: then it

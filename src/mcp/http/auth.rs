@@ -46,6 +46,14 @@ impl AuthState {
     }
 }
 
+#[cfg(test)]
+impl StreamableHttp {
+    /// How many requests have refusals counted (answered ones must be forgotten).
+    pub(crate) fn refusals_remembered(&self) -> usize {
+        self.auth.refusals.len()
+    }
+}
+
 impl StreamableHttp {
     /// Uses `token` as the bearer token from now on, re-sends every message refused since the
     /// last [`HttpEvent::AuthorizationRequired`], and re-opens every event stream refused since

@@ -81,6 +81,7 @@ impl StreamableHttp {
             "tools/call" | "prompts/get" => field("name"),
             "resources/read" => field("uri"),
             // The Tasks extension routes a task's requests by its id.
+            #[cfg(feature = "mcp-tasks")]
             "tasks/get" | "tasks/update" | "tasks/cancel" => field("taskId"),
             _ => None,
         };

@@ -131,6 +131,11 @@ fn a_success_resets_the_rounds_and_a_failed_authorization_closes() {
         let post = host.request();
         host.json(post.id, &[], &result(id, "ok").to_string());
         assert_eq!(host.messages()[0]["id"], id);
+        assert_eq!(
+            host.http.refusals_remembered(),
+            0,
+            "an answered request's refusals are forgotten (memory stays bounded)"
+        );
     }
     host.send(call(99));
     let post = host.request();
