@@ -207,7 +207,7 @@ impl Entry {
     }
 
     /// The entry with secrets hidden in every text the user, the model or a tool wrote
-    /// ([`crate::audit::redact`]); structure, ids and counts are kept.
+    /// ([`crate::audit::redact_text`]); structure, ids and counts are kept.
     pub fn redacted(&self) -> Entry {
         let calls = |calls: &[ToolCall]| -> Vec<ToolCall> {
             calls
