@@ -46,6 +46,8 @@ pub struct SessionInfo {
     pub path: PathBuf,
     /// Last change, seconds since the epoch.
     pub modified: u64,
+    /// Last change to the nanosecond: two sessions of the same second still sort by use.
+    pub modified_nanos: u128,
     /// Bytes on disk.
     pub bytes: u64,
 }
@@ -107,14 +109,14 @@ fn workspace_key(root: &Path) -> String {
     format!("{name}-{hash:08x}")
 }
 
-/// A new session id: creation time (hex seconds, so ids sort by age) and 32 random bits.
+/// A new session id: creation time (hex milliseconds, so ids sort by age) and 32 random bits.
 fn new_id() -> String {
-    let secs = SystemTime::now()
+    let millis = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+        .map_or(0, |d| d.as_millis());
     let mut random = [0u8; 4];
     let _ = getrandom::fill(&mut random);
-    format!("{secs:x}-{:08x}", u32::from_be_bytes(random))
+    format!("{millis:x}-{:08x}", u32::from_be_bytes(random))
 }
 
 /// Ids are file names: letters, digits, `-` and `_` only, so an id never walks out of the store.
@@ -243,15 +245,18 @@ impl SessionStore {
                 .modified()
                 .ok()
                 .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_secs());
+                .unwrap_or_default();
             out.push(SessionInfo {
                 id: id.to_owned(),
                 path,
-                modified,
+                modified: modified.as_secs(),
+                modified_nanos: modified.as_nanos(),
                 bytes: metadata.len(),
             });
         }
-        out.sort_by(|a, b| (b.modified, &b.id).cmp(&(a.modified, &a.id)));
+        // Newest use first; `--continue` takes the first. Seconds alone would leave two
+        // sessions of one second in random order.
+        out.sort_by(|a, b| (b.modified_nanos, &b.id).cmp(&(a.modified_nanos, &a.id)));
         Ok(out)
     }
 
