@@ -3,6 +3,7 @@
 //! answered with a task followed by `tasks/get` at the server's interval (or a bounded backoff),
 //! its input requests answered through the host and sent with `tasks/update`, status messages
 //! as progress, other calls served meanwhile, and `tasks/cancel` on cancel and on timeout.
+#![cfg(feature = "mcp-tasks")]
 
 mod support;
 
