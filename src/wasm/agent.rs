@@ -242,9 +242,11 @@ async fn attach(
             return server_status(&runtime, &name);
         }
     };
-    let mut config = SessionConfig::default();
     // `auto` as natively: a `server/discover` probe, `initialize` for a legacy server.
-    config.protocol = crate::mcp::ProtocolChoice::Auto;
+    let mut config = SessionConfig {
+        protocol: crate::mcp::ProtocolChoice::Auto,
+        ..SessionConfig::default()
+    };
     if let Some(protocol) = options.get("protocol").and_then(Value::as_str) {
         match crate::mcp::ProtocolChoice::parse(protocol) {
             Ok(choice) => config.protocol = choice,
