@@ -671,3 +671,51 @@ fn finished_modern_requests_leave_nothing_behind() {
     pair.client.close("done");
     assert_eq!(pair.client.resendable(), 0);
 }
+
+#[test]
+fn time_paused_for_an_authorization_is_not_taken_from_the_start_up_time() {
+    let mut pair = Pair::new(SessionConfig {
+        initialize_timeout: Duration::from_millis(200),
+        ..config(ProtocolChoice::Auto)
+    });
+    let probe = pair.recv();
+    pair.advance(30);
+    // The transport waits for the user's consent, three times the start-up time.
+    pair.client.pause_timeouts(pair.now);
+    pair.advance(600);
+    // The probe's refusal arrives before the transport says the consent is over.
+    pair.reply_error(&probe, codes::METHOD_NOT_FOUND, "Method not found");
+    let init = pair.recv();
+    assert_eq!(init["method"], "initialize");
+    pair.advance(1);
+    pair.client.resume_timeouts(pair.now);
+    // 30 ms of the 200 were spent before the pause: initialize has the other 170.
+    pair.advance(169);
+    assert!(pair.events.is_empty(), "{:?}", pair.events);
+    pair.advance(1);
+    let SessionEvent::Closed { reason } = pair.event() else {
+        panic!("expected Closed")
+    };
+    assert_eq!(reason, "server did not answer initialize within 200 ms");
+    let _ = init;
+}
+
+#[test]
+fn an_initialize_after_a_pause_has_the_start_up_time_the_pause_left() {
+    let mut pair = Pair::new(SessionConfig {
+        initialize_timeout: Duration::from_millis(200),
+        ..config(ProtocolChoice::Auto)
+    });
+    let probe = pair.recv();
+    pair.advance(50);
+    pair.client.pause_timeouts(pair.now);
+    pair.advance(1_000);
+    pair.client.resume_timeouts(pair.now);
+    pair.reply_error(&probe, codes::METHOD_NOT_FOUND, "Method not found");
+    let init = pair.recv();
+    assert_eq!(init["method"], "initialize");
+    pair.advance(149);
+    assert!(pair.events.is_empty(), "{:?}", pair.events);
+    pair.advance(1);
+    assert!(matches!(pair.event(), SessionEvent::Closed { .. }));
+}

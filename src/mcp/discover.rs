@@ -61,9 +61,12 @@ impl ClientSession {
         );
     }
 
-    /// What is left of the start-up time (the probe and `initialize` share it).
+    /// What is left of the start-up time (the probe and `initialize` share it). Time paused
+    /// for the user (an OAuth consent), finished or still running, is not the server's.
     fn startup_left(&self, now: Instant) -> std::time::Duration {
-        let spent = now.saturating_since(self.opened_at);
+        let pausing = self.paused_since.map(|since| now.saturating_since(since));
+        let paused = self.paused_total + pausing.unwrap_or_default();
+        let spent = now.saturating_since(self.opened_at).saturating_sub(paused);
         self.config.initialize_timeout.saturating_sub(spent)
     }
 

@@ -232,6 +232,8 @@ pub struct ClientSession {
     pub(super) last_input: Instant,
     /// When the session started: the probe and `initialize` share the start-up time.
     pub(super) opened_at: Instant,
+    /// Time spent in finished pauses: the user's, so not taken from the start-up time.
+    pub(super) paused_total: Duration,
     /// The wire id of a `server/discover` probe that timed out, whose answer may still come.
     pub(super) late_probe: Option<u64>,
     /// Fresh modern answers kept for their `ttlMs`.
@@ -268,6 +270,7 @@ impl ClientSession {
             next_ask: 0,
             last_input: now,
             opened_at: now,
+            paused_total: Duration::ZERO,
             late_probe: None,
             hints: Default::default(),
             listen: None,
@@ -552,6 +555,7 @@ impl ClientSession {
     pub fn resume_timeouts(&mut self, now: Instant) {
         if let Some(since) = self.paused_since.take() {
             self.pending.postpone_all(since, now);
+            self.paused_total += now.saturating_since(since);
         }
     }
 
