@@ -115,7 +115,12 @@ describe('remote MCP servers (Streamable HTTP from the page)', () => {
       await group.locator('button[data-remove="everything"]').click();
       await group.waitFor({ state: 'detached' });
       assert.equal(await page.locator('.tool-group[data-group="mcp:github"] .tool').count(), github);
-      assert.deepEqual(errors, []);
+      // server-everything speaks the legacy era: it refuses the `server/discover` probe with an
+      // HTTP 400, the revision's fallback signal, and Chromium logs every non-2xx fetch. That one
+      // line is expected; anything else is an error.
+      const probe = 'console.error: Failed to load resource: the server responded with a status of 400 (Bad Request)';
+      assert.deepEqual(errors.filter((e) => e !== probe), []);
+      assert.ok(errors.filter((e) => e === probe).length <= 1, `one probe, refused once: ${errors}`);
     } finally {
       await context.close();
     }
