@@ -36,7 +36,9 @@ async function resolveInside(bound, path) {
   } catch (error) {
     throw new Error(`${path}: cannot be resolved (${error.code ?? error.message}); not loaded`);
   }
-  if (real !== bound.real && !real.startsWith(bound.real + sep)) {
+  // A bound at `/` holds everything: its prefix is `/`, not `//`.
+  const prefix = bound.real.endsWith(sep) ? bound.real : bound.real + sep;
+  if (real !== bound.real && !real.startsWith(prefix)) {
     throw new Error(`${path} leads outside ${bound.label} (to ${real}); refused`);
   }
   return real;
