@@ -1,7 +1,8 @@
 // Runs the portable suite (./suite) unchanged under every runtime, from the installed package:
 // Node 20 (this process's node), Node 22, Deno, Bun, workerd, and headless Chromium through the
 // `browser` entry (./browser.mjs). It starts the loopback servers the suite talks to (behind a
-// CORS front, for the page), saves a conversation in Node for the others to continue (and
+// CORS front, for the page; among them a stateless modern-only one on the TypeScript SDK v2),
+// saves a conversation in Node for the others to continue (and
 // continues in Node the one each runtime saves), picks the seed of the suite's random
 // schedules, passes all that as the suite's environment, and reports per runtime. Run from the
 // temporary project pkg-tests/run installs the tarball into.
@@ -20,7 +21,7 @@ import { join } from 'node:path';
 import { createAgent } from 'agentwire';
 import { freePort, recordingServer, startEverythingHttp } from '../test/http-helpers.mjs';
 import { viaChromium } from './browser.mjs';
-import { corsFront, replayServer } from './servers.mjs';
+import { corsFront, modernServer, replayServer } from './servers.mjs';
 
 const tools = process.env.AW_TOOLS_DIR;
 if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; run pkg-tests/run');
@@ -182,11 +183,14 @@ if (!BENCH) console.log(`portable suite: seed ${seed} (AW_SUITE_SEED=${seed} rep
 const mcp = await recordingServer();
 const everything = await startEverythingHttp(); // answers CORS itself
 const replay = await replayServer();
+const modern = await modernServer();
+const modernFront = await corsFront(modern.url);
 const mcpFront = await corsFront(new URL(mcp.url).origin);
 const replayFront = await corsFront(replay.url);
 const shared = {
   mcpUrl: `${mcpFront.url}${new URL(mcp.url).pathname}`,
   everythingUrl: everything.url,
+  modernUrl: `${modernFront.url}/mcp`,
   openaiBaseURL: `${replayFront.url}/v1`,
   openaiReset: `${replayFront.url}/__reset`,
   openaiRequests: `${replayFront.url}/__requests`,
@@ -221,6 +225,8 @@ try {
 } finally {
   await mcpFront.stop();
   await replayFront.stop();
+  await modernFront.stop();
+  await modern.stop();
   await mcp.stop();
   await everything.stop();
   replay.stop();

@@ -2,6 +2,8 @@
 // the OpenAI-compatible replay server, and a CORS front so a page on another origin (the
 // Chromium run) can reach a server that does not answer CORS itself.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request as httpRequest, createServer } from 'node:http';
 import { join } from 'node:path';
 
@@ -17,6 +19,42 @@ export async function replayServer() {
     child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
+}
+
+/**
+ * Starts the modern-only (2026-07-28), stateless MCP server built on the TypeScript SDK v2
+ * (AW_MCP_FIXTURES/modern.mjs over HTTP, with the SDK from AW_NPM_FIXTURES); resolves to
+ * `{ url, stop() }`. It refuses the legacy era, so only a client speaking 2026-07-28 gets an answer.
+ */
+export async function modernServer() {
+  const fixtures = process.env.AW_MCP_FIXTURES;
+  const npm = process.env.AW_NPM_FIXTURES;
+  if (!fixtures || !npm) throw new Error('AW_MCP_FIXTURES and AW_NPM_FIXTURES must be set; run pkg-tests/run');
+  const dir = mkdtempSync(join(tmpdir(), 'agentwire-modern-'));
+  const portFile = join(dir, 'port');
+  const child = spawn(process.execPath, [join(fixtures, 'modern.mjs'), '--npm', npm, '--http', portFile], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let port = '';
+  for (let i = 0; !port; i++) {
+    if (child.exitCode !== null || i > 200) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`the modern MCP server did not start (exit ${child.exitCode})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      port = readFileSync(portFile, 'utf8').trim();
+    } catch {}
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.kill();
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

@@ -33,6 +33,27 @@ test('httpTransport against server-everything (Streamable HTTP): echo, get-sum, 
   }
 });
 
+test('httpTransport against a stateless modern-only server (TypeScript SDK v2, 2026-07-28): era, a call, roots by MRTR', async (env) => {
+  if (!env.modernUrl) throw new Error('env.modernUrl is missing (run.mjs starts the modern server)');
+  const root = { uri: 'file:///srv/project', name: 'project' };
+  const agent = await createAgent({ servers: { modern: httpTransport(env.modernUrl) }, roots: [root] });
+  try {
+    const [server] = agent.servers();
+    assert.equal(server.status, 'connected', server.error);
+    assert.equal(server.era, 'modern', `a server that refuses the legacy era is spoken to in 2026-07-28: ${JSON.stringify(server)}`);
+    assert.equal(server.protocolVersion, '2026-07-28');
+    const echo = await agent.callTool('mcp__modern__echo', { text: `from ${env.runtime}` });
+    assert.equal(echo.isError, false, echo.text);
+    assert.equal(echo.text, `modern: from ${env.runtime}`);
+    // `where` answers input_required asking for the roots; the session answers with the
+    // agent's roots and re-sends the call: one tool call for the host, two round trips.
+    const where = await agent.callTool('mcp__modern__where', {});
+    assert.equal(where.text, `roots=${root.uri}`);
+  } finally {
+    agent.close();
+  }
+});
+
 test('openaiCompatible over the replay server: tool call, result, streamed answer', async (env) => {
   await fetch(env.openaiReset, { method: 'POST' }); // each scenario starts at its first answer
   const model = openaiCompatible({ baseURL: env.openaiBaseURL, apiKey: 'sk-test', model: 'gpt-4o-mini' });
