@@ -280,7 +280,7 @@ function abortReason(signal) {
 function checkHistory(where, history) {
   if (isPlainObject(history) && history.entries !== undefined) return checkEntries(where, history);
   if (!isPlainObject(history)) {
-    fail(where, `the history must be { version: ${HISTORY_VERSION}, messages: [...] } as agent.history() gives it, got ${describe(history)}`);
+    fail(where, `the history must be { version: ${HISTORY_VERSION}, entries: [...] } as agent.history() gives it (or the older { version, messages }), got ${describe(history)}`);
   }
   if (history.version !== HISTORY_VERSION) {
     fail(where, `history.version must be ${HISTORY_VERSION}, got ${describe(history.version)}`);
@@ -688,6 +688,9 @@ export class Agent {
       await this.#live(where).compact(focus, emit);
     } catch (error) {
       throw new Error(`${where}: ${messageOf(error)}`);
+    } finally {
+      // The compaction entry is in the store before compact() resolves.
+      await this.#session?.settled(where);
     }
   }
 

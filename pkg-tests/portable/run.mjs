@@ -39,10 +39,10 @@ async function continueInNode(savedJson) {
   try {
     const events = [];
     await agent.run('list pull requests in vercel/ai', { onEvent: (e) => events.push(e.type) });
-    const messages = agent.history().messages;
+    const entries = agent.history().entries;
     if (events.at(-1) !== 'done') return `the run ended with ${events.join()}`;
-    if (messages.length !== 8 || JSON.stringify(messages.slice(0, 4)) !== JSON.stringify(saved.messages)) {
-      return `the continued conversation is not the saved one plus a turn: ${JSON.stringify(messages)}`;
+    if (entries.length !== 8 || JSON.stringify(entries.slice(0, 4)) !== JSON.stringify(saved.entries)) {
+      return `the continued conversation is not the saved one plus a turn: ${JSON.stringify(entries)}`;
     }
     return null;
   } finally {

@@ -295,3 +295,26 @@ test('a paused stream ends after its paused event; onApproval still answers in t
     agent.close();
   }
 });
+
+test('a new request instead of a decision answers the paused calls as not run, and the store still loads', async () => {
+  const ran = [];
+  const store = memorySession();
+  const agent = await createAgent({ model: twoCallsModel(), session: store, servers: {}, tools: [calcTool(ran)] });
+  try {
+    await assert.rejects(agent.run('compute'), PausedError);
+    // The second request pauses again: its own two calls wait, the first two were given up.
+    await assert.rejects(agent.run('compute again'), PausedError);
+    const results = agent.history().entries.filter((e) => e.type === 'tool_result');
+    assert.deepEqual(results.map((e) => [e.call_id, e.content]), [
+      ['a', 'not run: a new request came before a decision on this call'],
+      ['b', 'not run: a new request came before a decision on this call'],
+    ]);
+    assert.equal(agent.pending().length, 2);
+    const reloaded = await createAgent({ session: memorySession(store.entries), servers: {} });
+    assert.deepEqual(reloaded.history(), agent.history());
+    reloaded.close();
+    assert.deepEqual(ran, []);
+  } finally {
+    agent.close();
+  }
+});

@@ -532,7 +532,10 @@ impl WasmAgent {
     pub fn clear_history(&self) -> Result<(), JsError> {
         self.runtime
             .with_agent(Agent::clear_history)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        // A session's store hears of it now, not with the next run.
+        self.runtime.flush_transcript();
+        Ok(())
     }
 
     /// Runs one user turn: events go to `emit(json)`, approvals to `approve(requestJson)`.
@@ -543,6 +546,7 @@ impl WasmAgent {
         stop.borrow_mut().in_run = true;
         let audit = self.audit_events;
         let pause = self.session.borrow().is_some();
+        self.give_up_paused();
         future_to_promise(async move {
             let observer = JsObserver::new(emit, approve, audit).pausing(pause);
             // `@server:uri` mentions were attached by the JS layer (`agent.run`), over `mcp`.
