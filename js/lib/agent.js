@@ -18,8 +18,8 @@ import { eventStream } from './stream.js';
 import { attachment, mentions } from './mentions.js';
 /** Skills, commands and plugins: loaded with their first use, so agents without them skip it. */
 const extensions = () => import('./extensions.js');
-import { init, mocks, wasm } from './wasm.js';
-import { checkApprovals, checkSession, PausedError, secretsOf, SessionWriter } from './session.js';
+import { ext, init, mocks, wasm } from './wasm.js';
+import { checkApprovals, checkSession, entryMessage, PausedError, secretsOf, SessionWriter } from './session.js';
 
 /** Why the core's `mcp` fails for a server that is not connected (`driver::NOT_CONNECTED`). */
 const NOT_CONNECTED = 'the server is not connected';
@@ -299,18 +299,21 @@ function checkHistory(where, history) {
 
 /**
  * A saved conversation in the transcript format (`{ version: 1, entries }`, as `history()`
- * gives it) as the JSONL text the core reads: a header line, then one entry per line.
+ * gives it: one entry per message) as the core's messages.
  */
 function checkEntries(where, history) {
   if (history.version !== HISTORY_VERSION) {
     fail(where, `history.version must be ${HISTORY_VERSION}, got ${describe(history.version)}`);
   }
   if (!Array.isArray(history.entries)) fail(where, `history.entries must be an array, got ${describe(history.entries)}`);
-  const lines = history.entries.map((entry, i) => {
+  return history.entries.map((entry, i) => {
     if (!isPlainObject(entry)) fail(where, `history.entries[${i}] must be an object, got ${describe(entry)}`);
-    return JSON.stringify(entry);
+    const message = entryMessage(entry);
+    if (message === undefined) {
+      fail(where, `history.entries[${i}].type must be user, assistant or tool_result (a session's whole transcript loads through createAgent({ session })), got ${describe(entry.type)}`);
+    }
+    return message;
   });
-  return { jsonl: [JSON.stringify({ type: 'session', version: HISTORY_VERSION, id: 'history' }), ...lines, ''].join('\n') };
 }
 
 function approvalWord(answer) {
@@ -454,7 +457,7 @@ export class Agent {
     if (typeof prompt !== 'string') fail(where, `the prompt must be a string, got ${describe(prompt)}`);
     const o = checkOptions(where, options, RUN_OPTIONS);
     // `@server:uri` attaches that resource; one that cannot be read fails the run.
-    return this.#drive(where, o, async (core, emit, approve) => core.run(await this.#attachMentions(prompt), emit, approve));
+    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.run(await this.#attachMentions(prompt), emit, approve) }));
   }
 
   /**
@@ -468,7 +471,7 @@ export class Agent {
     const where = 'agent.resume';
     const o = checkOptions(where, options, RESUME_OPTIONS);
     const approvals = JSON.stringify(checkApprovals(where, o.approvals));
-    return this.#drive(where, o, async (core, emit, approve) => core.resume(approvals, emit, approve));
+    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.resume(approvals, emit, approve) }));
   }
 
   /** The calls a paused conversation waits on, `[{ id, name, args }]` (empty when none). */
@@ -481,7 +484,10 @@ export class Agent {
     return this.#session?.store;
   }
 
-  /** Runs `start(core, emit, approve)` (a run or a resumed one) with the run options `o`. */
+  /**
+   * Runs `start(core, emit, approve)` (a run or a resumed one) with the run options `o`;
+   * `start` resolves to `{ running }`, the core's promise, once the core has the run.
+   */
   async #drive(where, o, start) {
     optionalFunction(where, 'onEvent', o.onEvent);
     optionalFunction(where, 'onApproval', o.onApproval);
@@ -506,7 +512,7 @@ export class Agent {
     let answer;
     let failure;
     try {
-      const running = start(core, emit, approve);
+      const { running } = await start(core, emit, approve);
       // An abort while reading mentions reaches the run as soon as it starts (it queues the stop).
       if (signal?.aborted) core.interrupt(abortReason(signal));
       answer = await running;
@@ -537,11 +543,13 @@ export class Agent {
     const { text, fresh } = await writer.load('createAgent');
     const core = this.#live('createAgent');
     if (!fresh) {
-      try {
-        core.loadTranscript(text);
-      } catch (error) {
-        throw new Error(`createAgent: the session store does not hold a transcript this version reads: ${messageOf(error)}`);
+      // Read strictly, by the `ext` module (the runtime module does not carry the reader).
+      const read = JSON.parse((await ext()).parseTranscriptText(text));
+      if (read.error !== undefined) {
+        throw new Error(`createAgent: the session store does not hold a transcript this version reads: ${read.error}`);
       }
+      for (const warning of read.warnings) callSafely(this.#onNotice, `session store: ${warning}`);
+      core.setHistory(JSON.stringify(read.messages));
     }
     core.setSession((json) => writer.push(json), JSON.stringify(secretsOf(this.#models)));
     this.#session = writer;
@@ -651,13 +659,13 @@ export class Agent {
     const messages = checkHistory(where, history);
     const core = this.#live(where);
     try {
-      if (messages.jsonl !== undefined) core.loadTranscript(messages.jsonl);
-      else core.setHistory(JSON.stringify(messages));
+      core.setHistory(JSON.stringify(messages));
     } catch (error) {
       const message = messageOf(error);
-      // The core names the line; line 1 is the header added here, so entry i is line i + 2.
-      const line = /^line (\d+): /.exec(message);
-      if (line) throw new TypeError(`${where}: history.entries[${Number(line[1]) - 2}]: ${message.slice(line[0].length)}`);
+      // One entry per message: the core's `messages[i]` is `entries[i]`.
+      if (history.entries !== undefined && message.startsWith('messages')) {
+        throw new TypeError(`${where}: history.entries${message.slice('messages'.length)}`);
+      }
       // The core names the message and field (`messages[2]: ...`); a run in progress is no type error.
       if (message.startsWith('messages')) throw new TypeError(`${where}: history.${message}`);
       throw new Error(`${where}: ${message}`);

@@ -172,6 +172,23 @@ export class SessionWriter {
   }
 }
 
+/**
+ * An entry of `history()` (one per message) as the core's message, or undefined for a kind
+ * that is no message.
+ */
+export function entryMessage(entry) {
+  switch (entry.type) {
+    case 'user':
+      return { role: 'user', content: entry.content };
+    case 'assistant':
+      return { role: 'assistant', content: entry.content, toolCalls: entry.tool_calls };
+    case 'tool_result':
+      return { role: 'tool', toolCallId: entry.call_id, name: entry.name, content: entry.content, isError: entry.is_error };
+    default:
+      return undefined;
+  }
+}
+
 /** `{ callId: 'approve' | 'reject' | true | false | 'yes' | 'no' | 'always' }` as the core's answers. */
 export function checkApprovals(where, approvals) {
   if (!isPlainObject(approvals)) {

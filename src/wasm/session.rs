@@ -2,8 +2,9 @@
 //! entry by entry in the transcript format, and runs that pause for approval and resume later,
 //! possibly in another runtime.
 //!
-//! The JS layer hands the store's contents to [`WasmAgent::load_session`] and every new entry
-//! goes to its `append` function, through [`crate::transcript::stored_line`]: the same redaction
+//! The JS layer reads the store's contents with the `ext` module's `parseTranscriptText` (the
+//! strict reader stays out of this module) into `setHistory`, and every new entry goes to its
+//! `append` function, through [`crate::transcript::stored_line`]: the same redaction
 //! the CLI's session files get, so no secret of the host reaches the store.
 
 use super::agent::WasmAgent;
@@ -11,7 +12,7 @@ use super::backends::JsObserver;
 use crate::agent::Approval;
 use crate::driver::TranscriptSink;
 use crate::json::to_text;
-use crate::transcript::{parse_jsonl, secret_values, stored_line, Entry};
+use crate::transcript::{secret_values, stored_line, Entry};
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::rc::Rc;
@@ -97,24 +98,6 @@ impl WasmAgent {
         });
         self.runtime().set_transcript_sink(Some(Rc::clone(&sink)));
         *self.session().borrow_mut() = Some(sink);
-    }
-
-    /// Replaces the conversation with the one transcript `jsonl` holds (a `session` header line,
-    /// then entries), checked strictly: an error names the line and nothing changes. Resolves
-    /// to `{id, warnings}`. With a session, the store gets the new history.
-    #[wasm_bindgen(js_name = loadTranscript)]
-    pub fn load_transcript(&self, jsonl: &str) -> Result<String, JsError> {
-        let parsed = parse_jsonl(jsonl).map_err(|e| JsError::new(&e.to_string()))?;
-        let history = parsed.transcript.history();
-        self.runtime()
-            .with_agent(|agent| agent.set_history(history))
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        self.record_set_history();
-        let warnings: Vec<Value> = parsed.warnings.into_iter().map(Value::from).collect();
-        Ok(to_text(&serde_json::json!({
-            "id": parsed.transcript.id,
-            "warnings": warnings,
-        })))
     }
 
     /// The calls a paused conversation waits on, as JSON `[{id, name, args}]` (empty when it is

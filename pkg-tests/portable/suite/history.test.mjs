@@ -64,7 +64,7 @@ test('malformed histories are refused with a TypeError naming the field, and cha
       [{ version: 1, entries: 'no' }, /history\.entries must be an array/],
       [{ version: 1, entries: [null] }, /history\.entries\[0\] must be an object/],
       [{ version: 1, entries: [{ type: 'user', content: 1 }] }, /history\.entries\[0\]: .*content/],
-      [{ version: 1, entries: [{ type: 'telepathy' }] }, /history\.entries\[0\]: .*telepathy/],
+      [{ version: 1, entries: [{ type: 'telepathy' }] }, /history\.entries\[0\]\.type must be user, assistant or tool_result .*telepathy/],
       [{ messages: [] }, /history\.version must be 1, got undefined/],
       [{ version: 2, messages: [] }, /history\.version must be 1, got the number 2/],
       [{ version: 1, messages: 'no' }, /history\.messages must be an array/],
