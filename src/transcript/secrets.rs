@@ -39,9 +39,10 @@ pub fn hide_secrets(text: &str, secrets: &[String]) -> String {
         if out.contains(secret.as_str()) {
             out = out.replace(secret.as_str(), REDACTED);
         }
+        // Inside a JSON line the secret may appear escaped (quotes, backslashes).
         let escaped = serde_json::to_string(secret).unwrap_or_default();
         let escaped = escaped.trim_matches('"');
-        if escaped != secret && out.contains(escaped) {
+        if escaped != secret {
             out = out.replace(escaped, REDACTED);
         }
     }
