@@ -392,7 +392,9 @@ export type BaseEvent =
   /** The conversation was compacted to fit the context window (estimated tokens). */
   | { type: 'compacted'; mode: 'stub' | 'summary'; tokens_before: number; tokens_after: number }
   /** `usage`: the run's steps summed, when any reported usage; `context`: the window's use. */
-  | { type: 'done'; answer: string; steps: number; usage?: Usage; context?: ContextReport };
+  | { type: 'done'; answer: string; steps: number; usage?: Usage; context?: ContextReport }
+  /** The run stopped for approvals nobody here can give (a session and no `onApproval`). */
+  | { type: 'paused'; pending: Array<PendingCall & { awaiting_approval: boolean }> };
 
 /** What `onApproval` is asked. */
 export interface ApprovalRequest {
@@ -412,7 +414,10 @@ export type ApprovalAnswer = boolean | 'yes' | 'no' | 'always' | undefined | nul
 
 export interface RunOptions {
   onEvent?: (event: AgentEvent) => void;
-  /** Without it, every call that needs approval is declined. */
+  /**
+   * Without it, every call that needs approval is declined; with a `session` too, the run
+   * pauses instead (it rejects with a `PausedError`, and `agent.resume()` continues it).
+   */
   onApproval?: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
   /**
    * Aborts the run: the model request is aborted, MCP calls in flight get
@@ -441,11 +446,72 @@ export interface ContextReport {
   measured: boolean;
 }
 
-/** A saved conversation: plain JSON, stable and versioned, from `agent.history()`. */
+/**
+ * One entry of the transcript format (a line of a CLI session file, what a session store
+ * keeps): `type` says what happened (`session` is the header).
+ */
+export type TranscriptEntry =
+  | { type: 'session'; version: 1; id: string }
+  | { type: 'user'; content: string }
+  | {
+      type: 'assistant';
+      content: string | null;
+      tool_calls: Array<{ id: string; name: string; arguments: unknown }>;
+      usage?: Usage;
+    }
+  | { type: 'tool_result'; call_id: string; name: string; content: string; is_error: boolean }
+  | { type: 'approval'; call_id: string; answer: 'yes' | 'no' | 'always' }
+  | { type: 'compaction'; mode: 'stub' | 'summary'; tokens_before: number; tokens_after: number; messages: unknown[] }
+  | { type: 'clear' | 'command' | 'notice' | 'catalog_notice'; [field: string]: unknown };
+
+/** A saved conversation from `agent.history()`: the transcript format's entries. */
 export interface SavedHistory {
+  version: 1;
+  entries: TranscriptEntry[];
+}
+
+/** The shape `agent.history()` gave before the transcript format; still loads. */
+export interface SavedMessages {
   version: 1;
   messages: ChatMessage[];
 }
+
+/**
+ * Where a session's transcript lives: `append` gets every entry as it happens (after the
+ * header, which a fresh store gets first), `load` gives them all back (entries or JSON lines,
+ * or one JSONL text). Either may be async. Secrets (sensitive environment values, the model
+ * key) never reach it.
+ */
+export interface SessionStore {
+  append(entry: TranscriptEntry): void | Promise<void>;
+  load(): TranscriptEntry[] | string[] | string | undefined | null | Promise<TranscriptEntry[] | string[] | string | undefined | null>;
+}
+
+/** A call a paused run waits on. */
+export interface PendingCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** A decision on a pending call: run it once, decline it, or run it and stop asking. */
+export type ResumeAnswer = 'approve' | 'reject' | 'always' | 'yes' | 'no' | boolean;
+
+/** Options of `agent.resume()`. */
+export interface ResumeOptions extends RunOptions {
+  /** A decision per call id (`PausedError.pending`, `agent.pending()`). */
+  approvals: Record<string, ResumeAnswer>;
+}
+
+/** What a run that paused for approval rejects with. */
+export class PausedError extends Error {
+  name: 'PausedError';
+  /** The calls waiting for a decision. */
+  pending: PendingCall[];
+}
+
+/** A store that keeps the entries in memory (what `session: true` uses). */
+export function memorySession(entries?: TranscriptEntry[]): SessionStore & { entries: TranscriptEntry[] };
 
 /** What the runtime module holds open right now, across agents (all zero when idle). */
 export interface RuntimeDiagnostics {
@@ -612,7 +678,12 @@ export interface AgentOptions {
   /** `false`: never compact automatically (`agent.compact()` still does). */
   compact?: boolean;
   /** A conversation to continue, as `agent.history()` gave it (a TypeError names a bad field). */
-  history?: SavedHistory;
+  history?: SavedHistory | SavedMessages;
+  /**
+   * Keeps the conversation in a store, entry by entry (`true`: in memory): it is loaded from
+   * the store first, and runs without `onApproval` pause for approval instead of declining.
+   */
+  session?: SessionStore | boolean;
   /** Plugins to `use()`, in order. */
   plugins?: Plugin[];
   /** Host skills (objects or SKILL.md texts); they beat files and plugins of the same name. */
@@ -822,7 +893,13 @@ export class Agent {
   /** The conversation so far, as plain JSON to save and restore. */
   history(): SavedHistory;
   /** Replaces the conversation with a saved one; a TypeError names a malformed field. */
-  setHistory(history: SavedHistory): void;
+  setHistory(history: SavedHistory | SavedMessages): void;
+  /** Continues a paused run with a decision per pending call; resolves to the final answer. */
+  resume(options: ResumeOptions): Promise<string>;
+  /** The calls a paused conversation waits on (empty when it is not paused). */
+  pending(): PendingCall[];
+  /** The session store (`createAgent({ session })`). */
+  readonly session: SessionStore | undefined;
   clearHistory(): void;
   /** What the next request would take of the context window, in tokens (estimates). */
   context(): ContextReport;

@@ -18,7 +18,8 @@ import { eventStream } from './stream.js';
 import { attachment, mentions } from './mentions.js';
 /** Skills, commands and plugins: loaded with their first use, so agents without them skip it. */
 const extensions = () => import('./extensions.js');
-import { init, mocks, wasm } from './wasm.js';
+import { ext, init, mocks, wasm } from './wasm.js';
+import { checkApprovals, checkSession, entryMessage, PausedError, secretsOf, SessionWriter } from './session.js';
 
 /** Why the core's `mcp` fails for a server that is not connected (`driver::NOT_CONNECTED`). */
 const NOT_CONNECTED = 'the server is not connected';
@@ -57,15 +58,19 @@ const AGENT_OPTIONS = [
   'agents',
   'maxAgentDepth',
   'agentTokenBudget',
+  'session',
 ];
 const SUBAGENT_FIELDS = ['name', 'description', 'instructions', 'tools', 'disallowedTools', 'model', 'maxTurns', 'permissionMode', 'mcpServers'];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad', 'protocol'];
 const PROTOCOLS = ['auto', '2026-07-28', 'legacy'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
 const RUN_OPTIONS = ['onEvent', 'onApproval', 'signal'];
+const RESUME_OPTIONS = ['approvals', ...RUN_OPTIONS];
 const STREAM_OPTIONS = ['onApproval', 'signal'];
-/** The shape `history()` gives and `setHistory()` takes. */
+/** The version of `history()`'s shape and of the transcript format it holds. */
 const HISTORY_VERSION = 1;
+/** Opens the store of `createAgent({ session })` (only createAgent may). */
+const openSession = Symbol('agentwire.openSession');
 const ROLES = ['user', 'assistant', 'tool'];
 const RISKS = ['read', 'network', 'write', 'execute'];
 
@@ -151,6 +156,10 @@ function checkAgentOptions(where, options) {
   checkSubagents(where, o.agents);
   optionalCount(where, 'maxAgentDepth', o.maxAgentDepth, 0);
   optionalCount(where, 'agentTokenBudget', o.agentTokenBudget, 1);
+  o.session = checkSession(where, o.session);
+  if (o.session !== undefined && o.history !== undefined) {
+    fail(where, 'give "history" or "session", not both (a session store holds its history)');
+  }
   // Each plugin is checked by `use()`, before anything of it is registered.
   if (o.plugins !== undefined && !Array.isArray(o.plugins)) {
     fail(where, `"plugins" must be an array of plugin objects, got ${describe(o.plugins)}`);
@@ -269,8 +278,9 @@ function abortReason(signal) {
  * TypeError names the bad field.
  */
 function checkHistory(where, history) {
+  if (isPlainObject(history) && history.entries !== undefined) return checkEntries(where, history);
   if (!isPlainObject(history)) {
-    fail(where, `the history must be { version: ${HISTORY_VERSION}, messages: [...] } as agent.history() gives it, got ${describe(history)}`);
+    fail(where, `the history must be { version: ${HISTORY_VERSION}, entries: [...] } as agent.history() gives it (or the older { version, messages }), got ${describe(history)}`);
   }
   if (history.version !== HISTORY_VERSION) {
     fail(where, `history.version must be ${HISTORY_VERSION}, got ${describe(history.version)}`);
@@ -285,6 +295,25 @@ function checkHistory(where, history) {
     }
   });
   return history.messages;
+}
+
+/**
+ * A saved conversation in the transcript format (`{ version: 1, entries }`, as `history()`
+ * gives it: one entry per message) as the core's messages.
+ */
+function checkEntries(where, history) {
+  if (history.version !== HISTORY_VERSION) {
+    fail(where, `history.version must be ${HISTORY_VERSION}, got ${describe(history.version)}`);
+  }
+  if (!Array.isArray(history.entries)) fail(where, `history.entries must be an array, got ${describe(history.entries)}`);
+  return history.entries.map((entry, i) => {
+    if (!isPlainObject(entry)) fail(where, `history.entries[${i}] must be an object, got ${describe(entry)}`);
+    const message = entryMessage(entry);
+    if (message === undefined) {
+      fail(where, `history.entries[${i}].type must be user, assistant or tool_result (a session's whole transcript loads through createAgent({ session })), got ${describe(entry.type)}`);
+    }
+    return message;
+  });
 }
 
 function approvalWord(answer) {
@@ -329,6 +358,10 @@ export class Agent {
   #bookLoading = null;
   /** Plugins whose declared tool risk and skill grants the host trusts. */
   #trustedPlugins;
+  /** The session's writer (`createAgent({ session })`), or null. */
+  #session = null;
+  /** The models used so far, whose keys never reach the session store. */
+  #models = [];
 
   constructor(options, key) {
     if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
@@ -359,6 +392,7 @@ export class Agent {
     this.#onAudit = options.onAudit;
     this.#roots = options.roots ?? [];
     this.#onNotice = options.onNotice;
+    this.#models = [options.model];
     const glue = wasm('createAgent');
     try {
       this.#wasm = new glue.WasmAgent(JSON.stringify(config), this.#modelFunction(options.model));
@@ -422,6 +456,39 @@ export class Agent {
     const where = 'agent.run';
     if (typeof prompt !== 'string') fail(where, `the prompt must be a string, got ${describe(prompt)}`);
     const o = checkOptions(where, options, RUN_OPTIONS);
+    // `@server:uri` attaches that resource; one that cannot be read fails the run.
+    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.run(await this.#attachMentions(prompt), emit, approve) }));
+  }
+
+  /**
+   * Continues a paused run (see `run`: with a session and no `onApproval`, a run that needs an
+   * approval rejects with a `PausedError` listing the pending calls) with the user's
+   * `approvals` (`{ [callId]: 'approve' | 'reject' }`): approved calls run once, rejected ones
+   * reach the model as declined, calls without a decision go through the gate again. In this
+   * runtime or another, from the session's store. Resolves to the final answer.
+   */
+  async resume(options) {
+    const where = 'agent.resume';
+    const o = checkOptions(where, options, RESUME_OPTIONS);
+    const approvals = JSON.stringify(checkApprovals(where, o.approvals));
+    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.resume(approvals, emit, approve) }));
+  }
+
+  /** The calls a paused conversation waits on, `[{ id, name, args }]` (empty when none). */
+  pending() {
+    return JSON.parse(this.#live('agent.pending').pending());
+  }
+
+  /** The session's store (`createAgent({ session })`), or undefined. */
+  get session() {
+    return this.#session?.store;
+  }
+
+  /**
+   * Runs `start(core, emit, approve)` (a run or a resumed one) with the run options `o`;
+   * `start` resolves to `{ running }`, the core's promise, once the core has the run.
+   */
+  async #drive(where, o, start) {
     optionalFunction(where, 'onEvent', o.onEvent);
     optionalFunction(where, 'onApproval', o.onApproval);
     checkSignal(where, o.signal);
@@ -442,20 +509,51 @@ export class Agent {
     this.#runApprove = approve;
     const onAbort = () => core.interrupt(abortReason(signal));
     signal?.addEventListener('abort', onAbort, { once: true });
+    let answer;
+    let failure;
     try {
-      // `@server:uri` attaches that resource; one that cannot be read fails the run.
-      const running = core.run(await this.#attachMentions(prompt), emit, approve);
-      // An abort while reading them reaches the run as soon as it starts (it queues the stop).
+      const { running } = await start(core, emit, approve);
+      // An abort while reading mentions reaches the run as soon as it starts (it queues the stop).
       if (signal?.aborted) core.interrupt(abortReason(signal));
-      return await running;
+      answer = await running;
     } catch (error) {
-      throw signal?.aborted ? abortError(signal, messageOf(error)) : error;
+      failure = signal?.aborted ? abortError(signal, messageOf(error)) : error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       if (this.#textSink === sink) this.#textSink = null;
       if (this.#runSignal === (signal ?? null)) this.#runSignal = null;
       if (this.#runApprove === approve) this.#runApprove = undefined;
     }
+    // Every entry of the run is in the store before the run settles; a failing store says so.
+    await this.#session?.settled(where);
+    if (failure === undefined) return answer;
+    const pending = this.#closed ? [] : this.pending();
+    if (this.#session && !approve && pending.length > 0 && messageOf(failure).startsWith('paused:')) {
+      throw new PausedError(where, pending);
+    }
+    throw failure;
+  }
+
+  /**
+   * Reads the session store into the conversation and sends every new entry to it. A store
+   * whose contents are no transcript throws naming the line.
+   */
+  async [openSession](store) {
+    const writer = new SessionWriter(store);
+    const { text, fresh } = await writer.load('createAgent');
+    const core = this.#live('createAgent');
+    if (!fresh) {
+      // Read strictly, by the `ext` module (the runtime module does not carry the reader).
+      const read = JSON.parse((await ext()).parseTranscriptText(text));
+      if (read.error !== undefined) {
+        throw new Error(`createAgent: the session store does not hold a transcript this version reads: ${read.error}`);
+      }
+      for (const warning of read.warnings) callSafely(this.#onNotice, `session store: ${warning}`);
+      core.setHistory(JSON.stringify(read.messages));
+    }
+    core.setSession((json) => writer.push(json), JSON.stringify(secretsOf(this.#models)));
+    this.#session = writer;
+    await writer.settled('createAgent');
   }
 
   /**
@@ -552,7 +650,7 @@ export class Agent {
    * restore it with `setHistory()` or `createAgent({ history })`, in this runtime or another.
    */
   history() {
-    return { version: HISTORY_VERSION, messages: JSON.parse(this.#live('agent.history').history()) };
+    return { version: HISTORY_VERSION, entries: JSON.parse(this.#live('agent.history').history()) };
   }
 
   /** Replaces the conversation with a saved one; a TypeError names a malformed field. */
@@ -564,6 +662,10 @@ export class Agent {
       core.setHistory(JSON.stringify(messages));
     } catch (error) {
       const message = messageOf(error);
+      // One entry per message: the core's `messages[i]` is `entries[i]`.
+      if (history.entries !== undefined && message.startsWith('messages')) {
+        throw new TypeError(`${where}: history.entries${message.slice('messages'.length)}`);
+      }
       // The core names the message and field (`messages[2]: ...`); a run in progress is no type error.
       if (message.startsWith('messages')) throw new TypeError(`${where}: history.${message}`);
       throw new Error(`${where}: ${message}`);
@@ -594,6 +696,9 @@ export class Agent {
       await this.#live(where).compact(focus, emit);
     } catch (error) {
       throw new Error(`${where}: ${messageOf(error)}`);
+    } finally {
+      // The compaction entry is in the store before compact() resolves.
+      await this.#session?.settled(where);
     }
   }
 
@@ -609,7 +714,14 @@ export class Agent {
   /** Replaces the model; takes effect at the next model call. */
   setModel(model) {
     checkModel('agent.setModel', model);
-    this.#live('agent.setModel').setModel(this.#modelFunction(model));
+    const core = this.#live('agent.setModel');
+    core.setModel(this.#modelFunction(model));
+    this.#models.push(model);
+    if (this.#session) {
+      // The new model's key joins the ones kept out of the store.
+      const writer = this.#session;
+      core.setSession((json) => writer.push(json), JSON.stringify(secretsOf(this.#models)));
+    }
   }
 
   /**
@@ -989,6 +1101,14 @@ export async function createAgent(options) {
   const needsMocks = isMockModel(o.model) || Object.values(servers).some(isMockGithub);
   await Promise.all([init(), needsMocks ? mocks().catch(() => {}) : null]);
   const agent = new Agent(o, token);
+  if (o.session !== undefined) {
+    try {
+      await agent[openSession](o.session);
+    } catch (error) {
+      agent.close();
+      throw error;
+    }
+  }
   if (o.history !== undefined) {
     try {
       agent.setHistory(o.history);

@@ -2,6 +2,7 @@
 // (prompt-caching breakpoints on the last tool and the newest message, streamed text and
 // thinking, usage with cache reads and writes), which is the on-demand wasm module `anthropic`:
 // agents on other models never download it.
+import { modelSecrets } from './session.js';
 import { describe, fail, isPlainObject, nonEmptyString, optionalCount, optionalFunction, options as checkOptions } from './check.js';
 import { bounded, DEFAULT_RETRIES, postModel, readCapped, tooLarge } from './model-http.js';
 import { answerBounds, readStream } from './models.js';
@@ -95,7 +96,7 @@ export function anthropic(options) {
   if (o.apiKey) headers['x-api-key'] = o.apiKey;
   if (o.dangerouslyAllowBrowser === true) headers['anthropic-dangerous-direct-browser-access'] = 'true';
 
-  return {
+  const model = {
     async complete(request, { onText, onReasoning, signal: outer } = {}) {
       const glue = wasm('anthropic().complete');
       // The codec is its own wasm module, loaded on the first request of any Claude model.
@@ -112,4 +113,7 @@ export function anthropic(options) {
       });
     },
   };
+  // The key and headers never reach a session store (the core picks the sensitive headers).
+  modelSecrets.set(model, { key: o.apiKey, headers });
+  return model;
 }

@@ -1,5 +1,6 @@
 // Models: the built-in mock model, any `{ complete(request) }` object, and an
 // OpenAI-compatible endpoint over `fetch` that uses the core's wire codec.
+import { modelSecrets } from './session.js';
 import {
   describe,
   fail,
@@ -158,7 +159,7 @@ export function openaiCompatible(options) {
   const headers = { 'content-type': 'application/json', ...o.headers };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
 
-  return {
+  const model = {
     async complete(request, { onText, onReasoning, signal: outer } = {}) {
       const glue = wasm('openaiCompatible().complete');
       const body = glue.encodeOpenAiRequest(JSON.stringify(request), codecOptions);
@@ -175,6 +176,9 @@ export function openaiCompatible(options) {
       });
     },
   };
+  // The key and headers never reach a session store (the core picks the sensitive headers).
+  modelSecrets.set(model, { key: o.apiKey, headers });
+  return model;
 }
 
 /**

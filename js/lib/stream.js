@@ -21,7 +21,7 @@ export function eventStream(start, outer) {
   };
   const run = start((event) => {
     // A subagent's `done` or `error` (it has `parent_tool_use_id`) does not end the run.
-    if ((event.type === 'done' || event.type === 'error') && event.parent_tool_use_id === undefined) terminal = true;
+    if (['done', 'error', 'paused'].includes(event.type) && event.parent_tool_use_id === undefined) terminal = true;
     queue.push(event);
     notify();
   }, controller.signal);

@@ -22,6 +22,7 @@ import { createAgent } from 'agentwire';
 import { freePort, recordingServer, startEverythingHttp } from '../test/http-helpers.mjs';
 import { viaChromium } from './browser.mjs';
 import { corsFront, modernServer, replayServer } from './servers.mjs';
+import { pauseRun, resumeRun } from './suite/paused.mjs';
 
 const tools = process.env.AW_TOOLS_DIR;
 if (!tools) throw new Error('AW_TOOLS_DIR must point at pkg-tests/node_modules; run pkg-tests/run');
@@ -39,15 +40,28 @@ async function continueInNode(savedJson) {
   try {
     const events = [];
     await agent.run('list pull requests in vercel/ai', { onEvent: (e) => events.push(e.type) });
-    const messages = agent.history().messages;
+    const entries = agent.history().entries;
     if (events.at(-1) !== 'done') return `the run ended with ${events.join()}`;
-    if (messages.length !== 8 || JSON.stringify(messages.slice(0, 4)) !== JSON.stringify(saved.messages)) {
-      return `the continued conversation is not the saved one plus a turn: ${JSON.stringify(messages)}`;
+    if (entries.length !== 8 || JSON.stringify(entries.slice(0, 4)) !== JSON.stringify(saved.entries)) {
+      return `the continued conversation is not the saved one plus a turn: ${JSON.stringify(entries)}`;
     }
     return null;
   } finally {
     agent.close();
   }
+}
+
+/**
+ * Resumes, in this process (Node 20), the run another runtime paused in the session it was
+ * handed; resolves to null when the approved call ran once here and the rejected one reached
+ * the model as declined, else to what went wrong.
+ */
+async function resumeInNode(pausedJson) {
+  if (typeof pausedJson !== 'string') return `no paused session came back (got ${typeof pausedJson})`;
+  const { history } = await resumeRun(pausedJson);
+  const users = history.filter((e) => e.type === 'user').length;
+  if (users !== 2) return `the session should hold both requests (Node's and the runtime's), it holds ${users}`;
+  return null;
 }
 
 /** A conversation saved after a tool call in this process (Node 20), as JSON text. */
@@ -196,6 +210,8 @@ const shared = {
   openaiRequests: `${replayFront.url}/__requests`,
   openaiOpen: `${replayFront.url}/__front/open`,
   savedHistory: BENCH ? undefined : await savedInNode(),
+  // A session store's contents after a run paused for approval in Node 20.
+  pausedSession: BENCH ? undefined : await pauseRun([], 'note keep and drop'),
   seed,
   filter: process.env.AW_SUITE_FILTER || undefined,
 };
@@ -216,6 +232,10 @@ try {
       const problem = await continueInNode(result.shared?.savedHistory).catch((e) => String(e.stack ?? e));
       if (problem) result.failed.push({ name, error: problem });
       else result.passed.push(name);
+      const resumed = `the run ${runtime} paused resumes in Node 20`;
+      const why = await resumeInNode(result.shared?.pausedSession).catch((e) => String(e.stack ?? e));
+      if (why) result.failed.push({ name: resumed, error: why });
+      else result.passed.push(resumed);
     }
     console.log(`${runtime}: ${result.passed.length} passed, ${result.failed.length} failed (${ms} ms)`);
     for (const name of result.passed) console.log(`  ok   ${name}`);

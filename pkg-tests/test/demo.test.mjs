@@ -78,19 +78,19 @@ test('the conversation keeps its history across runs', async () => {
   const agent = await createAgent();
   try {
     await agent.run(PROMPT);
-    const afterFirst = agent.history().messages;
-    assert.deepEqual(afterFirst.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    const afterFirst = agent.history().entries;
+    assert.deepEqual(afterFirst.map((m) => m.type), ['user', 'assistant', 'tool_result', 'assistant']);
     assert.equal(afterFirst[0].content, PROMPT);
 
     const second = await agent.run('list pull requests in vercel/ai');
-    const history = agent.history().messages;
+    const history = agent.history().entries;
     assert.equal(history.length, afterFirst.length * 2);
     assert.deepEqual(history.slice(0, afterFirst.length), afterFirst);
     assert.equal(history.at(-1).content, second);
     assert.equal(history[4].content, 'list pull requests in vercel/ai');
 
     agent.clearHistory();
-    assert.deepEqual(agent.history(), { version: 1, messages: [] });
+    assert.deepEqual(agent.history(), { version: 1, entries: [] });
   } finally {
     agent.close();
   }

@@ -1,4 +1,4 @@
-// The `js` snippets of README.md and docs/npm.md, run as a reader would paste them: each one a
+// The `js` snippets of README.md, docs/npm.md and docs/sessions.md, run as a reader would paste them: each one a
 // module of its own in the project where the packed package is installed, under this Node.
 // A snippet that throws, rejects, hangs or prints nothing fails here.
 import assert from 'node:assert/strict';
@@ -41,7 +41,7 @@ test('jsBlocks finds js blocks only, with their lines', () => {
   ]);
 });
 
-for (const file of ['README.md', 'docs/npm.md']) {
+for (const file of ['README.md', 'docs/npm.md', 'docs/sessions.md']) {
   const blocks = jsBlocks(readFileSync(join(docsRoot(), file), 'utf8'));
   test(`${file} has js snippets to run`, () => {
     assert.ok(blocks.length > 0, `no js block in ${file}`);

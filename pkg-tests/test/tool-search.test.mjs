@@ -157,7 +157,7 @@ test('a search callback that throws leaves the index to answer and says so', asy
     const bad = await createAgent({ model: searchingModel('list issues'), toolSearch: { mode: 'on', search: async () => 'nope' } });
     try {
       await bad.run('x');
-      assert.equal(bad.history().messages.length, 6, 'search, call, answer');
+      assert.equal(bad.history().entries.length, 6, 'search, call, answer');
     } finally {
       bad.close();
     }

@@ -201,9 +201,13 @@ export async function cancelStreamRestore(): Promise<number> {
   agent.stream('x', { onEvent: () => {} });
   const saved: SavedHistory = agent.history();
   const restored = await createAgent({ history: saved });
-  restored.setHistory({ version: 1, messages: saved.messages });
+  restored.setHistory({ version: 1, entries: saved.entries });
+  // The shape before the transcript format still loads.
+  restored.setHistory({ version: 1, messages: [{ role: 'user', content: 'hi' }] });
   // @ts-expect-error the version is part of the shape
   restored.setHistory({ messages: [] });
+  // @ts-expect-error entries are transcript entries
+  restored.setHistory({ version: 1, entries: [{ role: 'user', content: 'hi' }] });
   const held: RuntimeDiagnostics = diagnostics();
   return steps + held.timers;
 }
@@ -248,4 +252,34 @@ export async function extensions(): Promise<PluginInfo[]> {
   void audit;
   void [skills, removed, answer, parsed.body, cmd.warnings, manifest.ignored, found.plugins, loaded.warnings];
   return agent.plugins();
+}
+
+// Sessions: a store of one's own, paused runs and resuming them.
+import { memorySession, PausedError, type PendingCall, type SessionStore, type TranscriptEntry } from 'agentwire';
+
+export async function sessions(kv: Map<string, string>): Promise<string> {
+  const store: SessionStore = {
+    async append(entry: TranscriptEntry) {
+      kv.set('s', `${kv.get('s') ?? ''}${JSON.stringify(entry)}\n`);
+    },
+    load: () => kv.get('s') ?? null,
+  };
+  const agent = await createAgent({ session: store, ask: ['calculator'] });
+  const inMemory = memorySession();
+  const entries: TranscriptEntry[] = inMemory.entries;
+  await createAgent({ session: true });
+  // @ts-expect-error a store has append and load
+  await createAgent({ session: { append() {} } });
+  try {
+    return await agent.run('calculate 6*7');
+  } catch (error) {
+    if (!(error instanceof PausedError)) throw error;
+    const pending: PendingCall[] = error.pending;
+    const again: PendingCall[] = agent.pending();
+    const approvals = Object.fromEntries(pending.map((call) => [call.id, 'approve' as const]));
+    // @ts-expect-error a decision is approve, reject or always
+    agent.resume({ approvals: { [again[0].id]: 'maybe' } });
+    const event = (e: AgentEvent) => (e.type === 'paused' ? e.pending[0].awaiting_approval : false);
+    return (await agent.resume({ approvals, onEvent: (e) => event(e) })) + String(entries.length + (agent.session ? 1 : 0));
+  }
 }

@@ -88,6 +88,26 @@ impl Agent {
         Ok(pending)
     }
 
+    /// Gives up a paused run: each call still open gets an error result saying `reason` (in
+    /// the transcript too), so a new request can follow and the conversation stays well formed.
+    /// Returns how many calls it answered; refused while a run is active.
+    pub fn answer_paused(&mut self, reason: &str) -> Result<usize, AgentError> {
+        if self.run.is_some() {
+            return Err(AgentError::RunActive);
+        }
+        let calls = pending_calls(&self.history);
+        for call in &calls {
+            let result = crate::model::ChatMessage::Tool {
+                tool_call_id: call.id.clone(),
+                name: call.name.clone(),
+                content: reason.to_owned(),
+                is_error: true,
+            };
+            self.push_message(result, None);
+        }
+        Ok(calls.len())
+    }
+
     /// The calls a paused conversation still has to make (empty when it is not paused).
     pub fn paused_calls(&self) -> Vec<ToolCall> {
         pending_calls(&self.history)

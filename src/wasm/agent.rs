@@ -28,6 +28,8 @@ pub struct WasmAgent {
     stop: Rc<RefCell<RunStop>>,
     /// Whether the host listens to audit records (`auditEvents` in the config).
     audit_events: bool,
+    /// Where transcript entries go (`setSession`): runs then pause for approvals nobody answers.
+    session: Rc<RefCell<Option<crate::driver::TranscriptSink>>>,
 }
 
 /// A stop asked for between `run()` and the run's first step (the runtime only accepts one
@@ -307,6 +309,16 @@ impl WasmAgent {
     pub(super) fn js_tools(&self) -> &Rc<JsTools> {
         &self.tools
     }
+
+    /// The session's transcript sink, for the session module.
+    pub(super) fn session(&self) -> &Rc<RefCell<Option<crate::driver::TranscriptSink>>> {
+        &self.session
+    }
+
+    /// Whether `emit` gets audit records.
+    pub(super) fn audit_events(&self) -> bool {
+        self.audit_events
+    }
 }
 
 #[wasm_bindgen]
@@ -339,6 +351,7 @@ impl WasmAgent {
             tools,
             stop: Rc::default(),
             audit_events: options.get("auditEvents") == Some(&Value::Bool(true)),
+            session: Rc::default(),
         })
     }
 
@@ -457,12 +470,14 @@ impl WasmAgent {
         to_text(&Value::Array(servers))
     }
 
-    /// The conversation so far, as a JSON array of messages in the core's shape.
+    /// The conversation so far, as a JSON array of transcript entries (one per message).
     pub fn history(&self) -> String {
-        let messages: Vec<Value> = self
-            .runtime
-            .with_agent(|agent| agent.history().iter().map(|m| m.to_value()).collect());
-        to_text(&Value::Array(messages))
+        let entries: Vec<Value> = self.runtime.with_agent(|agent| {
+            let history = agent.history();
+            let entry = |m| crate::transcript::Entry::from_message(m, None).to_value();
+            history.iter().map(entry).collect()
+        });
+        to_text(&Value::Array(entries))
     }
 
     /// Replaces the conversation with `messages_json` (an array of messages in the core's
@@ -485,7 +500,9 @@ impl WasmAgent {
             .map_err(|e| JsError::new(&e))?;
         self.runtime
             .with_agent(|agent| agent.set_history(messages))
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        self.record_set_history();
+        Ok(())
     }
 
     /// What the next request would take of the context window, as JSON
@@ -515,7 +532,10 @@ impl WasmAgent {
     pub fn clear_history(&self) -> Result<(), JsError> {
         self.runtime
             .with_agent(Agent::clear_history)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        // A session's store hears of it now, not with the next run.
+        self.runtime.flush_transcript();
+        Ok(())
     }
 
     /// Runs one user turn: events go to `emit(json)`, approvals to `approve(requestJson)`.
@@ -525,8 +545,10 @@ impl WasmAgent {
         let stop = Rc::clone(&self.stop);
         stop.borrow_mut().in_run = true;
         let audit = self.audit_events;
+        let pause = self.session.borrow().is_some();
+        self.give_up_paused();
         future_to_promise(async move {
-            let observer = JsObserver::new(emit, approve, audit);
+            let observer = JsObserver::new(emit, approve, audit).pausing(pause);
             // `@server:uri` mentions were attached by the JS layer (`agent.run`), over `mcp`.
             let handle = runtime.interrupt_handle();
             let run = runtime.run(&prompt, &observer);

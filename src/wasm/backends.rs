@@ -154,6 +154,8 @@ pub(crate) struct JsObserver {
     /// Whether audit records go to `emit`: only when the host listens (`onAudit`), since
     /// turning each record into JSON text and back costs more than the rest of a tool call.
     audit: bool,
+    /// Whether a run that needs an approval pauses (no `approve`, and a session keeps the run).
+    pause: bool,
 }
 
 impl JsObserver {
@@ -164,7 +166,14 @@ impl JsObserver {
             emit,
             approve,
             audit,
+            pause: false,
         }
+    }
+
+    /// This observer, pausing runs that need an approval instead of declining it when `on`.
+    pub(crate) fn pausing(mut self, on: bool) -> Self {
+        self.pause = on && self.approve.is_none();
+        self
     }
 
     fn send(&self, value: &Value) {
@@ -182,6 +191,10 @@ impl RunObserver for JsObserver {
 
     fn on_text_delta(&self, text: &str) {
         self.send(&json!({"type": "text_delta", "text": text}));
+    }
+
+    fn can_approve(&self, _request: &ApprovalRequest) -> bool {
+        !self.pause
     }
 
     fn approve<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {

@@ -54,6 +54,8 @@ mod parsers;
 mod request;
 #[cfg(feature = "wasm-search")]
 mod search;
+#[cfg(feature = "wasm-runtime")]
+mod session;
 #[cfg(feature = "wasm-ext")]
 mod skill_book;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]

@@ -151,3 +151,27 @@ pub fn resolve_instructions_round(request_json: &str) -> String {
         Err(e) => error(format!("instructions: the request is not JSON: {e}")),
     }
 }
+
+/// Reads a transcript (a session store's JSONL: a `session` header, then entries) as strictly
+/// as the CLI reads a session file, and rebuilds its history: `{id, warnings, messages}` (the
+/// messages in the runtime's `setHistory` shape), or `{"error": "line N: ..."}`. Here, not in
+/// the runtime module: an agent reads its store once, when it is made.
+#[wasm_bindgen(js_name = parseTranscriptText)]
+pub fn parse_transcript_text(text: &str) -> String {
+    match crate::transcript::parse_jsonl(text) {
+        Ok(parsed) => {
+            let messages: Vec<Value> = parsed
+                .transcript
+                .history()
+                .iter()
+                .map(crate::model::ChatMessage::to_value)
+                .collect();
+            to_text(&json!({
+                "id": parsed.transcript.id,
+                "warnings": parsed.warnings,
+                "messages": messages,
+            }))
+        }
+        Err(e) => error(e.to_string()),
+    }
+}

@@ -10,6 +10,7 @@ import { createTimeline } from './timeline.js';
 import { setupServers } from './servers.js';
 import { setupSkills } from './skills.js';
 import { renderTools } from './tools-panel.js';
+import { chatTurns, localSession, showContext } from './session.js';
 
 const status = byId('status');
 const setStatus = (state, text) => {
@@ -51,6 +52,24 @@ function toolSearchFromUrl() {
   return ['auto', 'on', 'off'].includes(mode) ? mode : undefined;
 }
 
+/** `?contextWindow=N` gives the model a context window (the mock has none), for the meter and compaction. */
+function contextWindowFromUrl() {
+  const n = Number(new URLSearchParams(location.search).get('contextWindow'));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Shows the turns of a conversation restored from the session store. */
+function restoreChat(chat, agent) {
+  const turns = chatTurns(agent.history().entries);
+  for (const turn of turns) {
+    chat.user(turn.user);
+    const bubble = chat.pending();
+    if (turn.answer !== undefined) bubble.answer(redact(turn.answer), 'restored');
+    else bubble.error('No answer: the page was closed during this run.');
+  }
+  return turns.length;
+}
+
 async function start() {
   const started = performance.now();
   const allowed = new Set(); // tools answered "always" (the core remembers; this is for display)
@@ -79,6 +98,7 @@ async function start() {
             if (event.type === 'text_delta') bubble.stream(redact(event.text));
             if (event.type === 'step_start') bubble.step();
             if (event.type === 'done') steps = event.steps;
+            if (event.type === 'done' && event.context) showContext(event.context);
           },
           onApproval: async (request) => {
             setStatus('busy', 'Waiting for your approval…');
@@ -100,13 +120,15 @@ async function start() {
       } finally {
         busy = false;
         chat.setEnabled(true);
+        showContext(agent.context());
       }
     },
   });
 
+  const store = localSession();
   try {
     const initial = loadSettings();
-    agent = await createAgent({
+    const options = {
       model: modelFor(initial),
       servers: { github: mockGithub() },
       tools: pageTools(),
@@ -116,8 +138,22 @@ async function start() {
       toolSearch: toolSearchFromUrl(),
       // The built-in general-purpose subagent: "use subagents: …" dispatches children.
       agents: [],
-    });
+      // The conversation survives a reload: every entry goes to localStorage as it happens.
+      session: store,
+      contextWindow: contextWindowFromUrl(),
+    };
+    try {
+      agent = await createAgent(options);
+    } catch (error) {
+      // A stored conversation this version cannot read is dropped, and said so, not fatal.
+      if (!/session store/.test(error?.message ?? '')) throw error;
+      store.reset();
+      agent = await createAgent(options);
+      timeline.notice(`The saved conversation could not be restored and was dropped: ${error.message}`);
+    }
     showModel(initial);
+    const restored = restoreChat(chat, agent);
+    if (restored) timeline.notice(`Restored ${restored} turn${restored === 1 ? '' : 's'} of the conversation saved in this browser`);
   } catch (error) {
     setStatus('error', 'The core failed to load');
     timeline.event({ type: 'error', message: `Could not start agentwire: ${error?.message ?? error}` });
@@ -149,12 +185,15 @@ async function start() {
   });
   byId('new-chat').addEventListener('click', () => {
     if (busy) return;
+    store.reset();
     agent.clearHistory();
+    showContext(agent.context());
     chat.clear();
     timeline.clear();
     chat.setEnabled(true);
   });
 
+  showContext(agent.context());
   byId('core-info').textContent = coreInfo(performance.now() - started);
   // For bench-ready.mjs: when the page became usable, on the navigation's clock.
   performance.mark('agentwire-ready');

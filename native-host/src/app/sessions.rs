@@ -2,21 +2,17 @@
 //! by workspace (`<state>/sessions/<workspace>-<hash>/<id>.jsonl`).
 //!
 //! Each entry the agent emits is appended as it happens ([`SessionFile::append`]), redacted
-//! first: secret shapes ([`agentwire::audit::redact_text`]), and the values of the model key and
-//! of every environment variable with a sensitive name, wherever they appear. Loading is
+//! first ([`agentwire::transcript::stored_line`], as every home stores entries): secret shapes, and
+//! the values of the model key and of every environment variable with a sensitive name. Loading is
 //! all-or-nothing: a corrupt or hostile file is an error naming `file:line`, and only a torn
 //! last line (a crash while it was written) is skipped, with a warning.
 
 use crate::os::append_file;
-use agentwire::audit::{is_sensitive_key, REDACTED};
-use agentwire::transcript::{parse_jsonl, Entry, Parsed, Transcript};
+use agentwire::transcript::{parse_jsonl, secret_values, stored_line, Entry, Parsed, Transcript};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
-
-/// Shortest secret value hidden by exact match (shorter ones would hide ordinary words).
-const MIN_SECRET_CHARS: usize = 8;
 
 /// The sessions of one workspace.
 #[derive(Clone, Debug)]
@@ -55,36 +51,7 @@ pub struct SessionInfo {
 /// The secrets of this process: the values of environment variables with sensitive names
 /// (`*_TOKEN`, `*_KEY`, `*SECRET*`, `PASSWORD`...), plus `extra` (the model key).
 pub fn environment_secrets(extra: &[String]) -> Vec<String> {
-    let mut secrets: Vec<String> = std::env::vars()
-        .filter(|(name, value)| is_sensitive_key(name) && value.chars().count() >= MIN_SECRET_CHARS)
-        .map(|(_, value)| value)
-        .chain(
-            extra
-                .iter()
-                .filter(|v| v.chars().count() >= MIN_SECRET_CHARS)
-                .cloned(),
-        )
-        .collect();
-    // Longest first, so a secret containing another is hidden whole.
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    secrets.dedup();
-    secrets
-}
-
-/// `text` with every exact secret value replaced (also as it appears JSON-escaped).
-fn hide(text: &str, secrets: &[String]) -> String {
-    let mut out = text.to_owned();
-    for secret in secrets {
-        if out.contains(secret.as_str()) {
-            out = out.replace(secret.as_str(), REDACTED);
-        }
-        let escaped = serde_json::to_string(secret).unwrap_or_default();
-        let escaped = escaped.trim_matches('"');
-        if escaped != secret && out.contains(escaped) {
-            out = out.replace(escaped, REDACTED);
-        }
-    }
-    out
+    secret_values(std::env::vars(), extra)
 }
 
 /// The directory name of a workspace: its last component (for people) and a hash of its
@@ -279,7 +246,7 @@ impl SessionStore {
 impl SessionFile {
     /// Appends one entry, redacted, as one line written with one system call.
     pub fn append(&mut self, entry: &Entry) -> Result<(), String> {
-        let line = hide(&entry.redacted().to_line(), &self.secrets);
+        let line = stored_line(entry, &self.secrets);
         append_file::append_line(&mut self.file, &line)
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }

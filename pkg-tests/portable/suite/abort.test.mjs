@@ -39,7 +39,7 @@ test('a signal aborted before the run rejects at once and starts nothing; a non-
     const log = eventLog();
     await assert.rejects(agent.run('hi', { signal: AbortSignal.abort(), onEvent: log.onEvent }), (e) => e.name === 'AbortError');
     assert.equal(model.signals.length, 0);
-    assert.deepEqual(agent.history().messages, []);
+    assert.deepEqual(agent.history().entries, []);
     await assert.throws(() => agent.run('hi', { signal: 'stop' }), TypeError, /agent\.run: "signal" must be an AbortSignal/);
   } finally {
     agent.close();

@@ -25,7 +25,7 @@ test('callbacks may call into the agent while a run is going on', async () => {
       name: 'lookup',
       risk: 'write',
       execute: () => {
-        seen.tool.push(agent.history().messages.length);
+        seen.tool.push(agent.history().entries.length);
         return 'found';
       },
     });
@@ -34,7 +34,7 @@ test('callbacks may call into the agent while a run is going on', async () => {
     const answer = await agent.run('go', {
       onEvent: (event) => seen.events.push(`${event.type}:${agent.tools().length}`),
       onApproval: (request) => {
-        seen.approvals.push([request.name, agent.history().messages.length]);
+        seen.approvals.push([request.name, agent.history().entries.length]);
         return 'yes';
       },
     });

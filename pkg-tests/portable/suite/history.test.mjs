@@ -1,4 +1,5 @@
-// Conversations that survive restarts, in every runtime: history() as versioned plain JSON,
+// Conversations that survive restarts, in every runtime: history() as versioned plain JSON (the
+// transcript format's entries),
 // restored into a new agent here, or saved by another runtime (env.savedHistory: Node 20 saved
 // it in run.mjs) and continued here; what this runtime saves goes back to run.mjs, which
 // continues it in Node. Malformed histories are TypeErrors naming the field.
@@ -17,14 +18,14 @@ async function continueFrom(saved) {
     await agent.run(FOLLOW_UP, { onEvent: log.onEvent });
     assert.deepEqual(log.types(), ['step_start', 'tool_start', 'tool_end', 'step_start', 'model_text', 'done']);
     assert.equal(log.of('tool_start')[0].name, 'mcp__github__list_pull_requests');
-    const messages = agent.history().messages;
-    assert.equal(messages.length, 8);
-    assert.deepEqual(messages.slice(0, 4), saved.messages);
+    const entries = agent.history().entries;
+    assert.equal(entries.length, 8);
+    assert.deepEqual(entries.slice(0, 4), saved.entries);
     // The restored call id counts as used: the new call got a different one.
-    const ids = messages.filter((m) => m.role === 'assistant').flatMap((m) => m.toolCalls ?? []).map((c) => c.id);
+    const ids = entries.filter((e) => e.type === 'assistant').flatMap((e) => e.tool_calls).map((c) => c.id);
     assert.equal(new Set(ids).size, ids.length, `tool call ids repeat: ${ids}`);
-    agent.setHistory({ version: 1, messages: [] });
-    assert.deepEqual(agent.history(), { version: 1, messages: [] });
+    agent.setHistory({ version: 1, entries: [] });
+    assert.deepEqual(agent.history(), { version: 1, entries: [] });
   } finally {
     agent.close();
   }
@@ -40,8 +41,8 @@ test('history saved after a tool call restores into a new agent, which continues
     first.close();
   }
   assert.equal(saved.version, 1);
-  assert.deepEqual(saved.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
-  assert.equal(saved.messages[1].toolCalls[0].name, 'mcp__github__list_issues');
+  assert.deepEqual(saved.entries.map((e) => e.type), ['user', 'assistant', 'tool_result', 'assistant']);
+  assert.equal(saved.entries[1].tool_calls[0].name, 'mcp__github__list_issues');
   env.share('savedHistory', JSON.stringify(saved)); // run.mjs continues it in Node
   await continueFrom(saved);
 });
@@ -49,7 +50,7 @@ test('history saved after a tool call restores into a new agent, which continues
 test('history saved by another runtime (Node 20, after a tool call) continues here', async (env) => {
   if (!env.savedHistory) throw new Error('env.savedHistory is missing (run.mjs saves it in Node)');
   const saved = JSON.parse(env.savedHistory);
-  assert.deepEqual(saved.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+  assert.deepEqual(saved.entries.map((e) => e.type), ['user', 'assistant', 'tool_result', 'assistant']);
   await continueFrom(saved);
 });
 
@@ -59,7 +60,11 @@ test('malformed histories are refused with a TypeError naming the field, and cha
     await agent.run('hello');
     const before = agent.history();
     const cases = [
-      [[], /agent\.setHistory: the history must be \{ version: 1, messages/],
+      [[], /agent\.setHistory: the history must be \{ version: 1, entries/],
+      [{ version: 1, entries: 'no' }, /history\.entries must be an array/],
+      [{ version: 1, entries: [null] }, /history\.entries\[0\] must be an object/],
+      [{ version: 1, entries: [{ type: 'user', content: 1 }] }, /history\.entries\[0\]: .*content/],
+      [{ version: 1, entries: [{ type: 'telepathy' }] }, /history\.entries\[0\]\.type must be user, assistant or tool_result .*telepathy/],
       [{ messages: [] }, /history\.version must be 1, got undefined/],
       [{ version: 2, messages: [] }, /history\.version must be 1, got the number 2/],
       [{ version: 1, messages: 'no' }, /history\.messages must be an array/],

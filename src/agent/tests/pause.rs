@@ -131,3 +131,45 @@ fn a_call_without_a_decision_asks_again() {
     assert!(h.log.contains(&"ask c1".to_string()), "{:?}", h.log);
     assert_eq!(h.log.last().unwrap(), "done 1: ok");
 }
+
+#[test]
+fn a_paused_run_given_up_answers_its_open_calls_so_a_new_request_is_well_formed() {
+    let mut policy = Policy::new();
+    policy.ask(CREATE).unwrap();
+    let mut h = Harness::new(policy, AgentConfig::default())
+        .script([
+            reply(None, &[("c1", GET, json!({})), ("c2", CREATE, json!({}))]),
+            answer("moved on"),
+        ])
+        .tools(|inv| Ok(ToolOutput::text(format!("ran {}", inv.call_id))));
+    h.agent.set_transcript_recording(true);
+    h.agent
+        .start_run(Instant::from_millis(1), "make one")
+        .unwrap();
+    loop {
+        let actions = h.drain();
+        let Some(action) = actions.into_iter().next() else {
+            panic!("no approval request: {:?}", h.log)
+        };
+        if matches!(action, Action::RequestApproval(_)) {
+            break;
+        }
+        h.perform(action);
+    }
+    h.agent.pause_run(Instant::from_millis(2)).unwrap();
+    assert_eq!(h.agent.answer_paused("not run: moved on"), Ok(1));
+    assert!(h.agent.paused_calls().is_empty());
+    assert_eq!(h.agent.answer_paused("again"), Ok(0), "nothing left open");
+    // The transcript rebuilds the same, well-formed history.
+    let saved = transcript_of(&mut h.agent);
+    assert_eq!(saved.history(), h.agent.history());
+    assert!(parse_jsonl(&saved.to_jsonl()).is_ok());
+    h.run("something else");
+    let request = h.requests.last().unwrap();
+    assert_history_consistent(&request.messages);
+    let results = h.all_tool_results();
+    assert_eq!(results[1], ("c2".into(), "not run: moved on".into(), true));
+    // Refused while a run is active.
+    h.agent.start_run(Instant::from_millis(5), "more").unwrap();
+    assert_eq!(h.agent.answer_paused("x"), Err(AgentError::RunActive));
+}

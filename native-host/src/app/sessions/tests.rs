@@ -1,7 +1,9 @@
 //! Session files on a real file system: permissions, torn lines, hostile files, secrets.
 
 use super::*;
+use agentwire::audit::REDACTED;
 use agentwire::model::ToolCall;
+use agentwire::transcript::hide_secrets;
 use std::os::unix::fs::PermissionsExt;
 
 fn store(state: &Path) -> SessionStore {
@@ -177,5 +179,5 @@ fn secrets_with_json_escapes_are_hidden_too() {
     let text = std::fs::read_to_string(&session.path).unwrap();
     assert!(!text.contains("ss\\\\word-9876"), "{text}");
     assert!(text.contains(&format!("use {REDACTED} here")), "{text}");
-    assert_eq!(hide("plain", &[]), "plain");
+    assert_eq!(hide_secrets("plain", &[]), "plain");
 }

@@ -1,0 +1,139 @@
+//! Sessions for JS: the conversation kept in a store the host chooses (`createAgent({ session })`),
+//! entry by entry in the transcript format, and runs that pause for approval and resume later,
+//! possibly in another runtime.
+//!
+//! The JS layer reads the store's contents with the `ext` module's `parseTranscriptText` (the
+//! strict reader stays out of this module) into `setHistory`, and every new entry goes to its
+//! `append` function, through [`crate::transcript::stored_line`]: the same redaction
+//! the CLI's session files get, so no secret of the host reaches the store.
+
+use super::agent::WasmAgent;
+use super::backends::JsObserver;
+use crate::agent::Approval;
+use crate::driver::TranscriptSink;
+use crate::json::to_text;
+use crate::transcript::{secret_values, stored_line, Entry};
+use js_sys::{Function, Promise};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+
+/// `{vars: [[name, value]...], keys: [...]}`: the host's environment and the model keys.
+fn secrets_from(json: &str) -> Vec<String> {
+    let value = crate::json::parse_str(json).unwrap_or(Value::Null);
+    let text = |v: &Value| v.as_str().map(str::to_owned);
+    let vars = value["vars"]
+        .as_array()
+        .map(|pairs| {
+            pairs
+                .iter()
+                .filter_map(|pair| Some((text(&pair[0])?, text(&pair[1])?)))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    let keys: Vec<String> = value["keys"]
+        .as_array()
+        .map(|keys| keys.iter().filter_map(text).collect())
+        .unwrap_or_default();
+    secret_values(vars, &keys)
+}
+
+/// `{callId: "yes" | "no" | "always"}` as the runtime's decisions.
+fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
+    let Ok(Value::Object(map)) = crate::json::parse_str(json) else {
+        return Err("the approvals must be an object { callId: answer }".into());
+    };
+    map.iter()
+        .map(|(id, answer)| {
+            let answer = Approval::parse(answer.as_str().unwrap_or_default())
+                .map_err(|e| format!("approvals.{id}: {e}"))?;
+            Ok((id.clone(), answer))
+        })
+        .collect()
+}
+
+/// The result a call of a paused run gets when a new request comes instead of a decision.
+const GIVEN_UP: &str = "not run: a new request came before a decision on this call";
+
+impl WasmAgent {
+    /// Before a new run: the calls of a paused run are answered as not run, so the request is
+    /// well formed and the store keeps a transcript that loads.
+    pub(super) fn give_up_paused(&self) {
+        let _ = self
+            .runtime()
+            .with_agent(|agent| agent.answer_paused(GIVEN_UP));
+    }
+
+    /// Writes the whole history to the session as entries (after `setHistory`): the store then
+    /// rebuilds what the agent has.
+    fn record_history(&self, sink: &TranscriptSink) {
+        self.runtime().flush_transcript();
+        let history = self.runtime().with_agent(|agent| agent.history().to_vec());
+        for message in &history {
+            sink(&Entry::from_message(message, None));
+        }
+    }
+
+    /// After `setHistory`: the new history goes to the session's store, if any.
+    pub(super) fn record_set_history(&self) {
+        if let Some(sink) = self.session().borrow().clone() {
+            self.record_history(&sink);
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl WasmAgent {
+    /// From now on every transcript entry goes to `append(lineJson)` (a store's JSON line),
+    /// redacted, with every value of `secrets_json` (`{vars: [[name, value]], keys: [...]}`:
+    /// sensitive names count) hidden; runs without an approver pause instead of declining.
+    #[wasm_bindgen(js_name = setSession)]
+    pub fn set_session(&self, append: Function, secrets_json: &str) {
+        let secrets = secrets_from(secrets_json);
+        let sink: TranscriptSink = Rc::new(move |entry: &Entry| {
+            let line = stored_line(entry, &secrets);
+            // The JS layer queues the line and never throws back into the run.
+            let _ = append.call1(&JsValue::NULL, &JsValue::from_str(line.trim_end()));
+        });
+        self.runtime().set_transcript_sink(Some(Rc::clone(&sink)));
+        *self.session().borrow_mut() = Some(sink);
+    }
+
+    /// The calls a paused conversation waits on, as JSON `[{id, name, args}]` (empty when it is
+    /// not paused).
+    pub fn pending(&self) -> String {
+        let calls: Vec<Value> = self.runtime().with_agent(|agent| {
+            agent
+                .paused_calls()
+                .iter()
+                .map(|call| serde_json::json!({"id": call.id, "name": call.name, "args": call.arguments}))
+                .collect()
+        });
+        to_text(&Value::Array(calls))
+    }
+
+    /// Continues a paused run with `decisions_json` (`{callId: "yes" | "no" | "always"}`):
+    /// approved calls run once, rejected ones reach the model as declined. Events go to
+    /// `emit`, further approvals to `approve` (none and a session: the run may pause again).
+    /// Resolves to the final answer.
+    pub fn resume(
+        &self,
+        decisions_json: &str,
+        emit: Function,
+        approve: Option<Function>,
+    ) -> Promise {
+        let runtime = Rc::clone(self.runtime());
+        let decisions = decisions_from(decisions_json);
+        let pause = self.session().borrow().is_some();
+        let audit = self.audit_events();
+        future_to_promise(async move {
+            let decisions = decisions.map_err(|e| JsError::new(&e))?;
+            let observer = JsObserver::new(emit, approve, audit).pausing(pause);
+            match runtime.resume(&decisions, &observer).await {
+                Ok(answer) => Ok(JsValue::from_str(&answer)),
+                Err(error) => Err(JsError::new(&error.0).into()),
+            }
+        })
+    }
+}
