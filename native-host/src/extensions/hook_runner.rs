@@ -1,6 +1,6 @@
 //! Running hooks: `type: "command"` as a child process, `type: "http"` as a POST.
 //!
-//! A command hook runs `sh -c COMMAND` in the project directory with the event JSON on stdin,
+//! A command hook runs `/bin/sh -c COMMAND` in the project directory with the event JSON on stdin,
 //! in its own process group, with the short environment MCP servers get (never the model's
 //! key or other secrets of the host) plus `CLAUDE_PROJECT_DIR` and, for a plugin's hook,
 //! `CLAUDE_PLUGIN_ROOT`. When it exits, times out, or the run is interrupted (its future
@@ -26,6 +26,12 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+
+/// The shell that runs a command hook, by absolute path: a relative `sh` with the clean
+/// environment's own `PATH` makes the standard library fall back from `posix_spawn` (a
+/// vfork-like start) to a full `fork` of agentwire plus a `PATH` search in the child, which
+/// cost most of a hook's start; and no `sh` earlier on a `PATH` can stand in for it.
+const SHELL: &str = "/bin/sh";
 
 /// Most bytes of a hook's stdout (and of its stderr) kept; the rest is read and dropped, so a
 /// hook printing 100 MB neither fills memory nor blocks on a full pipe.
@@ -82,7 +88,7 @@ impl HookProcesses {
     }
 
     async fn run_command(&self, command: &str, spec: &HookSpec, body: &str) -> HookRun {
-        let mut child = tokio::process::Command::new("sh");
+        let mut child = tokio::process::Command::new(SHELL);
         child
             .arg("-c")
             .arg(command)
@@ -105,7 +111,7 @@ impl HookProcesses {
         reaper::become_subreaper();
         let (mut child, tracked) = match reaper::spawn_tracked(&mut child) {
             Ok(started) => started,
-            Err(error) => return failed(&format!("cannot start sh: {error}")),
+            Err(error) => return failed(&format!("cannot start {SHELL}: {error}")),
         };
         let guard = TreeGuard {
             leader: tracked,
