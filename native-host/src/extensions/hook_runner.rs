@@ -84,7 +84,13 @@ impl HookProcesses {
             self.audit(event, spec, &run);
             run
         });
-        futures::future::join_all(runs).await
+        let runs = futures::future::join_all(runs).await;
+        // What a hook left outside its group (a `setsid` daemon, re-parented to agentwire) is
+        // found once for the event, not once per hook: the scan reads the kernel's child lists.
+        if reaper::has_orphans() {
+            reaper::sweep_orphans();
+        }
+        runs
     }
 
     async fn run_command(&self, command: &str, spec: &HookSpec, body: &str) -> HookRun {
@@ -116,6 +122,7 @@ impl HookProcesses {
         let guard = TreeGuard {
             leader: tracked,
             reaped: AtomicBool::new(false),
+            settled: AtomicBool::new(false),
         };
         let (Some(mut stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -157,6 +164,7 @@ impl HookProcesses {
                 HookExit::TimedOut(spec.timeout)
             }
         };
+        guard.settled.store(true, Ordering::Relaxed);
         HookRun {
             exit,
             stdout: out.text(),
@@ -271,11 +279,16 @@ async fn run_http(url: &str, headers: &[(String, String)], spec: &HookSpec, body
 /// its timeout, and when its run is dropped (Ctrl-C).
 struct TreeGuard {
     leader: Tracked,
+    /// The hook itself was reaped: what it left is in its group or among our orphans.
     reaped: AtomicBool,
+    /// The run ended normally: the group is killed, and [`HookProcesses::run_all`] sweeps
+    /// the orphans once for every hook of the event.
+    settled: AtomicBool,
 }
 
 impl TreeGuard {
-    fn kill(&self) {
+    /// Kills the hook's group (and, while it lives, its descendants that left the group).
+    fn kill_group(&self) {
         if let Some(pid) = self.leader.pid() {
             // While the hook lives its descendants are found from it (a scan of every
             // process); once it is reaped, what it left is in its group or our orphans.
@@ -284,6 +297,11 @@ impl TreeGuard {
             }
             let _ = killpg(pid, Signal::SIGKILL);
         }
+    }
+
+    /// Kills the group and sweeps the orphans now (timeout, interrupted run).
+    fn kill(&self) {
+        self.kill_group();
         // The full sweep scans every process: only when there is an orphan to find.
         if reaper::has_orphans() {
             reaper::sweep_orphans();
@@ -292,13 +310,17 @@ impl TreeGuard {
 
     fn kill_after_exit(&self) {
         self.reaped.store(true, Ordering::Relaxed);
-        self.kill();
+        self.kill_group();
     }
 }
 
 impl Drop for TreeGuard {
     fn drop(&mut self) {
-        self.kill();
+        if self.settled.load(Ordering::Relaxed) {
+            self.kill_group();
+        } else {
+            self.kill();
+        }
     }
 }
 
