@@ -10,5 +10,6 @@ import './transports.test.mjs';
 import './tools.test.mjs';
 import './callbacks.test.mjs';
 import './modules.test.mjs';
+import './hooks.test.mjs';
 
 export { runTests } from '../harness.mjs';
