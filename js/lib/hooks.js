@@ -52,7 +52,7 @@ export function checkHooks(where, hooks) {
   const functions = [];
   for (const [event, entries] of Object.entries(hooks)) {
     if (!HOOK_EVENTS.includes(event)) {
-      fail(where, `hooks: unknown event ${describe(event)} (events: ${HOOK_EVENTS.join(', ')})`);
+      fail(where, `hooks: unknown event ${JSON.stringify(event)} (events: ${HOOK_EVENTS.join(', ')})`);
     }
     if (!Array.isArray(entries)) fail(where, `hooks.${event} must be an array, got ${describe(entries)}`);
     entries.forEach((entry, i) => {
@@ -113,8 +113,9 @@ async function runFunction(fn, input, timeoutMs) {
   let timer;
   const late = new Promise((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(new Error(`the hook took longer than ${timeoutMs} ms`));
+      // Settled first: whatever the function does when aborted comes too late to count.
       resolve({ timedOut: true });
+      controller.abort(new Error(`the hook took longer than ${timeoutMs} ms`));
     }, timeoutMs);
   });
   const work = (async () => {
