@@ -17,7 +17,7 @@ function tool(name, calls) {
   return { name, risk: 'read', inputSchema: { type: 'object' }, execute: async (args) => { calls.push(args); return `ran ${name}`; } };
 }
 
-test('a PreToolUse function denies a call, and its allow never beats the user deny', async () => {
+test('a PreToolUse hook function denies a call, and its allow never beats the user deny', async () => {
   const seen = [];
   const calls = [];
   const deny = (input) => {
