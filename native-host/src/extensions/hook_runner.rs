@@ -84,13 +84,7 @@ impl HookProcesses {
             self.audit(event, spec, &run);
             run
         });
-        let runs = futures::future::join_all(runs).await;
-        // What a hook left outside its group (a `setsid` daemon, re-parented to agentwire) is
-        // found once for the event, not once per hook: the scan reads the kernel's child lists.
-        if reaper::has_orphans() {
-            reaper::sweep_orphans();
-        }
-        runs
+        futures::future::join_all(runs).await
     }
 
     async fn run_command(&self, command: &str, spec: &HookSpec, body: &str) -> HookRun {
@@ -281,8 +275,8 @@ struct TreeGuard {
     leader: Tracked,
     /// The hook itself was reaped: what it left is in its group or among our orphans.
     reaped: AtomicBool,
-    /// The run ended normally: the group is killed, and [`HookProcesses::run_all`] sweeps
-    /// the orphans once for every hook of the event.
+    /// The run ended normally, its tree already ended at exit: dropping it only kills the
+    /// group again (cheap), without a second look for orphans.
     settled: AtomicBool,
 }
 
@@ -308,9 +302,11 @@ impl TreeGuard {
         }
     }
 
+    /// After the hook exited: its group, and the orphans it left (a `setsid` daemon keeping
+    /// the hook's pipes open would otherwise hold the call until the hook's timeout).
     fn kill_after_exit(&self) {
         self.reaped.store(true, Ordering::Relaxed);
-        self.kill_group();
+        self.kill();
     }
 }
 
