@@ -704,6 +704,53 @@ export interface AgentOptions {
   maxAgentDepth?: number;
   /** Tokens one child run may use (default 400 000); over it, the child stops. */
   agentTokenBudget?: number;
+  /**
+   * Hook functions by event, with Claude Code's event input and output shapes (docs/hooks.md):
+   * a function, or `{ matcher, hooks, timeoutMs }`. Hooks can only tighten the gate: an
+   * `allow` never beats a deny or ask rule.
+   */
+  hooks?: Partial<Record<HookEventName, Array<HookFunction | HookGroup>>>;
+}
+
+/** The events a hook can be given for. */
+export type HookEventName =
+  | 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PermissionRequest' | 'PostToolUse'
+  | 'PostToolUseFailure' | 'Stop' | 'SessionEnd' | 'Notification' | 'PreCompact'
+  | 'SubagentStart' | 'SubagentStop';
+
+/**
+ * A hook function: gets the event's JSON (`session_id`, `cwd`, `hook_event_name`, `tool_name`,
+ * `tool_input`, ...) and answers with Claude Code's JSON output (`decision`, `continue`,
+ * `hookSpecificOutput`, ...), plain text (context for session events), or nothing. A throw
+ * or a timeout is a non-blocking error (a `hook_notice` event).
+ */
+export type HookFunction = (
+  input: Record<string, unknown>,
+  context: { signal: AbortSignal },
+) => unknown;
+
+/** Hook functions for the values `matcher` matches (tool name, source, trigger, agent type). */
+export interface HookGroup {
+  matcher?: string;
+  hooks: HookFunction[];
+  /** Default 60 000, at most 600 000. */
+  timeoutMs?: number;
+}
+
+/** One hook as `agent.hooks()` lists it. */
+export interface HookInfo {
+  event: HookEventName;
+  matcher: string;
+  kind: 'function' | 'command' | 'http';
+  /** A function's id (event, place and name). */
+  id?: string;
+  command?: string;
+  url?: string;
+  source: string;
+  timeoutMs: number;
+  runs: boolean;
+  /** Why it does not run (a command hook outside `agentwire/node`). */
+  why?: string;
 }
 
 /** A subagent, as Claude Code's `.claude/agents/*.md` frontmatter names its fields. */
@@ -772,6 +819,8 @@ export interface Plugin {
   commands?: Array<CommandDefinition | string>;
   /** Connected as `plugin_<name>_<server>` (never with sampling). */
   servers?: Record<string, Transport>;
+  /** Command hooks (a `hooks/hooks.json`, as `loadPluginDir` reads it): run only in Node. */
+  hooks?: { root?: string; settings: { hooks: Record<string, unknown> } };
 }
 
 /** What `agent.use()` resolves to and `agent.plugins()` lists. */
@@ -789,6 +838,8 @@ export interface PluginInfo {
   servers: ServerInfo[];
   /** Collisions, parser notes, servers that failed. */
   warnings: string[];
+  /** The plugin's hooks, when it has any. */
+  hooks?: HookInfo[];
 }
 
 /** A skill or command as the core parsed it (`agent.skills()`, `agent.commands()`, `parseSkill`). */
@@ -912,6 +963,8 @@ export class Agent {
   removePlugin(name: string): boolean;
   /** The plugins in use, with current server statuses. */
   plugins(): PluginInfo[];
+  /** Every hook (functions and plugins' command hooks) and whether it runs here. */
+  hooks(): HookInfo[];
   /** Adds host skills and commands; resolves to warnings (collisions, parser notes). */
   addSkills(skills?: Array<SkillDefinition | string>, commands?: Array<CommandDefinition | string>): Promise<string[]>;
   removeSkill(name: string): boolean;

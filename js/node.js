@@ -12,6 +12,11 @@ import {
 export * from './server.js';
 export { discoverExtensions, loadPluginDir, loadSkillDir } from './lib/node-extensions.js';
 export { loadInstructions } from './lib/node-instructions.js';
+import { setCommandHookRunner } from './lib/hooks.js';
+import { runCommandHook } from './lib/node-hooks.js';
+
+// Only this entry starts processes for plugins' command hooks.
+setCommandHookRunner(runCommandHook);
 
 const STDIO_OPTIONS = ['env', 'cwd', 'stderr', 'onStderr'];
 /** Lines of stderr kept to explain why a server exited. */

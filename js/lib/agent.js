@@ -20,6 +20,7 @@ import { attachment, mentions } from './mentions.js';
 const extensions = () => import('./extensions.js');
 import { ext, init, mocks, wasm } from './wasm.js';
 import { checkApprovals, checkSession, entryMessage, PausedError, secretsOf, SessionWriter } from './session.js';
+import { checkHooks, hookConfig, hookRunner } from './hooks.js';
 
 /** Why the core's `mcp` fails for a server that is not connected (`driver::NOT_CONNECTED`). */
 const NOT_CONNECTED = 'the server is not connected';
@@ -59,6 +60,7 @@ const AGENT_OPTIONS = [
   'maxAgentDepth',
   'agentTokenBudget',
   'session',
+  'hooks',
 ];
 const SUBAGENT_FIELDS = ['name', 'description', 'instructions', 'tools', 'disallowedTools', 'model', 'maxTurns', 'permissionMode', 'mcpServers'];
 const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad', 'protocol'];
@@ -154,6 +156,7 @@ function checkAgentOptions(where, options) {
   optionalCount(where, 'skillCatalogChars', o.skillCatalogChars, 0);
   optionalStrings(where, 'trustedPlugins', o.trustedPlugins);
   checkSubagents(where, o.agents);
+  o.hookFunctions = checkHooks(where, o.hooks);
   optionalCount(where, 'maxAgentDepth', o.maxAgentDepth, 0);
   optionalCount(where, 'agentTokenBudget', o.agentTokenBudget, 1);
   o.session = checkSession(where, o.session);
@@ -362,6 +365,15 @@ export class Agent {
   #session = null;
   /** The models used so far, whose keys never reach the session store. */
   #models = [];
+  /** Hook functions of `createAgent({ hooks })`, and plugins' hooks.json: `{ name, root, settings }`. */
+  #hookFunctions = [];
+  #pluginHooks = [];
+  /** Every hook, as the core lists it (with whether it runs). */
+  #hookList = [];
+  /** What every hook input says about the session. */
+  #hookContext = { sessionId: globalThis.crypto?.randomUUID?.() ?? `session-${Date.now()}`, cwd: globalThis.process?.cwd?.() ?? '' };
+  /** Whether `SessionStart` fired (before the first run, when there are hooks). */
+  #sessionStarted = false;
 
   constructor(options, key) {
     if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
@@ -400,9 +412,28 @@ export class Agent {
       const search = options.toolSearch?.search;
       this.#wasm.setToolSearcher(indexSearcher(search, (m) => this.#onNotice?.(m), () => JSON.parse(this.#wasm.tools())));
       this.#wasm.setSkillFileReader((argsJson) => this.#readSkillFile(argsJson));
+      this.#hookFunctions = options.hookFunctions ?? [];
+      if (this.#hookFunctions.length > 0) this.#applyHooks();
     } catch (error) {
       throw new TypeError(`createAgent: ${messageOf(error)}`);
     }
+  }
+
+  /**
+   * Hands every hook to the core, which matches them and merges what they say (only
+   * tightening the gate); warnings about skipped entries go to `onNotice`.
+   */
+  #applyHooks() {
+    const config = hookConfig(this.#hookFunctions, this.#pluginHooks, this.#hookContext);
+    const { warnings, hooks } = JSON.parse(this.#wasm.setHooks(JSON.stringify(config), hookRunner(this.#hookFunctions)));
+    this.#hookList = hooks;
+    for (const warning of warnings) callSafely(this.#onNotice, `hooks: ${warning}`);
+  }
+
+  /** Every hook: event, matcher, kind, function id / command, source, and whether it runs (and why not). */
+  hooks() {
+    this.#live('agent.hooks');
+    return structuredClone(this.#hookList);
   }
 
   #modelFunction(model) {
@@ -512,6 +543,10 @@ export class Agent {
     let answer;
     let failure;
     try {
+      if (!this.#sessionStarted && this.#hookList.length > 0) {
+        this.#sessionStarted = true;
+        await core.sessionStart('startup', emit);
+      }
       const { running } = await start(core, emit, approve);
       // An abort while reading mentions reaches the run as soon as it starts (it queues the stop).
       if (signal?.aborted) core.interrupt(abortReason(signal));
@@ -989,6 +1024,11 @@ export class Agent {
       const added = this.#addRecords(where, entries, plugin.name, part, trusted);
       for (const { qualified, kind } of added.names) (kind === 'command' ? info.commands : info.skills).push(qualified);
       info.warnings.push(...added.warnings);
+      if (plugin.hooks) {
+        this.#pluginHooks.push({ name: plugin.name, root: plugin.hooks.root, settings: plugin.hooks.settings });
+        this.#applyHooks();
+        info.hooks = this.#hookList.filter((h) => h.source === `plugin ${plugin.name}`);
+      }
     } catch (error) {
       this.removePlugin(plugin.name);
       throw error;
@@ -1035,6 +1075,10 @@ export class Agent {
     const entry = this.#plugins.get(name);
     if (!entry) return false;
     this.#plugins.delete(name);
+    if (this.#pluginHooks.some((h) => h.name === name)) {
+      this.#pluginHooks = this.#pluginHooks.filter((h) => h.name !== name);
+      this.#applyHooks();
+    }
     const plugin = JSON.stringify({ plugin: name });
     this.#book?.op('removePlugin', plugin);
     // After the book: the runtime rebuilds the skill tools from it.

@@ -12,7 +12,7 @@ import {
 } from './check.js';
 import { ext } from './wasm.js';
 
-const PLUGIN_FIELDS = ['name', 'version', 'description', 'tools', 'skills', 'commands', 'servers'];
+const PLUGIN_FIELDS = ['name', 'version', 'description', 'tools', 'skills', 'commands', 'servers', 'hooks'];
 /** Keys a plugin might try to change the gate with, and why it may not. */
 const FORBIDDEN = {
   allow: 'plugins cannot change permission rules',
@@ -240,6 +240,12 @@ export function checkPlugin(where, plugin, checkTool, checkTransport) {
     }
     for (const [name, transport] of Object.entries(plugin.servers)) {
       checkTransport(`${where}: servers.${name}`, transport);
+    }
+  }
+  if (plugin.hooks !== undefined) {
+    const h = plugin.hooks;
+    if (!isPlainObject(h) || !isPlainObject(h.settings) || (h.root !== undefined && typeof h.root !== 'string')) {
+      fail(where, `"hooks" must be { root?, settings: { hooks: {...} } } (a hooks.json, as loadPluginDir reads it), got ${describe(h)}`);
     }
   }
   return plugin;

@@ -255,7 +255,9 @@ export async function loadPluginDir(dir, opts) {
   const text = (await present(manifestPath)) ? await readText(bound, manifestPath) : '';
   const manifest = await parsePluginManifest(text, { dirName: basename(root), location: manifestPath });
   warnings.push(...manifest.warnings.map((w) => `${manifestPath}: ${w}`));
-  warnings.push(...manifest.ignored.map((w) => `${manifestPath}: not supported yet, ignored: ${w}`));
+  // Hooks are read below (the core parsed the manifest without them).
+  const ignored = manifest.ignored.filter((w) => !w.startsWith('hooks '));
+  warnings.push(...ignored.map((w) => `${manifestPath}: not supported yet, ignored: ${w}`));
   const skills = await loadSkills(join(root, 'skills'), warnings, bound);
   for (const extra of manifest.skills) skills.push(...(await loadSkills(join(root, extra), warnings, bound)));
   const commands = [];
@@ -288,10 +290,49 @@ export async function loadPluginDir(dir, opts) {
     }
   }
   const plugin = { name: manifest.name, skills, commands, servers };
+  const hooks = await pluginHooks(root, bound, text, manifestPath, warnings);
+  if (hooks) plugin.hooks = hooks;
   if (manifest.version) plugin.version = manifest.version;
   if (manifest.description) plugin.description = manifest.description;
   Object.defineProperty(plugin, 'warnings', { value: warnings });
   return plugin;
+}
+
+/**
+ * A plugin's command hooks as `agent.use` takes them (`{ root, settings }`): `hooks/hooks.json`,
+ * else the manifest's `hooks` (an object, or a path inside the plugin), as the CLI reads them.
+ * `${CLAUDE_PLUGIN_ROOT}` is the hook's environment, not text replaced here.
+ */
+async function pluginHooks(root, bound, manifestText, manifestPath, warnings) {
+  const parse = (text, path) => {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      warnings.push(`${path}: invalid JSON: ${error.message}`);
+      return null;
+    }
+  };
+  const read = async (path) => {
+    const text = await readText(bound, path).catch((error) => {
+      warnings.push(error.message);
+      return null;
+    });
+    return text === null ? null : parse(text, path);
+  };
+  const file = join(root, 'hooks', 'hooks.json');
+  let settings = null;
+  if (await lstat(file).then(() => true, () => false)) {
+    settings = await read(file);
+  } else if (manifestText) {
+    const declared = parse(manifestText, manifestPath)?.hooks;
+    if (typeof declared === 'string') settings = await read(join(root, declared));
+    else if (isObject(declared)) settings = { hooks: declared.hooks ?? declared };
+  }
+  return isObject(settings) ? { root, settings } : null;
+}
+
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The project folders from `cwd` up to its git root (stopping at `home`), nearest first. */

@@ -8,7 +8,8 @@
 //! ```
 //! Default 50 calls. The budget is 15 ms added per tool call at the median. It also prints the
 //! floor: the same 20 processes started and waited for without agentwire, which on a loaded
-//! or virtualised machine alone can exceed the budget.
+//! or virtualised machine alone can exceed the budget; and the CPU time per call of agentwire
+//! and of the hook processes, which the load does not change.
 
 use agentwire::agent::{Agent, AgentConfig, Approval, ApprovalRequest, UiEvent};
 use agentwire::content::ToolOutput;
@@ -78,6 +79,26 @@ impl RunObserver for Quiet {
     fn on_event(&self, _event: &UiEvent) {}
     fn approve<'a>(&'a self, _r: &'a ApprovalRequest) -> LocalBoxFuture<'a, Approval> {
         Box::pin(async { Approval::Yes })
+    }
+}
+
+/// CPU time so far of this process and of its reaped children (hooks), from `/proc/self/stat`
+/// (utime, stime, cutime, cstime in clock ticks, 100 per second on Linux).
+fn cpu_times() -> (Duration, Duration) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<u64> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .skip(11)
+        .take(4)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let tick = |n: u64| Duration::from_millis(n * 10);
+    match fields.as_slice() {
+        [utime, stime, cutime, cstime] => (tick(utime + stime), tick(cutime + cstime)),
+        _ => (Duration::ZERO, Duration::ZERO),
     }
 }
 
@@ -173,7 +194,12 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(50);
     let plain = median(per_call(rounds, 0));
+    let (own_before, children_before) = cpu_times();
     let hooked = median(per_call(rounds, 20));
+    let (own_after, children_after) = cpu_times();
+    let per = |d: Duration| d / u32::try_from(rounds.max(1)).unwrap_or(u32::MAX);
+    let own_cpu = per(own_after.saturating_sub(own_before));
+    let hooks_cpu = per(children_after.saturating_sub(children_before));
     let added = hooked.saturating_sub(plain);
     let floor = spawn_floor(rounds);
     let ms = |d: Duration| (d.as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0;
@@ -187,6 +213,11 @@ fn main() {
             "added_ms": ms(added),
             "floor_ms_20_sh_processes_without_agentwire": ms(floor),
             "added_over_floor_ms": ms(added.saturating_sub(floor)),
+            // CPU per call, which the machine's load does not change: agentwire's own
+            // (spawning, reading, merging) and the 20 hook processes' (sh starting and exiting).
+            "cpu_ms_per_call_agentwire": ms(own_cpu),
+            "cpu_ms_per_call_hook_processes": ms(hooks_cpu),
+            "cpus": std::thread::available_parallelism().map_or(1, usize::from),
             "budget_ms": 15.0,
             "within_budget": added <= Duration::from_millis(15),
         })

@@ -141,3 +141,42 @@ fn settings_files_are_the_users_own_and_user_settings_run_anywhere() {
     assert_eq!(lines[1]["decision"], "block");
     assert_eq!(lines[1]["exit"], 2);
 }
+
+#[test]
+fn a_continued_session_starts_with_source_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    let record =
+        "cat >> \"$CLAUDE_PROJECT_DIR/starts.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/starts.jsonl\"";
+    let user =
+        json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": record}]}]}});
+    std::fs::write(home.path().join(".claude/settings.json"), user.to_string()).unwrap();
+    let home_env = home.path().display().to_string();
+    let state_env = state.path().display().to_string();
+    let env = [
+        ("HOME", home_env.as_str()),
+        ("AGENTWIRE_STATE_DIR", state_env.as_str()),
+    ];
+    let first = run_cli(dir.path(), &["run", "hello"], &env);
+    assert_eq!(first.code, 0, "{first:?}");
+    let again = run_cli(dir.path(), &["run", "--continue", "hello again"], &env);
+    assert_eq!(again.code, 0, "{again:?}");
+    let resumed = run_cli(
+        dir.path(),
+        &["run", "--resume", "no-such-session", "x"],
+        &env,
+    );
+    assert_ne!(
+        resumed.code, 0,
+        "an unknown session is refused before any hook"
+    );
+    let sources: Vec<String> = std::fs::read_to_string(dir.path().join("starts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| v["source"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(sources, ["startup", "resume"]);
+}

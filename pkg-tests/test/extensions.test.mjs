@@ -166,7 +166,9 @@ test('a plugin cannot bring rules, approvals, sampling or names outside its name
       ['deny', [], /plugins cannot change permission rules/],
       ['onApproval', () => true, /plugins cannot answer approvals/],
       ['sampling', true, /plugins cannot turn on sampling/],
-      ['hooks', {}, /unknown option "hooks"/],
+      // Hooks are a hooks.json (command hooks the core gates); anything else is refused.
+      ['hooks', {}, /"hooks" must be \{ root\?, settings/],
+      ['hooks', { settings: 'exit 0' }, /"hooks" must be \{ root\?, settings/],
     ]) {
       await assert.rejects(agent.use({ name: 'p', [key]: value }), (e) => e instanceof TypeError && why.test(e.message));
     }

@@ -1,7 +1,7 @@
 // agentwire/node: skills, commands and plugins from folders, with the CLI's places and precedence.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
@@ -67,7 +67,9 @@ test('loadPluginDir: skills, commands and a stdio server that connects', async (
   const plugin = await loadPluginDir(dir, { env: { FIXTURES: fixtures } });
   assert.deepEqual([plugin.name, plugin.version, Object.keys(plugin.servers)], ['fixture', '0.1.0', ['fast']]);
   assert.ok(plugin.warnings.some((w) => w.includes('NOT_SET_ANYWHERE')), plugin.warnings.join('\n'));
-  assert.ok(plugin.warnings.some((w) => w.includes('hooks')), plugin.warnings.join('\n'));
+  // The manifest's inline hooks are the plugin's hooks now, not a warning.
+  assert.deepEqual(plugin.hooks, { root: realpathSync(dir), settings: { hooks: { SessionStart: [] } } });
+  assert.ok(!plugin.warnings.some((w) => w.includes('hooks')), plugin.warnings.join('\n'));
   const agent = await createAgent({ servers: {} });
   try {
     const info = await agent.use(plugin);

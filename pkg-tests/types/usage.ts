@@ -283,3 +283,20 @@ export async function sessions(kv: Map<string, string>): Promise<string> {
     return (await agent.resume({ approvals, onEvent: (e) => event(e) })) + String(entries.length + (agent.session ? 1 : 0));
   }
 }
+
+/** Hook functions and the listing of hooks. */
+export async function hooks(): Promise<import('agentwire').HookInfo[]> {
+  const agent = await createAgent({
+    deny: ['delete_repo'],
+    hooks: {
+      PreToolUse: [{ matcher: 'bash', timeoutMs: 5000, hooks: [async (input, { signal }) => {
+        void signal.aborted;
+        return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: String(input.tool_name) } };
+      }] }],
+      SessionStart: [() => 'context'],
+    },
+  });
+  // @ts-expect-error an unknown event
+  await createAgent({ hooks: { PreTool: [() => undefined] } });
+  return agent.hooks();
+}

@@ -26,6 +26,8 @@ pub(super) struct ContextState {
     pub(super) last_request_bytes: usize,
     /// Compactions in a row that freed too little.
     misses: u8,
+    /// Summaries adopted in this session (the driver fires `SessionStart` `compact` after one).
+    summaries: u64,
 }
 
 /// A summary request in flight.
@@ -38,6 +40,20 @@ pub(super) struct Summarising {
 }
 
 impl Agent {
+    /// Whether the model request the agent asks for now is a compaction's summary request
+    /// (the driver fires `PreCompact` before it goes out).
+    pub fn is_compacting(&self) -> bool {
+        matches!(
+            self.run.as_ref().map(|run| &run.phase),
+            Some(Phase::Summarising(_))
+        )
+    }
+
+    /// How many summaries replaced the conversation in this session (manual or automatic).
+    pub fn summary_compactions(&self) -> u64 {
+        self.context.summaries
+    }
+
     fn request_of(&self, tools: &[ToolDefinition], messages: &[ChatMessage]) -> RequestBytes {
         RequestBytes::of(&ModelRequest {
             system: self.config.system_prompt.clone(),
@@ -215,6 +231,7 @@ impl Agent {
         let tools = self.current_tools();
         let after = self.estimate(&tools, &messages);
         self.adopt(CompactionMode::Summary, summarising.before, after, messages);
+        self.context.summaries += 1;
         if summarising.manual {
             self.context.misses = 0;
             self.run = None;

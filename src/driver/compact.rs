@@ -19,10 +19,14 @@ impl<C: Clock> Runtime<C> {
         observer: &dyn RunObserver,
     ) -> Result<(), RunError> {
         let _active = Active::new(&self.interrupt);
+        let summaries = self.agent.borrow().summary_compactions();
         self.agent
             .borrow_mut()
             .compact(self.clock.now(), focus)
             .map_err(|e| RunError(e.to_string()))?;
+        // Only once the agent accepted: a refused `/compact` fires no hook.
+        let _ =
+            unless_interrupted(&self.interrupt, self.pre_compact("manual", focus, observer)).await;
         let mut outcome = None;
         let mut failed = None;
         loop {
@@ -60,6 +64,7 @@ impl<C: Clock> Runtime<C> {
         if let Some(Err(error)) = outcome {
             failed = Some(error);
         }
+        self.after_compaction(summaries, observer).await;
         match failed {
             Some(error) => Err(error),
             None => Ok(()),

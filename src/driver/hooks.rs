@@ -1,6 +1,7 @@
 //! Hooks in the driver: tool-call hooks the agent asks for ([`crate::agent::Action::RunHooks`])
 //! and the session events the runtime fires itself (`SessionStart`, `UserPromptSubmit`,
-//! `Stop`, `SessionEnd`, `Notification`), all through the host's [`HookRunner`].
+//! `Stop`, `SessionEnd`, `Notification`, `PreCompact`, `SubagentStart`, `SubagentStop`), all
+//! through the host's [`HookRunner`].
 
 use super::backends::RunObserver;
 use super::runtime::Runtime;
@@ -114,14 +115,7 @@ impl<C: Clock> Runtime<C> {
         if notes.is_empty() {
             return Ok(prompt.to_owned());
         }
-        let mut text = String::new();
-        for note in notes {
-            text.push_str("<hook-context>\n");
-            text.push_str(&note);
-            text.push_str("\n</hook-context>\n\n");
-        }
-        text.push_str(prompt);
-        Ok(text)
+        Ok(with_hook_context(&notes, prompt))
     }
 
     /// Fires `Stop` after a run. A hook asking to continue is told no: a hook cannot make the
@@ -152,4 +146,91 @@ impl<C: Clock> Runtime<C> {
         )
         .await;
     }
+
+    /// Fires `PreCompact` (`trigger` `manual` or `auto`; `custom_instructions` is the focus
+    /// `/compact` was given). A hook cannot stop a compaction (an automatic one keeps the next
+    /// request inside the window); what it says is shown.
+    pub(super) async fn pre_compact(
+        &self,
+        trigger: &str,
+        instructions: Option<&str>,
+        observer: &dyn RunObserver,
+    ) {
+        let fields = json!({
+            "trigger": trigger,
+            "custom_instructions": instructions.unwrap_or_default(),
+        });
+        self.fire_hooks(HookEvent::PreCompact, trigger, fields, observer)
+            .await;
+    }
+
+    /// Fires `SessionStart` `compact` when the agent adopted a summary since it had adopted
+    /// `summaries_before` (the context its hooks give joins the next prompt).
+    pub(super) async fn after_compaction(&self, summaries_before: u64, observer: &dyn RunObserver) {
+        let now = self.agent.borrow().summary_compactions();
+        if now > summaries_before {
+            self.session_start("compact", observer).await;
+        }
+    }
+
+    /// Fires `SubagentStart` for a child about to start (matcher: `agent_type`); the context
+    /// its hooks give, which goes at the head of the child's prompt (its conversation, never
+    /// its system prompt).
+    pub(super) async fn subagent_start(
+        &self,
+        agent_id: &str,
+        agent_type: &str,
+        observer: &dyn RunObserver,
+    ) -> Vec<String> {
+        let fields = json!({"agent_id": agent_id, "agent_type": agent_type});
+        match self
+            .fire_hooks(HookEvent::SubagentStart, agent_type, fields, observer)
+            .await
+        {
+            Some(verdict) => verdict.context,
+            None => Vec::new(),
+        }
+    }
+
+    /// Fires `SubagentStop` for a child that ended. As with `Stop`, a hook asking the child to
+    /// go on is told no (that would be model calls no user asked for).
+    pub(super) async fn subagent_stop(
+        &self,
+        agent_id: &str,
+        agent_type: &str,
+        last_message: Option<&str>,
+        observer: &dyn RunObserver,
+    ) {
+        let mut fields = json!({
+            "stop_hook_active": false,
+            "agent_id": agent_id,
+            "agent_type": agent_type,
+        });
+        if let Some(text) = last_message {
+            fields["last_assistant_message"] = json!(text);
+        }
+        let fired = self
+            .fire_hooks(HookEvent::SubagentStop, agent_type, fields, observer)
+            .await;
+        if let Some(reason) = fired.and_then(|verdict| verdict.block) {
+            observer.on_event(&UiEvent::HookNotice {
+                event: "SubagentStop".into(),
+                message: format!(
+                    "a SubagentStop hook asked agent {agent_type} to continue, which agentwire does not do: {reason}"
+                ),
+            });
+        }
+    }
+}
+
+/// `prompt` with `notes` (hook context) ahead of it, each in a `<hook-context>` block.
+pub(super) fn with_hook_context(notes: &[String], prompt: &str) -> String {
+    let mut text = String::new();
+    for note in notes {
+        text.push_str("<hook-context>\n");
+        text.push_str(note);
+        text.push_str("\n</hook-context>\n\n");
+    }
+    text.push_str(prompt);
+    text
 }

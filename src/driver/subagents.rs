@@ -259,9 +259,10 @@ impl<C: Clock> Runtime<C> {
                 usage: Cell::new(None),
                 steps: Cell::new(0),
             };
-            let started = agent
-                .borrow_mut()
-                .start_run(self.clock.now(), request.prompt);
+            let agent_id = format!("subagent-{index}");
+            let notes = self.subagent_start(&agent_id, &def.name, observer).await;
+            let prompt = super::hooks::with_hook_context(&notes, &request.prompt);
+            let started = agent.borrow_mut().start_run(self.clock.now(), prompt);
             if let Err(error) = started {
                 return Ok(ToolOutput::error(format!(
                     "the agent could not start: {error}"
@@ -282,6 +283,12 @@ impl<C: Clock> Runtime<C> {
                 label.index
             );
             drop(guard);
+            let last = match &outcome {
+                Some(Ok(answer)) => Some(answer.as_str()),
+                _ => None,
+            };
+            self.subagent_stop(&agent_id, &def.name, last, observer)
+                .await;
             Ok(match outcome {
                 Some(Ok(answer)) => ToolOutput::text(format!("{}\n\n{footer}", answer.trim_end())),
                 Some(Err(message)) => ToolOutput::error(format!(

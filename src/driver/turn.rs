@@ -74,20 +74,28 @@ impl<C: Clock> Runtime<C> {
             let action = self.agent.borrow_mut().poll_action();
             let stopped = match action {
                 Some(Action::CallModel(request)) => {
+                    let summaries = self.agent.borrow().summary_compactions();
+                    if self.agent.borrow().is_compacting() {
+                        let hooks = self.pre_compact("auto", None, observer);
+                        // Ctrl-C stops the hooks; the interrupted run then ends as usual.
+                        let _ = unless_interrupted(&self.interrupt, hooks).await;
+                    }
                     let model = Rc::clone(&self.model.borrow());
                     let on_stream = |piece: ModelStream<'_>| match piece {
                         ModelStream::Text(text) => observer.on_text_delta(text),
                         ModelStream::Reasoning(text) => observer.on_reasoning_delta(text),
                     };
                     let work = model.complete(request, &on_stream);
-                    unless_interrupted(&self.interrupt, work)
+                    let stopped = unless_interrupted(&self.interrupt, work)
                         .await
                         .map(|response| {
                             let now = self.clock.now();
                             ignore_stale(
                                 self.agent.borrow_mut().handle_model_response(now, response),
                             );
-                        })
+                        });
+                    self.after_compaction(summaries, observer).await;
+                    stopped
                 }
                 Some(Action::CallTools(batch)) => {
                     let work = self.run_batch(batch, observer);

@@ -26,11 +26,15 @@ pub enum HookEvent {
     Notification,
     /// The conversation is about to be compacted (`trigger`: `manual` or `auto`).
     PreCompact,
+    /// A subagent is about to start (`agent_type`, `agent_id`).
+    SubagentStart,
+    /// A subagent finished (`agent_type`, `agent_id`, `last_assistant_message`).
+    SubagentStop,
 }
 
 impl HookEvent {
     /// Every event, in the order the docs list them.
-    pub const ALL: [HookEvent; 10] = [
+    pub const ALL: [HookEvent; 12] = [
         HookEvent::SessionStart,
         HookEvent::UserPromptSubmit,
         HookEvent::PreToolUse,
@@ -41,6 +45,8 @@ impl HookEvent {
         HookEvent::SessionEnd,
         HookEvent::Notification,
         HookEvent::PreCompact,
+        HookEvent::SubagentStart,
+        HookEvent::SubagentStop,
     ];
 
     /// The event's name as settings files spell it (`PreToolUse`).
@@ -56,6 +62,8 @@ impl HookEvent {
             HookEvent::SessionEnd => "SessionEnd",
             HookEvent::Notification => "Notification",
             HookEvent::PreCompact => "PreCompact",
+            HookEvent::SubagentStart => "SubagentStart",
+            HookEvent::SubagentStop => "SubagentStop",
         }
     }
 
@@ -76,6 +84,7 @@ impl HookEvent {
             HookEvent::SessionEnd => Some("reason"),
             HookEvent::Notification => Some("notification_type"),
             HookEvent::PreCompact => Some("trigger"),
+            HookEvent::SubagentStart | HookEvent::SubagentStop => Some("agent_type"),
             HookEvent::UserPromptSubmit | HookEvent::Stop => None,
         }
     }
@@ -139,7 +148,10 @@ mod tests {
             assert_eq!(HookEvent::parse(event.as_str()), Some(event));
         }
         assert_eq!(HookEvent::parse("pretooluse"), None);
-        assert_eq!(HookEvent::parse("SubagentStop"), None);
+        assert_eq!(HookEvent::parse("subagentstop"), None);
+        assert_eq!(HookEvent::parse("TeammateIdle"), None);
+        assert_eq!(HookEvent::SubagentStop.matcher_field(), Some("agent_type"));
+        assert_eq!(HookEvent::PreCompact.matcher_field(), Some("trigger"));
     }
 
     #[test]

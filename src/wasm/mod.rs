@@ -37,6 +37,8 @@ mod diagnostics;
 #[cfg(feature = "wasm-runtime")]
 mod extensions;
 #[cfg(feature = "wasm-runtime")]
+mod hooks;
+#[cfg(feature = "wasm-runtime")]
 mod http;
 #[cfg(feature = "wasm-runtime")]
 mod js;

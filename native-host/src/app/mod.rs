@@ -56,6 +56,9 @@ pub struct App {
     pub instructions: RefCell<Option<crate::extensions::instructions::SessionInstructions>>,
     /// Whether `SessionStart` fired (then `SessionEnd` fires at shutdown).
     session_started: std::cell::Cell<bool>,
+    /// Whether the conversation continues a stored session (`--continue`, `--resume`): its
+    /// `SessionStart` then says `resume`, not `startup`.
+    pub resumed: std::cell::Cell<bool>,
 }
 
 /// What every hook input says about the session: a fresh id and the working directory.
@@ -298,6 +301,7 @@ impl App {
             sessions: RefCell::new(None),
             instructions: RefCell::new(instructions),
             session_started: std::cell::Cell::new(false),
+            resumed: std::cell::Cell::new(false),
         };
         let say = |line: &str| {
             if !quiet {
@@ -422,10 +426,16 @@ impl App {
         }
     }
 
-    /// Fires `SessionStart` with `source` (`startup`, `clear`, …): its hooks' context joins
+    /// Fires `SessionStart` with `source` (`startup`, `clear`, …; `startup` of a continued
+    /// session is `resume`): its hooks' context joins
     /// the next prompt; `SessionEnd` follows at shutdown.
     pub async fn session_start(&self, source: &str) {
         self.session_started.set(true);
+        let source = if source == "startup" && self.resumed.get() {
+            "resume"
+        } else {
+            source
+        };
         self.runtime.session_start(source, &self.terminal).await;
     }
 

@@ -128,6 +128,7 @@ pub fn open(settings: &Settings) -> Result<Option<OpenSession>, String> {
 /// that fails is reported once, on stderr; the run goes on.
 pub fn attach(app: &App, session: &OpenSession) -> Result<(), String> {
     if session.resumed {
+        app.resumed.set(true);
         let history = session.history.clone();
         app.runtime
             .with_agent(|agent| agent.set_history(history))

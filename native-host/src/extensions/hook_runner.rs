@@ -1,6 +1,6 @@
 //! Running hooks: `type: "command"` as a child process, `type: "http"` as a POST.
 //!
-//! A command hook runs `sh -c COMMAND` in the project directory with the event JSON on stdin,
+//! A command hook runs `/bin/sh -c COMMAND` in the project directory with the event JSON on stdin,
 //! in its own process group, with the short environment MCP servers get (never the model's
 //! key or other secrets of the host) plus `CLAUDE_PROJECT_DIR` and, for a plugin's hook,
 //! `CLAUDE_PLUGIN_ROOT`. When it exits, times out, or the run is interrupted (its future
@@ -26,6 +26,12 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+
+/// The shell that runs a command hook, by absolute path: a relative `sh` with the clean
+/// environment's own `PATH` makes the standard library fall back from `posix_spawn` (a
+/// vfork-like start) to a full `fork` of agentwire plus a `PATH` search in the child, which
+/// cost most of a hook's start; and no `sh` earlier on a `PATH` can stand in for it.
+const SHELL: &str = "/bin/sh";
 
 /// Most bytes of a hook's stdout (and of its stderr) kept; the rest is read and dropped, so a
 /// hook printing 100 MB neither fills memory nor blocks on a full pipe.
@@ -82,7 +88,7 @@ impl HookProcesses {
     }
 
     async fn run_command(&self, command: &str, spec: &HookSpec, body: &str) -> HookRun {
-        let mut child = tokio::process::Command::new("sh");
+        let mut child = tokio::process::Command::new(SHELL);
         child
             .arg("-c")
             .arg(command)
@@ -105,11 +111,12 @@ impl HookProcesses {
         reaper::become_subreaper();
         let (mut child, tracked) = match reaper::spawn_tracked(&mut child) {
             Ok(started) => started,
-            Err(error) => return failed(&format!("cannot start sh: {error}")),
+            Err(error) => return failed(&format!("cannot start {SHELL}: {error}")),
         };
         let guard = TreeGuard {
             leader: tracked,
             reaped: AtomicBool::new(false),
+            settled: AtomicBool::new(false),
         };
         let (Some(mut stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
@@ -151,6 +158,7 @@ impl HookProcesses {
                 HookExit::TimedOut(spec.timeout)
             }
         };
+        guard.settled.store(true, Ordering::Relaxed);
         HookRun {
             exit,
             stdout: out.text(),
@@ -265,11 +273,16 @@ async fn run_http(url: &str, headers: &[(String, String)], spec: &HookSpec, body
 /// its timeout, and when its run is dropped (Ctrl-C).
 struct TreeGuard {
     leader: Tracked,
+    /// The hook itself was reaped: what it left is in its group or among our orphans.
     reaped: AtomicBool,
+    /// The run ended normally, its tree already ended at exit: dropping it only kills the
+    /// group again (cheap), without a second look for orphans.
+    settled: AtomicBool,
 }
 
 impl TreeGuard {
-    fn kill(&self) {
+    /// Kills the hook's group (and, while it lives, its descendants that left the group).
+    fn kill_group(&self) {
         if let Some(pid) = self.leader.pid() {
             // While the hook lives its descendants are found from it (a scan of every
             // process); once it is reaped, what it left is in its group or our orphans.
@@ -278,12 +291,19 @@ impl TreeGuard {
             }
             let _ = killpg(pid, Signal::SIGKILL);
         }
+    }
+
+    /// Kills the group and sweeps the orphans now (timeout, interrupted run).
+    fn kill(&self) {
+        self.kill_group();
         // The full sweep scans every process: only when there is an orphan to find.
         if reaper::has_orphans() {
             reaper::sweep_orphans();
         }
     }
 
+    /// After the hook exited: its group, and the orphans it left (a `setsid` daemon keeping
+    /// the hook's pipes open would otherwise hold the call until the hook's timeout).
     fn kill_after_exit(&self) {
         self.reaped.store(true, Ordering::Relaxed);
         self.kill();
@@ -292,7 +312,11 @@ impl TreeGuard {
 
 impl Drop for TreeGuard {
     fn drop(&mut self) {
-        self.kill();
+        if self.settled.load(Ordering::Relaxed) {
+            self.kill_group();
+        } else {
+            self.kill();
+        }
     }
 }
 

@@ -11,5 +11,6 @@ import './tools.test.mjs';
 import './callbacks.test.mjs';
 import './modules.test.mjs';
 import './session.test.mjs';
+import './hooks.test.mjs';
 
 export { runTests } from '../harness.mjs';

@@ -1,0 +1,82 @@
+// Command hooks for Node (`agentwire/node`): a plugin's `hooks/hooks.json` command run as the
+// CLI runs it: `/bin/sh -c COMMAND` in the project folder with the event JSON on stdin, in its
+// own process group (killed whole when it exits or times out, a forked daemon included), with
+// the short environment MCP servers get in the CLI (never the host's secrets) plus
+// `CLAUDE_PROJECT_DIR` and `CLAUDE_PLUGIN_ROOT`, and its output kept to 1 MiB per stream.
+import { spawn } from 'node:child_process';
+
+/** What a hook inherits of the host's environment (the CLI's list for MCP servers). */
+const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ'];
+/** Most bytes kept of a hook's stdout and of its stderr; the rest is read and dropped. */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/** The first MAX_OUTPUT_BYTES of a stream, and how much more there was. */
+function capture(stream) {
+  const kept = [];
+  let size = 0;
+  let dropped = 0;
+  stream.on('data', (chunk) => {
+    const room = MAX_OUTPUT_BYTES - size;
+    if (room > 0) {
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      kept.push(part);
+      size += part.length;
+    }
+    dropped += Math.max(0, chunk.length - Math.max(room, 0));
+  });
+  return () => {
+    const text = Buffer.concat(kept).toString('utf8');
+    return dropped > 0 ? `${text}\n[hook output cut: ${dropped} more bytes]` : text;
+  };
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/** Runs command `hook` (`{command, timeoutMs, pluginRoot?}`) with `inputJson` in `cwd`. */
+export function runCommandHook(hook, inputJson, cwd) {
+  const projectDir = cwd || process.cwd();
+  const env = {};
+  for (const key of INHERITED_ENV) if (process.env[key] !== undefined) env[key] = process.env[key];
+  env.CLAUDE_PROJECT_DIR = projectDir;
+  if (hook.pluginRoot) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let child;
+    try {
+      child = spawn('/bin/sh', ['-c', hook.command], { cwd: projectDir, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (error) {
+      resolve({ failed: `cannot start /bin/sh: ${error.message}` });
+      return;
+    }
+    const stdout = capture(child.stdout);
+    const stderr = capture(child.stderr);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, hook.timeoutMs);
+    // A hook that never reads its stdin is fine: the write fails or is dropped.
+    child.stdin.on('error', () => {});
+    child.stdin.end(inputJson);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ failed: `cannot start /bin/sh: ${error.message}`, durationMs: Date.now() - started });
+    });
+    // `close` waits for the pipes; the group is killed at `exit`, so a daemon holding them
+    // open ends with it instead of keeping the run waiting.
+    child.on('exit', () => killGroup(child));
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const durationMs = Date.now() - started;
+      if (timedOut) resolve({ timedOut: true, durationMs });
+      else if (code === null) resolve({ failed: `killed by ${signal}`, durationMs, stdout: stdout(), stderr: stderr() });
+      else resolve({ code, stdout: stdout(), stderr: stderr(), durationMs });
+    });
+  });
+}

@@ -1,0 +1,212 @@
+//! The lifecycle events beyond a run's own: `PreCompact` and `SessionStart` `compact` around a
+//! compaction (manual and automatic), `SubagentStart` and `SubagentStop` around a child, each
+//! with real hook processes that record the JSON they were given.
+
+#[path = "hooks/harness.rs"]
+mod harness;
+
+use agentwire::model::{ChatMessage, ModelResponse, ToolCall};
+use agentwire::policy::Policy;
+use agentwire::subagent::{AgentSet, AGENT_TOOL};
+use harness::{command, local, Observer, World};
+use serde_json::{json, Value};
+
+/// A hook that saves its stdin to `$CLAUDE_PROJECT_DIR/<file>` and prints `stdout` (if any).
+fn recorder(file: &str, stdout: Option<Value>) -> Value {
+    let print = match stdout {
+        Some(out) => format!("; printf '%s' '{out}'"),
+        None => String::new(),
+    };
+    command(
+        &format!("cat > \"$CLAUDE_PROJECT_DIR/{file}\"{print}"),
+        None,
+    )
+}
+
+fn recorded(world: &World, file: &str) -> Option<Value> {
+    let text = std::fs::read_to_string(world.path().join(file)).ok()?;
+    Some(serde_json::from_str(&text).expect("the hook saved JSON"))
+}
+
+fn user_texts(world: &World, request: usize) -> Vec<String> {
+    world.model.requests.borrow()[request]
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            ChatMessage::User { content } => Some(content.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn compaction_hooks() -> Value {
+    let context = json!({"hookSpecificOutput": {
+        "hookEventName": "SessionStart", "additionalContext": "after-compact canary 31"}});
+    json!({"hooks": {
+        "PreCompact": [
+            {"matcher": "manual", "hooks": [recorder("pre-manual.json", None)]},
+            {"matcher": "auto", "hooks": [recorder("pre-auto.json", None)]}
+        ],
+        "SessionStart": [
+            {"matcher": "compact", "hooks": [recorder("start-compact.json", Some(context))]},
+            {"matcher": "startup", "hooks": [recorder("start-startup.json", None)]}
+        ]
+    }})
+}
+
+#[test]
+fn a_manual_compaction_fires_pre_compact_then_session_start_compact_whose_context_joins_the_next_prompt(
+) {
+    let replies = vec![
+        ModelResponse::text("first answer"),
+        ModelResponse::text("the summary"),
+        ModelResponse::text("second answer"),
+    ];
+    let world = World::new(Policy::new(), compaction_hooks(), replies);
+    let observer = Observer::default();
+    local(async {
+        world.runtime.run("hello there", &observer).await.unwrap();
+        assert!(recorded(&world, "pre-manual.json").is_none());
+        world
+            .runtime
+            .compact(Some("keep the names"), &observer)
+            .await
+            .unwrap();
+        world.runtime.run("and now?", &observer).await.unwrap();
+    });
+    let pre = recorded(&world, "pre-manual.json").expect("PreCompact ran");
+    assert_eq!(pre["hook_event_name"], "PreCompact");
+    assert_eq!(pre["trigger"], "manual");
+    assert_eq!(pre["custom_instructions"], "keep the names");
+    assert_eq!(pre["session_id"], "test-session");
+    assert!(recorded(&world, "pre-auto.json").is_none());
+    let after = recorded(&world, "start-compact.json").expect("SessionStart compact ran");
+    assert_eq!(after["hook_event_name"], "SessionStart");
+    assert_eq!(after["source"], "compact");
+    assert!(recorded(&world, "start-startup.json").is_none());
+    let requests = world.model.requests.borrow();
+    assert_eq!(requests.len(), 3);
+    // The context is in the conversation after the compaction, never in the system prompt.
+    let last = user_texts(&world, 2).join("\n");
+    assert!(last.contains("after-compact canary 31"), "{last}");
+    assert!(requests.iter().all(|r| !r.system.contains("canary")));
+    assert!(!user_texts(&world, 1).join("").contains("canary"));
+    drop(requests);
+    let events: Vec<String> = world
+        .hook_audit()
+        .iter()
+        .map(|l| l["event"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(events, ["PreCompact", "SessionStart"]);
+}
+
+#[test]
+fn a_refused_compaction_fires_no_hook() {
+    let world = World::new(Policy::new(), compaction_hooks(), vec![]);
+    let observer = Observer::default();
+    let refused = local(world.runtime.compact(None, &observer));
+    assert!(refused.is_err(), "nothing to compact");
+    assert!(recorded(&world, "pre-manual.json").is_none());
+    assert!(world.hook_audit().is_empty());
+}
+
+#[test]
+fn an_automatic_compaction_fires_pre_compact_auto_and_session_start_compact() {
+    let long = "a long answer that fills the window. ".repeat(60);
+    let replies = vec![
+        ModelResponse::text(long),
+        ModelResponse::text("the summary"),
+        ModelResponse::text("second answer"),
+    ];
+    let world = World::new(Policy::new(), compaction_hooks(), replies);
+    let observer = Observer::default();
+    local(async {
+        world.runtime.run("hello there", &observer).await.unwrap();
+        world
+            .runtime
+            .with_agent(|agent| agent.config_mut().context.window = Some(400));
+        world.runtime.run("and now?", &observer).await.unwrap();
+    });
+    let pre = recorded(&world, "pre-auto.json").expect("PreCompact auto ran");
+    assert_eq!(pre["trigger"], "auto");
+    assert_eq!(pre["custom_instructions"], "");
+    assert!(recorded(&world, "pre-manual.json").is_none());
+    let after = recorded(&world, "start-compact.json").expect("SessionStart compact ran");
+    assert_eq!(after["source"], "compact");
+    let requests = world.model.requests.borrow();
+    assert_eq!(requests.len(), 3, "answer, summary, answer");
+    let summary = format!("{:?}", requests[1].messages.last());
+    assert!(summary.to_lowercase().contains("summar"), "{summary}");
+}
+
+fn agent_call(prompt: &str) -> ModelResponse {
+    ModelResponse {
+        text: None,
+        tool_calls: vec![ToolCall {
+            id: "call-agent".into(),
+            name: AGENT_TOOL.into(),
+            arguments: json!({"description": "task", "prompt": prompt, "subagent_type": "general-purpose"}),
+        }],
+        usage: None,
+    }
+}
+
+#[test]
+fn a_subagent_fires_subagent_start_with_context_for_its_prompt_and_subagent_stop_with_its_answer() {
+    let context = json!({"hookSpecificOutput": {
+        "hookEventName": "SubagentStart", "additionalContext": "child canary 44"}});
+    let block = json!({"decision": "block", "reason": "keep going"});
+    let settings = json!({"hooks": {
+        "SubagentStart": [
+            {"matcher": "general-purpose", "hooks": [recorder("sub-start.json", Some(context))]},
+            {"matcher": "^Explore$", "hooks": [recorder("explore-start.json", None)]}
+        ],
+        "SubagentStop": [{"matcher": "general-purpose|Plan", "hooks": [recorder("sub-stop.json", Some(block))]}]
+    }});
+    let replies = vec![
+        agent_call("count the files"),
+        ModelResponse::text("the child's answer: 3 files"),
+        ModelResponse::text("parent done"),
+    ];
+    let world = World::new(Policy::new(), settings, replies);
+    world.runtime.set_agents(AgentSet::with_builtin());
+    let observer = Observer::default();
+    let answer = local(world.runtime.run("delegate", &observer)).unwrap();
+    assert_eq!(answer, "parent done");
+    let start = recorded(&world, "sub-start.json").expect("SubagentStart ran");
+    assert_eq!(start["hook_event_name"], "SubagentStart");
+    assert_eq!(start["agent_type"], "general-purpose");
+    let id = start["agent_id"].as_str().unwrap().to_owned();
+    assert!(!id.is_empty());
+    assert!(recorded(&world, "explore-start.json").is_none());
+    let stop = recorded(&world, "sub-stop.json").expect("SubagentStop ran");
+    assert_eq!(stop["hook_event_name"], "SubagentStop");
+    assert_eq!(stop["agent_type"], "general-purpose");
+    assert_eq!(stop["agent_id"], id.as_str());
+    assert_eq!(stop["stop_hook_active"], false);
+    assert_eq!(
+        stop["last_assistant_message"],
+        "the child's answer: 3 files"
+    );
+    // The context reached the child's first request as conversation, not as its system prompt,
+    // and never the parent's requests.
+    let requests = world.model.requests.borrow();
+    assert_eq!(requests.len(), 3);
+    let child = format!("{:?}", requests[1].messages);
+    assert!(child.contains("child canary 44") && child.contains("count the files"));
+    assert!(!requests[1].system.contains("canary"));
+    assert!(!format!("{:?}", requests[2].messages).contains("canary"));
+    // A hook asking the child to go on is told no, visibly.
+    let notices = observer.notices().join("\n");
+    assert!(
+        notices.contains("asked agent general-purpose to continue")
+            && notices.contains("keep going"),
+        "{notices}"
+    );
+    let events: Vec<String> = world
+        .hook_audit()
+        .iter()
+        .map(|l| l["event"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(events, ["SubagentStart", "SubagentStop"]);
+}
