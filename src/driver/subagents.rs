@@ -10,17 +10,14 @@
 use super::backends::{ModelBackend, RunObserver};
 use super::runtime::Runtime;
 use super::traits::Clock;
-use crate::agent::{Action, Agent, Approval, ToolFailure, ToolInvocation, UiEvent};
+use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
-use crate::registry::ToolSource;
 use crate::subagent::{
     child_scope, AgentRequest, AgentSet, ChildTranscript, DEFAULT_AGENT_CATALOG_CHARS,
     DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
 };
 use futures::future::LocalBoxFuture;
-use futures::stream::FuturesUnordered;
-use futures::StreamExt;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -61,8 +58,10 @@ struct Label {
 
 /// Ends a child's run when its future is dropped mid-way (the parent was interrupted) and
 /// files its transcript either way.
-struct ChildGuard<'a, C: Clock> {
+pub(super) struct ChildGuard<'a, C: Clock> {
     runtime: &'a Runtime<C>,
+    /// The model the child runs on (its parent's, or the one its definition names).
+    pub(super) model: Rc<dyn ModelBackend>,
     agent: &'a RefCell<Agent>,
     label: &'a Label,
     observer: &'a dyn RunObserver,
@@ -116,6 +115,30 @@ impl<C: Clock> ChildGuard<'_, C> {
         self.usage
             .get()
             .map_or(0, |u| u.input_tokens + u.output_tokens)
+    }
+
+    /// Passes the child's output on; when it has used more than its token budget, stops its
+    /// run and says so (`true`: look at its output again before its next action).
+    pub(super) fn over_budget(&self) -> bool {
+        self.forward();
+        let budget = self.runtime.subagents.token_budget.get();
+        if self.tokens() > budget && self.agent.borrow().is_running() {
+            let now = self.runtime.clock.now();
+            let reason = format!("the token budget of {budget}");
+            let _ = self.agent.borrow_mut().interrupt_run(now, &reason);
+            return true;
+        }
+        false
+    }
+
+    /// How deep the child runs: 1 for a child of the main agent.
+    pub(super) fn depth(&self) -> u32 {
+        self.label.depth
+    }
+
+    /// The child's agent name, for its approval prompts.
+    pub(super) fn agent_name(&self) -> &str {
+        &self.label.agent
     }
 }
 
@@ -182,12 +205,12 @@ impl<C: Clock> Runtime<C> {
         self.subagents.running.get()
     }
 
-    /// Runs the child an `Agent` call asks for, a child of `parent` (`None`: the main agent)
-    /// at `depth`, and gives its answer as the call's result.
+    /// Runs the child an `Agent` call of `parent` asks for, at `depth`, and gives its answer
+    /// as the call's result.
     pub(super) fn run_subagent<'a>(
         &'a self,
         call: &'a ToolInvocation,
-        parent: Option<&'a RefCell<Agent>>,
+        parent: &'a RefCell<Agent>,
         depth: u32,
         observer: &'a dyn RunObserver,
     ) -> LocalBoxFuture<'a, Result<ToolOutput, ToolFailure>> {
@@ -212,7 +235,7 @@ impl<C: Clock> Runtime<C> {
                 )));
             }
             let child = {
-                let parent = parent.unwrap_or(&self.agent).borrow();
+                let parent = parent.borrow();
                 let scope = child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
                 let mut config = parent.config().clone();
                 config.system_prompt = def.system_prompt();
@@ -252,6 +275,7 @@ impl<C: Clock> Runtime<C> {
             self.subagents.running.set(self.subagents.running.get() + 1);
             let guard = ChildGuard {
                 runtime: self,
+                model,
                 agent: &agent,
                 label: &label,
                 observer,
@@ -267,7 +291,8 @@ impl<C: Clock> Runtime<C> {
                     "the agent could not start: {error}"
                 )));
             }
-            self.drive_child(&guard, model.as_ref()).await;
+            self.drive_agent(&agent, Some(&guard), observer, &mut None)
+                .await;
             guard.forward();
             let outcome = guard.outcome.borrow().clone();
             let usage = guard.usage.get();
@@ -290,88 +315,5 @@ impl<C: Clock> Runtime<C> {
                 None => ToolOutput::error(format!("the agent ended without an answer\n\n{footer}")),
             })
         })
-    }
-
-    /// Carries out the child's actions until its run ends.
-    async fn drive_child(&self, guard: &ChildGuard<'_, C>, model: &dyn ModelBackend) {
-        let agent = guard.agent;
-        let budget = self.subagents.token_budget.get();
-        loop {
-            guard.forward();
-            if guard.tokens() > budget && agent.borrow().is_running() {
-                let now = self.clock.now();
-                let reason = format!("the token budget of {budget}");
-                let _ = agent.borrow_mut().interrupt_run(now, &reason);
-                continue;
-            }
-            let action = agent.borrow_mut().poll_action();
-            match action {
-                Some(Action::CallModel(request)) => {
-                    let response = model.complete(request, &|_| {}).await;
-                    let now = self.clock.now();
-                    let _ = agent.borrow_mut().handle_model_response(now, response);
-                }
-                Some(Action::CallTools(batch)) => {
-                    let depth = guard.label.depth + 1;
-                    let observer = guard.observer;
-                    let mut running: FuturesUnordered<_> = batch
-                        .into_iter()
-                        .map(|call| async move {
-                            let result = if call.target == ToolSource::Subagent {
-                                self.run_subagent(&call, Some(agent), depth, observer).await
-                            } else {
-                                self.invoke(&call).await
-                            };
-                            (call.call_id, result)
-                        })
-                        .collect();
-                    while let Some((call_id, result)) = running.next().await {
-                        let now = self.clock.now();
-                        let _ = agent.borrow_mut().handle_tool_result(now, &call_id, result);
-                    }
-                }
-                Some(Action::RequestApproval(mut request)) => {
-                    request.agent = Some(guard.label.agent.clone());
-                    let answer = guard.observer.approve(&request).await;
-                    if answer == Approval::Always {
-                        // The user's "always" holds for the session, the main agent included.
-                        self.agent
-                            .borrow_mut()
-                            .policy_mut()
-                            .allow_always(&request.name);
-                    }
-                    let now = self.clock.now();
-                    let _ = agent
-                        .borrow_mut()
-                        .handle_approval(now, &request.call_id, answer);
-                }
-                Some(Action::RunHooks(request)) => {
-                    let (call_id, event) = (request.call_id.clone(), request.event);
-                    let runs = self.run_hooks(event, request.input, request.hooks).await;
-                    let now = self.clock.now();
-                    let _ = agent
-                        .borrow_mut()
-                        .handle_hook_runs(now, &call_id, event, runs);
-                }
-                Some(Action::SearchTools(request)) => {
-                    let searcher = self.searcher.borrow().clone();
-                    let ranked = match searcher {
-                        Some(search) => search(request.query, request.catalog, request.limit).await,
-                        None => Err("no searcher".to_owned()),
-                    };
-                    let now = self.clock.now();
-                    let _ = agent
-                        .borrow_mut()
-                        .handle_search_result(now, &request.call_id, ranked);
-                }
-                None => {
-                    if !agent.borrow().is_running() {
-                        return;
-                    }
-                    let now = self.clock.now();
-                    let _ = agent.borrow_mut().cancel_run(now);
-                }
-            }
-        }
     }
 }
