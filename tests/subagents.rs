@@ -765,10 +765,18 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
         source: "host".into(),
         ..AgentDefinition::default()
     });
+    set.insert(AgentDefinition {
+        name: "typo".into(),
+        description: "d".into(),
+        model: Some("sonet".into()),
+        source: "/home/me/.claude/agents/typo.md".into(),
+        ..AgentDefinition::default()
+    });
     let parent = ScriptedModel::new([
         calls(vec![
             agent_call("p1", "fast", "a"),
             agent_call("p2", "general-purpose", "b"),
+            agent_call("p3", "typo", "c"),
         ]),
         ModelResponse::text("ok"),
     ]);
@@ -784,8 +792,12 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
     host.runtime.set_agents(set);
     let named: Rc<dyn ModelBackend> = small.clone();
     host.runtime
-        .set_model_resolver(Some(Rc::new(move |name: &str| {
-            (name == "small").then(|| Rc::clone(&named))
+        .set_model_resolver(Some(Rc::new(move |def: &AgentDefinition| {
+            match def.model.as_deref() {
+                Some("small") => Ok(Some(Rc::clone(&named))),
+                Some("inherit") => Ok(None),
+                other => Err(format!("{}: unknown model {other:?}", def.source)),
+            }
         })));
     host.run("go", &Observer::default()).unwrap();
     let results = parent.tool_results(1);
@@ -796,6 +808,24 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
     assert!(
         results[1].1.starts_with("from the parent's model"),
         "{results:?}"
+    );
+    // A name the host does not know starts no child, and the error names the agent's file.
+    assert!(
+        results[2]
+            .1
+            .contains("agent typo: /home/me/.claude/agents/typo.md: unknown model Some(\"sonet\")")
+            && results[2].2,
+        "{results:?}"
+    );
+    assert_eq!(
+        host.runtime.subagent_transcripts().len(),
+        2,
+        "no child for the typo"
+    );
+    assert_eq!(
+        inherited.requests.borrow().len(),
+        1,
+        "the parent's model answered one child"
     );
 }
 

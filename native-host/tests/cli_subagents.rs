@@ -285,3 +285,60 @@ fn max_agent_depth_zero_removes_the_agent_tool() {
     );
     assert!(!names(&without).is_empty());
 }
+
+#[test]
+fn a_definitions_model_alias_resolves_and_an_unknown_one_is_named_with_its_file() {
+    let home = tempfile::tempdir().unwrap();
+    let typo = home.path().join(".claude/agents/typo.md");
+    write(
+        &home.path().join(".claude/agents/quick.md"),
+        "---\nname: quick\ndescription: Quick lookups.\nmodel: haiku\n---\nLook it up.\n",
+    );
+    write(
+        &typo,
+        "---\nname: typo\ndescription: Misnamed model.\nmodel: sonet\n---\nLook.\n",
+    );
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let home_dir = home.path().display().to_string();
+    let env = [("HOME", home_dir.as_str())];
+    let listed = project.run_with_env(&["--json", "agents", "list"], &env);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    let errors = listed.json()["errors"].clone();
+    let expected = format!(
+        "agent typo: {}: unknown model \"sonet\": use inherit, opus, sonnet, haiku, or a full \
+         model id",
+        typo.display()
+    );
+    assert_eq!(errors, json!([expected]), "only the unknown name is an error");
+
+    // `haiku` on the session's (mock) model runs; `sonet` starts no child and says why.
+    let prompt = "use the quick subagents: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "run", prompt], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["agent"] == "quick" && e["type"] == "done"),
+        "{}",
+        out.stdout
+    );
+    let prompt = "use the typo subagents: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "run", prompt], &env);
+    let end = out
+        .ndjson()
+        .into_iter()
+        .find(|e| e["type"] == "tool_end" && e["name"] == "Agent")
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    let output = end["output"].as_str().unwrap_or_default();
+    assert!(
+        output.contains(&format!("agent typo: {}: unknown model", typo.display())),
+        "{end}"
+    );
+    assert!(
+        !out.ndjson().iter().any(|e| e["agent"] == "typo"),
+        "no child ran: {}",
+        out.stdout
+    );
+}

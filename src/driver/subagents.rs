@@ -14,16 +14,19 @@ use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
 use crate::subagent::{
-    child_scope, AgentRequest, AgentSet, ChildTranscript, DEFAULT_AGENT_CATALOG_CHARS,
-    DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
+    child_scope, AgentDefinition, AgentRequest, AgentSet, ChildTranscript,
+    DEFAULT_AGENT_CATALOG_CHARS, DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
 };
 use futures::future::LocalBoxFuture;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-/// A host's way to run a child on a model named in its definition (`model: sonnet`): the
-/// backend for that name, or `None` to run it on the parent's model.
-pub type ModelResolver = Rc<dyn Fn(&str) -> Option<Rc<dyn ModelBackend>>>;
+/// A host's way to run a child on the model its definition names (`model: sonnet`; asked only
+/// for a definition with a `model`): the backend for it, `Ok(None)` to run it on the parent's
+/// model, or `Err(why)` for a name the host does not know (the child does not start; its
+/// call's result says why, so `why` should name the definition's file).
+pub type ModelResolver =
+    Rc<dyn Fn(&AgentDefinition) -> Result<Option<Rc<dyn ModelBackend>>, String>>;
 
 /// The runtime's subagent settings and bookkeeping.
 pub(super) struct SubagentState {
@@ -248,11 +251,14 @@ impl<C: Clock> Runtime<C> {
                 child.set_hooks(parent.hooks().clone(), parent.hook_context().clone());
                 child
             };
-            let model = def
-                .model
-                .as_deref()
-                .and_then(|name| self.subagents.models.borrow().as_ref()?(name))
-                .unwrap_or_else(|| Rc::clone(&self.model.borrow()));
+            let named = match &*self.subagents.models.borrow() {
+                Some(resolve) if def.model.is_some() => resolve(def),
+                _ => Ok(None),
+            };
+            let model = match named {
+                Ok(model) => model.unwrap_or_else(|| Rc::clone(&self.model.borrow())),
+                Err(why) => return Ok(ToolOutput::error(format!("agent {}: {why}", def.name))),
+            };
             let index = {
                 let mut transcripts = self.subagents.transcripts.borrow_mut();
                 let index = transcripts.len();
