@@ -830,6 +830,59 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
 }
 
 #[test]
+fn each_childs_transcript_reaches_the_hosts_sink_once_and_the_result_names_it() {
+    let parent = ScriptedModel::new([
+        calls(vec![
+            agent_call("p1", "general-purpose", "first"),
+            agent_call("p2", "general-purpose", "second"),
+        ]),
+        ModelResponse::text("ok"),
+    ]);
+    let child = ScriptedModel::new([
+        ModelResponse::text("first answer"),
+        ModelResponse::text("second answer"),
+    ]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        Policy::new(),
+    );
+    host.runtime.set_agents(AgentSet::with_builtin());
+    let kept: Rc<RefCell<Vec<agentwire::subagent::ChildTranscript>>> = Rc::default();
+    let sink_kept = Rc::clone(&kept);
+    host.runtime
+        .set_child_transcript_sink(Some(Rc::new(move |transcript| {
+            sink_kept.borrow_mut().push(transcript.clone());
+            Some(format!("/sessions/s1.agents/{}.jsonl", transcript.index))
+        })));
+    host.run("go", &Observer::default()).unwrap();
+    let kept = kept.borrow();
+    assert_eq!(kept.len(), 2, "one call per child");
+    assert_eq!(*kept, host.runtime.subagent_transcripts(), "what was filed");
+    for transcript in kept.iter() {
+        assert!(matches!(transcript.outcome, Some(Ok(_))), "{transcript:?}");
+        assert!(
+            matches!(&transcript.history[0], ChatMessage::User { content } if content == "first" || content == "second"),
+            "{transcript:?}"
+        );
+    }
+    let results = parent.tool_results(1);
+    for (call, content, _) in &results {
+        let index = kept
+            .iter()
+            .find(|t| t.parent_tool_use_id == *call)
+            .unwrap()
+            .index;
+        assert!(
+            content.ends_with(&format!("transcript /sessions/s1.agents/{index}.jsonl]")),
+            "{results:?}"
+        );
+    }
+}
+
+#[test]
 fn the_agent_tool_is_refused_as_a_direct_call() {
     let (mut host, _client) = github_host(RecordingModel::new(MockModel::new()), Policy::new());
     let observer = Observer::default();

@@ -310,7 +310,11 @@ fn a_definitions_model_alias_resolves_and_an_unknown_one_is_named_with_its_file(
          model id",
         typo.display()
     );
-    assert_eq!(errors, json!([expected]), "only the unknown name is an error");
+    assert_eq!(
+        errors,
+        json!([expected]),
+        "only the unknown name is an error"
+    );
 
     // `haiku` on the session's (mock) model runs; `sonet` starts no child and says why.
     let prompt = "use the quick subagents: list issues in vercel/ai";

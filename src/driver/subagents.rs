@@ -28,6 +28,11 @@ use std::rc::Rc;
 pub type ModelResolver =
     Rc<dyn Fn(&AgentDefinition) -> Result<Option<Rc<dyn ModelBackend>>, String>>;
 
+/// Where a host keeps each child's transcript (a file beside the session's): called once per
+/// child run, when it ends, with what it left behind; the reference it gives (a path) is what
+/// the parent's tool result names instead of the transcript's index.
+pub type ChildTranscriptSink = Rc<dyn Fn(&ChildTranscript) -> Option<String>>;
+
 /// The runtime's subagent settings and bookkeeping.
 pub(super) struct SubagentState {
     set: RefCell<Rc<AgentSet>>,
@@ -35,6 +40,7 @@ pub(super) struct SubagentState {
     token_budget: Cell<u64>,
     models: RefCell<Option<ModelResolver>>,
     transcripts: RefCell<Vec<ChildTranscript>>,
+    sink: RefCell<Option<ChildTranscriptSink>>,
     running: Cell<usize>,
 }
 
@@ -46,6 +52,7 @@ impl Default for SubagentState {
             token_budget: Cell::new(DEFAULT_TOKEN_BUDGET),
             models: RefCell::new(None),
             transcripts: RefCell::new(Vec::new()),
+            sink: RefCell::new(None),
             running: Cell::new(0),
         }
     }
@@ -71,6 +78,7 @@ pub(super) struct ChildGuard<'a, C: Clock> {
     outcome: RefCell<Option<Result<String, String>>>,
     usage: Cell<Option<Usage>>,
     steps: Cell<u32>,
+    finished: Cell<bool>,
 }
 
 impl<C: Clock> ChildGuard<'_, C> {
@@ -145,8 +153,13 @@ impl<C: Clock> ChildGuard<'_, C> {
     }
 }
 
-impl<C: Clock> Drop for ChildGuard<'_, C> {
-    fn drop(&mut self) {
+impl<C: Clock> ChildGuard<'_, C> {
+    /// Ends the child's run if it still runs, files its transcript, hands it to the host's
+    /// sink and gives the sink's reference (once; later calls give `None`).
+    fn finish(&self) -> Option<String> {
+        if self.finished.replace(true) {
+            return None;
+        }
         let running = self.agent.borrow().is_running();
         if running {
             let now = self.runtime.clock.now();
@@ -158,12 +171,24 @@ impl<C: Clock> Drop for ChildGuard<'_, C> {
         self.forward();
         let state = &self.runtime.subagents;
         state.running.set(state.running.get().saturating_sub(1));
-        if let Some(slot) = state.transcripts.borrow_mut().get_mut(self.label.index) {
+        let filed = {
+            let mut transcripts = state.transcripts.borrow_mut();
+            let slot = transcripts.get_mut(self.label.index)?;
             slot.history = self.agent.borrow().history().to_vec();
             slot.usage = self.usage.get();
             slot.steps = self.steps.get();
             slot.outcome = self.outcome.borrow().clone();
-        }
+            slot.clone()
+        };
+        let sink = state.sink.borrow().clone();
+        sink.and_then(|sink| sink(&filed))
+    }
+}
+
+impl<C: Clock> Drop for ChildGuard<'_, C> {
+    fn drop(&mut self) {
+        // Dropped mid-way (the parent was interrupted): the transcript is kept all the same.
+        self.finish();
     }
 }
 
@@ -198,6 +223,11 @@ impl<C: Clock> Runtime<C> {
         *self.subagents.models.borrow_mut() = resolver;
     }
 
+    /// Sends each child's transcript to `sink` when the child ends (or stops with `None`).
+    pub fn set_child_transcript_sink(&self, sink: Option<ChildTranscriptSink>) {
+        *self.subagents.sink.borrow_mut() = sink;
+    }
+
     /// Every child run of this runtime so far, oldest first (running ones included).
     pub fn subagent_transcripts(&self) -> Vec<ChildTranscript> {
         self.subagents.transcripts.borrow().clone()
@@ -226,8 +256,8 @@ impl<C: Clock> Runtime<C> {
             let Some(def) = set.get(&request.subagent_type) else {
                 let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
                 return Ok(ToolOutput::error(format!(
-                    "unknown subagent_type {:?}; available: {}",
-                    request.subagent_type,
+                    "unknown subagent_type {}; available: {}",
+                    crate::json::quoted(&request.subagent_type),
                     names.join(", ")
                 )));
             };
@@ -288,6 +318,7 @@ impl<C: Clock> Runtime<C> {
                 outcome: RefCell::new(None),
                 usage: Cell::new(None),
                 steps: Cell::new(0),
+                finished: Cell::new(false),
             };
             let started = agent
                 .borrow_mut()
@@ -299,18 +330,17 @@ impl<C: Clock> Runtime<C> {
             }
             self.drive_agent(&agent, Some(&guard), observer, &mut None)
                 .await;
-            guard.forward();
+            let reference = guard.finish().unwrap_or_else(|| label.index.to_string());
             let outcome = guard.outcome.borrow().clone();
             let usage = guard.usage.get();
             let footer = format!(
-                "[agent {} · {} step(s){} · transcript {}]",
+                "[agent {} · {} step(s){} · transcript {reference}]",
                 label.agent,
                 guard.steps.get(),
                 usage.map_or_else(String::new, |u| format!(
                     " · {} input / {} output tokens",
                     u.input_tokens, u.output_tokens
                 )),
-                label.index
             );
             drop(guard);
             Ok(match outcome {

@@ -4,6 +4,7 @@
 
 use super::catalog::AgentSet;
 use super::definition::{valid_name, AgentDefinition, PermissionMode};
+use crate::json::quoted;
 use serde_json::Value;
 
 /// Reads one agent object; an error names the field (and the agent, once its name is known).
@@ -33,7 +34,8 @@ pub fn definition_from_json(value: &Value) -> Result<AgentDefinition, String> {
     let name = text("name")?.unwrap_or_default();
     if !valid_name(&name) {
         return Err(format!(
-            "agent name {name:?} is not valid (letters, digits, `-`, `_`, `.`)"
+            "agent name {} is not valid (letters, digits, `-`, `_`, `.`)",
+            quoted(&name)
         ));
     }
     let named = |e: String| format!("agent {name}: {e}");
