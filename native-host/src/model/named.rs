@@ -70,9 +70,12 @@ pub fn resolve_name(name: &str, provider: Option<Provider>) -> Result<NamedModel
 /// base URL) and the environment's keys (read through `lookup`).
 pub type NameResolver = Rc<dyn Fn(&str) -> Result<Option<Rc<dyn ModelBackend>>, String>>;
 
+/// Reads an environment variable (`|name| std::env::var(name).ok()`).
+pub type EnvLookup = Rc<dyn Fn(&str) -> Option<String>>;
+
 /// Resolves model names for `provider` (`None`: the mock model); see [`NameResolver`].
 pub fn model_resolver(
-    lookup: Rc<dyn Fn(&str) -> Option<String>>,
+    lookup: EnvLookup,
     overrides: ModelOverrides,
     provider: Option<Provider>,
 ) -> NameResolver {
@@ -153,7 +156,7 @@ mod tests {
 
     #[test]
     fn the_resolver_makes_one_backend_per_id_on_the_environments_provider() {
-        let env: Rc<dyn Fn(&str) -> Option<String>> = Rc::new(|name: &str| match name {
+        let env: EnvLookup = Rc::new(|name: &str| match name {
             "ANTHROPIC_API_KEY" => Some("sk-ant-test-key-0000".into()),
             "OPENAI_API_KEY" => Some("sk-test-key-00000000".into()),
             _ => None,
