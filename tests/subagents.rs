@@ -11,7 +11,7 @@ use agentwire::mcp::CallOptions;
 use agentwire::mock_github::MockGithubServer;
 use agentwire::model::openai::{encode_request, OpenAiOptions};
 use agentwire::model::{ChatMessage, MockModel, ModelRequest, ModelResponse, ToolCall, Usage};
-use agentwire::policy::Policy;
+use agentwire::policy::{Policy, RuleKind};
 
 use agentwire::subagent::{AgentDefinition, AgentSet, AGENT_TOOL};
 use agentwire::Instant;
@@ -880,6 +880,97 @@ fn each_childs_transcript_reaches_the_hosts_sink_once_and_the_result_names_it() 
             "{results:?}"
         );
     }
+}
+
+#[test]
+fn a_definitions_skills_are_preloaded_into_the_childs_first_request_and_never_widen_it() {
+    let mut set = AgentSet::with_builtin();
+    for (name, skills) in [("reviewer", vec!["review"]), ("lost", vec!["missing"])] {
+        set.insert(AgentDefinition {
+            name: name.into(),
+            description: "d".into(),
+            instructions: "Review.".into(),
+            skills: skills.into_iter().map(str::to_owned).collect(),
+            source: "user".into(),
+            ..AgentDefinition::default()
+        });
+    }
+    let parent = ScriptedModel::new([
+        calls(vec![
+            agent_call("p1", "reviewer", "review the diff"),
+            agent_call("p2", "lost", "x"),
+        ]),
+        ModelResponse::text("ok"),
+    ]);
+    let child = ScriptedModel::new([
+        calls(vec![
+            ToolCall {
+                id: "c1".into(),
+                name: "mcp__github__list_issues".into(),
+                arguments: json!({"owner": "vercel", "repo": "ai"}),
+            },
+            ToolCall {
+                id: "c2".into(),
+                name: "mcp__github__list_pull_requests".into(),
+                arguments: json!({"owner": "vercel", "repo": "ai"}),
+            },
+        ]),
+        ModelResponse::text("reviewed"),
+    ]);
+    let mut policy = Policy::new();
+    policy
+        .add_rule(RuleKind::Ask, "mcp__github__list_pull_requests")
+        .unwrap();
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        policy,
+    );
+    host.runtime.set_agents(set);
+    // A skill that grants one tool and disallows another.
+    let text = "---\ndescription: Reviews\nallowed-tools: mcp__github__list_pull_requests\ndisallowed-tools: \
+                mcp__github__list_issues\n---\nCheck every line twice.";
+    let skill = agentwire::ext::parse_skill_md(
+        "skills/review/SKILL.md",
+        "review",
+        text,
+        agentwire::ext::Scope::User,
+    )
+    .unwrap();
+    host.runtime
+        .with_agent(|agent| agent.skills_mut().insert(skill));
+    let observer = Observer::default();
+    host.run("go", &observer).unwrap();
+    let requests = child.requests.borrow();
+    let first = requests[0].messages.iter().find_map(|m| match m {
+        ChatMessage::User { content } => Some(content.clone()),
+        _ => None,
+    });
+    let first = first.unwrap();
+    assert!(first.starts_with("review the diff\n\n"), "{first}");
+    assert!(first.contains("Check every line twice."), "{first}");
+    // The skill's disallowed tool is denied in the child; its grant loosens nothing: the
+    // tool the parent asks about is still asked about (and refused here).
+    let results = child.tool_results(1);
+    assert!(
+        results[0].2 && results[0].1.contains("denied"),
+        "{results:?}"
+    );
+    assert!(results[1].2, "{results:?}");
+    let asked: Vec<String> = observer
+        .asked
+        .borrow()
+        .iter()
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(asked, ["mcp__github__list_pull_requests"]);
+    let results = parent.tool_results(1);
+    assert!(
+        results[1].1.contains("agent lost: skill missing:") && results[1].2,
+        "{results:?}"
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use super::traits::Clock;
 use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
+use crate::policy::RuleKind;
 use crate::subagent::{
     child_scope, AgentDefinition, AgentRequest, AgentSet, ChildTranscript,
     DEFAULT_AGENT_CATALOG_CHARS, DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
@@ -267,9 +268,30 @@ impl<C: Clock> Runtime<C> {
                     "agents may nest {max_depth} level(s) deep; this agent cannot start another"
                 )));
             }
-            let child = {
+            let (child, preloaded) = {
                 let parent = parent.borrow();
-                let scope = child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
+                let mut scope =
+                    child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
+                // The definition's skills, read from the parent's, go into the child's first
+                // request; what they disallow stays denied for the whole child run.
+                let mut preloaded = String::new();
+                for name in &def.skills {
+                    match parent.skill_for_preload(name) {
+                        Ok((body, denied)) => {
+                            preloaded.push_str("\n\n");
+                            preloaded.push_str(body.trim_end());
+                            for pattern in denied {
+                                let _ = scope.policy.add_rule(RuleKind::Deny, &pattern);
+                            }
+                        }
+                        Err(why) => {
+                            return Ok(ToolOutput::error(format!(
+                                "agent {}: skill {name}: {why}",
+                                def.name
+                            )))
+                        }
+                    }
+                }
                 let mut config = parent.config().clone();
                 config.system_prompt = def.system_prompt();
                 if let Some(turns) = def.max_turns {
@@ -279,7 +301,7 @@ impl<C: Clock> Runtime<C> {
                 // The user's hooks watch a child's calls as they watch the parent's: a hook
                 // that denies a tool denies it at every depth.
                 child.set_hooks(parent.hooks().clone(), parent.hook_context().clone());
-                child
+                (child, preloaded)
             };
             let named = match &*self.subagents.models.borrow() {
                 Some(resolve) if def.model.is_some() => resolve(def),
@@ -322,7 +344,7 @@ impl<C: Clock> Runtime<C> {
             };
             let started = agent
                 .borrow_mut()
-                .start_run(self.clock.now(), request.prompt);
+                .start_run(self.clock.now(), request.prompt + &preloaded);
             if let Err(error) = started {
                 return Ok(ToolOutput::error(format!(
                     "the agent could not start: {error}"

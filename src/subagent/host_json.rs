@@ -1,6 +1,6 @@
 //! Agents given by an embedding program as JSON (the npm package's `agents` option):
 //! `{name, description, instructions?, tools?, disallowedTools?, model?, maxTurns?,
-//! permissionMode?, mcpServers?}`. They rank as `host`, above every file.
+//! permissionMode?, mcpServers?, skills?}`. They rank as `host`, above every file.
 
 use super::catalog::AgentSet;
 use super::definition::{valid_name, AgentDefinition, PermissionMode};
@@ -68,6 +68,7 @@ pub fn definition_from_json(value: &Value) -> Result<AgentDefinition, String> {
             .filter(|m| !m.is_empty() && m != "inherit"),
         max_turns,
         mcp_servers: strings("mcpServers").map_err(named)?.unwrap_or_default(),
+        skills: strings("skills").map_err(named)?.unwrap_or_default(),
         permission_mode,
         source: "host".into(),
         name,
@@ -102,10 +103,11 @@ mod tests {
         let set = agent_set_from_json(&json!([{
             "name": "researcher", "description": "Finds things.", "instructions": "Search.",
             "tools": ["mcp__github__*"], "model": "small", "maxTurns": 4,
-            "permissionMode": "plan"
+            "permissionMode": "plan", "skills": ["review"]
         }]))
         .unwrap();
         let def = set.get("researcher").unwrap();
+        assert_eq!(def.skills, ["review"]);
         assert_eq!(
             def.tools.as_deref(),
             Some(&["mcp__github__*".to_owned()][..])
