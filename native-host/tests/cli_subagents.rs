@@ -423,3 +423,57 @@ fn each_childs_transcript_is_kept_beside_the_session_and_sessions_show_shows_it(
         human.stdout
     );
 }
+
+#[test]
+fn an_agent_files_skills_are_preloaded_from_the_users_skills() {
+    let home = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    write(
+        &home.path().join(".claude/skills/triage/SKILL.md"),
+        "---\nname: triage\ndescription: How to triage.\n---\nTRIAGE-RULES: label every issue.\n",
+    );
+    write(
+        &home.path().join(".claude/agents/triager.md"),
+        "---\nname: triager\ndescription: Triages.\nskills:\n  - triage\n---\nTriage.\n",
+    );
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let (home_dir, state_dir) = (
+        home.path().display().to_string(),
+        state.path().display().to_string(),
+    );
+    let env = [
+        ("HOME", home_dir.as_str()),
+        ("AGENTWIRE_STATE_DIR", state_dir.as_str()),
+    ];
+    let prompt = "use the triager subagents: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "run", prompt], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["agent"] == "triager" && e["type"] == "done"),
+        "{}",
+        out.stdout
+    );
+    // The child's first message, as its transcript keeps it: the task, then the skill.
+    let listed = project.run_with_env(&["--json", "sessions", "list"], &env);
+    let sessions: Vec<Value> = serde_json::from_str(listed.stdout.trim()).unwrap();
+    let id = sessions[0]["id"].as_str().unwrap();
+    let shown = project.run_with_env(&["--json", "sessions", "show", id], &env);
+    let first = shown
+        .ndjson()
+        .into_iter()
+        .find(|e| e.get("agent_transcript").is_some() && e["type"] == "user")
+        .unwrap_or_else(|| panic!("{}", shown.stdout));
+    let content = first["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("list issues in vercel/ai\n\n"),
+        "{content}"
+    );
+    assert!(
+        content.contains("TRIAGE-RULES: label every issue."),
+        "{content}"
+    );
+}
