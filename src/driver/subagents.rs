@@ -172,17 +172,18 @@ impl<C: Clock> ChildGuard<'_, C> {
         self.forward();
         let state = &self.runtime.subagents;
         state.running.set(state.running.get().saturating_sub(1));
-        let filed = {
+        {
             let mut transcripts = state.transcripts.borrow_mut();
             let slot = transcripts.get_mut(self.label.index)?;
             slot.history = self.agent.borrow().history().to_vec();
             slot.usage = self.usage.get();
             slot.steps = self.steps.get();
             slot.outcome = self.outcome.borrow().clone();
-            slot.clone()
-        };
-        let sink = state.sink.borrow().clone();
-        sink.and_then(|sink| sink(&filed))
+        }
+        let sink = state.sink.borrow().clone()?;
+        // A shared borrow: the sink may read the runtime's transcripts, never change them.
+        let transcripts = state.transcripts.borrow();
+        sink(transcripts.get(self.label.index)?)
     }
 }
 
