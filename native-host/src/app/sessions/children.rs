@@ -176,6 +176,9 @@ mod tests {
         );
         assert_eq!(first.file_name().unwrap(), "1.jsonl");
         assert_eq!(second.file_name().unwrap(), "2.jsonl");
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&second).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "owner-only");
         let raw = std::fs::read_to_string(&second).unwrap();
         assert!(!raw.contains("hunter2-hunter2"), "{raw}");
         assert!(!raw.contains("sk-live-0123456789abcdef"), "{raw}");
