@@ -11,7 +11,7 @@ use agentwire::mcp::CallOptions;
 use agentwire::mock_github::MockGithubServer;
 use agentwire::model::openai::{encode_request, OpenAiOptions};
 use agentwire::model::{ChatMessage, MockModel, ModelRequest, ModelResponse, ToolCall, Usage};
-use agentwire::policy::Policy;
+use agentwire::policy::{Policy, RuleKind};
 
 use agentwire::subagent::{AgentDefinition, AgentSet, AGENT_TOOL};
 use agentwire::Instant;
@@ -765,10 +765,18 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
         source: "host".into(),
         ..AgentDefinition::default()
     });
+    set.insert(AgentDefinition {
+        name: "typo".into(),
+        description: "d".into(),
+        model: Some("sonet".into()),
+        source: "/home/me/.claude/agents/typo.md".into(),
+        ..AgentDefinition::default()
+    });
     let parent = ScriptedModel::new([
         calls(vec![
             agent_call("p1", "fast", "a"),
             agent_call("p2", "general-purpose", "b"),
+            agent_call("p3", "typo", "c"),
         ]),
         ModelResponse::text("ok"),
     ]);
@@ -784,8 +792,12 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
     host.runtime.set_agents(set);
     let named: Rc<dyn ModelBackend> = small.clone();
     host.runtime
-        .set_model_resolver(Some(Rc::new(move |name: &str| {
-            (name == "small").then(|| Rc::clone(&named))
+        .set_model_resolver(Some(Rc::new(move |def: &AgentDefinition| {
+            match def.model.as_deref() {
+                Some("small") => Ok(Some(Rc::clone(&named))),
+                Some("inherit") => Ok(None),
+                other => Err(format!("{}: unknown model {other:?}", def.source)),
+            }
         })));
     host.run("go", &Observer::default()).unwrap();
     let results = parent.tool_results(1);
@@ -795,6 +807,168 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
     );
     assert!(
         results[1].1.starts_with("from the parent's model"),
+        "{results:?}"
+    );
+    // A name the host does not know starts no child, and the error names the agent's file.
+    assert!(
+        results[2]
+            .1
+            .contains("agent typo: /home/me/.claude/agents/typo.md: unknown model Some(\"sonet\")")
+            && results[2].2,
+        "{results:?}"
+    );
+    assert_eq!(
+        host.runtime.subagent_transcripts().len(),
+        2,
+        "no child for the typo"
+    );
+    assert_eq!(
+        inherited.requests.borrow().len(),
+        1,
+        "the parent's model answered one child"
+    );
+}
+
+#[test]
+fn each_childs_transcript_reaches_the_hosts_sink_once_and_the_result_names_it() {
+    let parent = ScriptedModel::new([
+        calls(vec![
+            agent_call("p1", "general-purpose", "first"),
+            agent_call("p2", "general-purpose", "second"),
+        ]),
+        ModelResponse::text("ok"),
+    ]);
+    let child = ScriptedModel::new([
+        ModelResponse::text("first answer"),
+        ModelResponse::text("second answer"),
+    ]);
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        Policy::new(),
+    );
+    host.runtime.set_agents(AgentSet::with_builtin());
+    let kept: Rc<RefCell<Vec<agentwire::subagent::ChildTranscript>>> = Rc::default();
+    let sink_kept = Rc::clone(&kept);
+    host.runtime
+        .set_child_transcript_sink(Some(Rc::new(move |transcript| {
+            sink_kept.borrow_mut().push(transcript.clone());
+            Some(format!("/sessions/s1.agents/{}.jsonl", transcript.index))
+        })));
+    host.run("go", &Observer::default()).unwrap();
+    let kept = kept.borrow();
+    assert_eq!(kept.len(), 2, "one call per child");
+    assert_eq!(*kept, host.runtime.subagent_transcripts(), "what was filed");
+    for transcript in kept.iter() {
+        assert!(matches!(transcript.outcome, Some(Ok(_))), "{transcript:?}");
+        assert!(
+            matches!(&transcript.history[0], ChatMessage::User { content } if content == "first" || content == "second"),
+            "{transcript:?}"
+        );
+    }
+    let results = parent.tool_results(1);
+    for (call, content, _) in &results {
+        let index = kept
+            .iter()
+            .find(|t| t.parent_tool_use_id == *call)
+            .unwrap()
+            .index;
+        assert!(
+            content.ends_with(&format!("transcript /sessions/s1.agents/{index}.jsonl]")),
+            "{results:?}"
+        );
+    }
+}
+
+#[test]
+fn a_definitions_skills_are_preloaded_into_the_childs_first_request_and_never_widen_it() {
+    let mut set = AgentSet::with_builtin();
+    for (name, skills) in [("reviewer", vec!["review"]), ("lost", vec!["missing"])] {
+        set.insert(AgentDefinition {
+            name: name.into(),
+            description: "d".into(),
+            instructions: "Review.".into(),
+            skills: skills.into_iter().map(str::to_owned).collect(),
+            source: "user".into(),
+            ..AgentDefinition::default()
+        });
+    }
+    let parent = ScriptedModel::new([
+        calls(vec![
+            agent_call("p1", "reviewer", "review the diff"),
+            agent_call("p2", "lost", "x"),
+        ]),
+        ModelResponse::text("ok"),
+    ]);
+    let child = ScriptedModel::new([
+        calls(vec![
+            ToolCall {
+                id: "c1".into(),
+                name: "mcp__github__list_issues".into(),
+                arguments: json!({"owner": "vercel", "repo": "ai"}),
+            },
+            ToolCall {
+                id: "c2".into(),
+                name: "mcp__github__list_pull_requests".into(),
+                arguments: json!({"owner": "vercel", "repo": "ai"}),
+            },
+        ]),
+        ModelResponse::text("reviewed"),
+    ]);
+    let mut policy = Policy::new();
+    policy
+        .add_rule(RuleKind::Ask, "mcp__github__list_pull_requests")
+        .unwrap();
+    let (mut host, _client) = github_host(
+        Rc::new(Split {
+            parent: parent.clone(),
+            child: child.clone(),
+        }),
+        policy,
+    );
+    host.runtime.set_agents(set);
+    // A skill that grants one tool and disallows another.
+    let text = "---\ndescription: Reviews\nallowed-tools: mcp__github__list_pull_requests\ndisallowed-tools: \
+                mcp__github__list_issues\n---\nCheck every line twice.";
+    let skill = agentwire::ext::parse_skill_md(
+        "skills/review/SKILL.md",
+        "review",
+        text,
+        agentwire::ext::Scope::User,
+    )
+    .unwrap();
+    host.runtime
+        .with_agent(|agent| agent.skills_mut().insert(skill));
+    let observer = Observer::default();
+    host.run("go", &observer).unwrap();
+    let requests = child.requests.borrow();
+    let first = requests[0].messages.iter().find_map(|m| match m {
+        ChatMessage::User { content } => Some(content.clone()),
+        _ => None,
+    });
+    let first = first.unwrap();
+    assert!(first.starts_with("review the diff\n\n"), "{first}");
+    assert!(first.contains("Check every line twice."), "{first}");
+    // The skill's disallowed tool is denied in the child; its grant loosens nothing: the
+    // tool the parent asks about is still asked about (and refused here).
+    let results = child.tool_results(1);
+    assert!(
+        results[0].2 && results[0].1.contains("denied"),
+        "{results:?}"
+    );
+    assert!(results[1].2, "{results:?}");
+    let asked: Vec<String> = observer
+        .asked
+        .borrow()
+        .iter()
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(asked, ["mcp__github__list_pull_requests"]);
+    let results = parent.tool_results(1);
+    assert!(
+        results[1].1.contains("agent lost: skill missing:") && results[1].2,
         "{results:?}"
     );
 }

@@ -285,3 +285,195 @@ fn max_agent_depth_zero_removes_the_agent_tool() {
     );
     assert!(!names(&without).is_empty());
 }
+
+#[test]
+fn a_definitions_model_alias_resolves_and_an_unknown_one_is_named_with_its_file() {
+    let home = tempfile::tempdir().unwrap();
+    let typo = home.path().join(".claude/agents/typo.md");
+    write(
+        &home.path().join(".claude/agents/quick.md"),
+        "---\nname: quick\ndescription: Quick lookups.\nmodel: haiku\n---\nLook it up.\n",
+    );
+    write(
+        &typo,
+        "---\nname: typo\ndescription: Misnamed model.\nmodel: sonet\n---\nLook.\n",
+    );
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let home_dir = home.path().display().to_string();
+    let env = [("HOME", home_dir.as_str())];
+    let listed = project.run_with_env(&["--json", "agents", "list"], &env);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    let errors = listed.json()["errors"].clone();
+    let expected = format!(
+        "agent typo: {}: unknown model \"sonet\": use inherit, opus, sonnet, haiku, or a full \
+         model id",
+        typo.display()
+    );
+    assert_eq!(
+        errors,
+        json!([expected]),
+        "only the unknown name is an error"
+    );
+
+    // `haiku` on the session's (mock) model runs; `sonet` starts no child and says why.
+    let prompt = "use the quick subagents: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "run", prompt], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["agent"] == "quick" && e["type"] == "done"),
+        "{}",
+        out.stdout
+    );
+    let prompt = "use the typo subagents: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "run", prompt], &env);
+    let end = out
+        .ndjson()
+        .into_iter()
+        .find(|e| e["type"] == "tool_end" && e["name"] == "Agent")
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    let output = end["output"].as_str().unwrap_or_default();
+    assert!(
+        output.contains(&format!("agent typo: {}: unknown model", typo.display())),
+        "{end}"
+    );
+    assert!(
+        !out.ndjson().iter().any(|e| e["agent"] == "typo"),
+        "no child ran: {}",
+        out.stdout
+    );
+}
+
+#[test]
+fn each_childs_transcript_is_kept_beside_the_session_and_sessions_show_shows_it() {
+    let home = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let (home_dir, state_dir) = (
+        home.path().display().to_string(),
+        state.path().display().to_string(),
+    );
+    let env = [
+        ("HOME", home_dir.as_str()),
+        ("AGENTWIRE_STATE_DIR", state_dir.as_str()),
+    ];
+    let out = project.run_with_env(&["--json", "run", TWO], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let listed = project.run_with_env(&["--json", "sessions", "list"], &env);
+    let sessions: Vec<Value> = serde_json::from_str(listed.stdout.trim()).unwrap();
+    assert_eq!(
+        sessions.len(),
+        1,
+        "children are not sessions: {}",
+        listed.stdout
+    );
+    let id = sessions[0]["id"].as_str().unwrap().to_owned();
+    let shown = project.run_with_env(&["--json", "sessions", "show", &id], &env);
+    assert_eq!(shown.code, 0, "{shown:?}");
+    let entries = shown.ndjson();
+    // Each of the parent's results names its child's file, which holds that child's
+    // conversation; `sessions show` follows the session with each child's entries.
+    let results: Vec<&Value> = entries
+        .iter()
+        .filter(|e| {
+            e["type"] == "tool_result"
+                && e["name"] == "Agent"
+                && e.get("agent_transcript").is_none()
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{}", shown.stdout);
+    let mut files = Vec::new();
+    for result in &results {
+        let content = result["content"].as_str().unwrap();
+        let at = content
+            .rfind("transcript ")
+            .unwrap_or_else(|| panic!("{result}"))
+            + "transcript ".len();
+        let file = content[at..].trim_end_matches(']').to_owned();
+        let path = std::path::Path::new(&file);
+        assert!(path.starts_with(state.path()), "{content}");
+        assert!(
+            path.parent()
+                .unwrap()
+                .to_string_lossy()
+                .ends_with(&format!("{id}.agents")),
+            "{content}"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let call = result["call_id"].as_str().unwrap();
+        assert!(text.contains(&format!("for call {call}")), "{text}");
+        assert!(text.contains("mcp__github__list_"), "{text}");
+        let child: Vec<&Value> = entries
+            .iter()
+            .filter(|e| e["agent_transcript"] == file.as_str())
+            .collect();
+        assert!(child.len() >= 4, "{}", shown.stdout);
+        assert_eq!(child[0]["type"], "notice");
+        files.push(file);
+    }
+    assert_ne!(files[0], files[1]);
+    let human = project.run_with_env(&["sessions", "show", &id], &env);
+    assert!(
+        human.stdout.contains(&format!("── {}", files[0])),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn an_agent_files_skills_are_preloaded_from_the_users_skills() {
+    let home = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    write(
+        &home.path().join(".claude/skills/triage/SKILL.md"),
+        "---\nname: triage\ndescription: How to triage.\n---\nTRIAGE-RULES: label every issue.\n",
+    );
+    write(
+        &home.path().join(".claude/agents/triager.md"),
+        "---\nname: triager\ndescription: Triages.\nskills:\n  - triage\n---\nTriage.\n",
+    );
+    let mut project = Project::new();
+    project.entry("github", json!({"type": "mock"}));
+    let (home_dir, state_dir) = (
+        home.path().display().to_string(),
+        state.path().display().to_string(),
+    );
+    let env = [
+        ("HOME", home_dir.as_str()),
+        ("AGENTWIRE_STATE_DIR", state_dir.as_str()),
+    ];
+    let prompt = "use the triager subagents: list issues in vercel/ai";
+    let out = project.run_with_env(&["--json", "run", prompt], &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["agent"] == "triager" && e["type"] == "done"),
+        "{}",
+        out.stdout
+    );
+    // The child's first message, as its transcript keeps it: the task, then the skill.
+    let listed = project.run_with_env(&["--json", "sessions", "list"], &env);
+    let sessions: Vec<Value> = serde_json::from_str(listed.stdout.trim()).unwrap();
+    let id = sessions[0]["id"].as_str().unwrap();
+    let shown = project.run_with_env(&["--json", "sessions", "show", id], &env);
+    let first = shown
+        .ndjson()
+        .into_iter()
+        .find(|e| e.get("agent_transcript").is_some() && e["type"] == "user")
+        .unwrap_or_else(|| panic!("{}", shown.stdout));
+    let content = first["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("list issues in vercel/ai\n\n"),
+        "{content}"
+    );
+    assert!(
+        content.contains("TRIAGE-RULES: label every issue."),
+        "{content}"
+    );
+}

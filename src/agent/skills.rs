@@ -207,6 +207,28 @@ impl Agent {
         self.skills.catalog_chars = chars;
     }
 
+    /// Skill `name` as a subagent's definition preloads it (`skills:`): its text, and the tool
+    /// patterns it disallows. Its grants (`allowed-tools`) are dropped: a preloaded skill
+    /// never loosens a child's tools. `Err` says why the skill is not there.
+    pub fn skill_for_preload(&self, name: &str) -> Result<(String, Vec<String>), String> {
+        let source = self.skills.source().ok_or("no skills are installed")?;
+        let Activation {
+            body, disallowed, ..
+        } = source.activate(name, "")?;
+        let denied = disallowed
+            .iter()
+            .filter_map(|entry| {
+                if entry.starts_with("Bash(") {
+                    Some("bash")
+                } else {
+                    entry_pattern(entry)
+                }
+            })
+            .map(str::to_owned)
+            .collect();
+        Ok((body, denied))
+    }
+
     /// Rebuilds the skill tools from the set now (the agent also does it when a run starts).
     pub fn refresh_skill_tools(&mut self) {
         refresh_tools(&self.skills, &mut self.registry);

@@ -41,6 +41,6 @@ pub use mcp_runtime::NOT_CONNECTED;
 pub use resource_tools::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
 pub use runtime::{Runtime, ToolSearcher, TranscriptSink};
 pub use server_status::ServerStatus;
-pub use subagents::ModelResolver;
+pub use subagents::{ChildTranscriptSink, ModelResolver};
 pub use traits::{Clock, Spawn, Transport};
 pub use turn::RunError;

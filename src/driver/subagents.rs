@@ -10,23 +10,29 @@
 use super::backends::{ModelBackend, RunObserver};
 use super::runtime::Runtime;
 use super::traits::Clock;
-use crate::agent::{Action, Agent, Approval, ToolFailure, ToolInvocation, UiEvent};
+use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
-use crate::registry::ToolSource;
+use crate::policy::RuleKind;
 use crate::subagent::{
-    child_scope, AgentRequest, AgentSet, ChildTranscript, DEFAULT_AGENT_CATALOG_CHARS,
-    DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
+    child_scope, AgentDefinition, AgentRequest, AgentSet, ChildTranscript,
+    DEFAULT_AGENT_CATALOG_CHARS, DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
 };
 use futures::future::LocalBoxFuture;
-use futures::stream::FuturesUnordered;
-use futures::StreamExt;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-/// A host's way to run a child on a model named in its definition (`model: sonnet`): the
-/// backend for that name, or `None` to run it on the parent's model.
-pub type ModelResolver = Rc<dyn Fn(&str) -> Option<Rc<dyn ModelBackend>>>;
+/// A host's way to run a child on the model its definition names (`model: sonnet`; asked only
+/// for a definition with a `model`): the backend for it, `Ok(None)` to run it on the parent's
+/// model, or `Err(why)` for a name the host does not know (the child does not start; its
+/// call's result says why, so `why` should name the definition's file).
+pub type ModelResolver =
+    Rc<dyn Fn(&AgentDefinition) -> Result<Option<Rc<dyn ModelBackend>>, String>>;
+
+/// Where a host keeps each child's transcript (a file beside the session's): called once per
+/// child run, when it ends, with what it left behind; the reference it gives (a path) is what
+/// the parent's tool result names instead of the transcript's index.
+pub type ChildTranscriptSink = Rc<dyn Fn(&ChildTranscript) -> Option<String>>;
 
 /// The runtime's subagent settings and bookkeeping.
 pub(super) struct SubagentState {
@@ -35,6 +41,7 @@ pub(super) struct SubagentState {
     token_budget: Cell<u64>,
     models: RefCell<Option<ModelResolver>>,
     transcripts: RefCell<Vec<ChildTranscript>>,
+    sink: RefCell<Option<ChildTranscriptSink>>,
     running: Cell<usize>,
 }
 
@@ -46,6 +53,7 @@ impl Default for SubagentState {
             token_budget: Cell::new(DEFAULT_TOKEN_BUDGET),
             models: RefCell::new(None),
             transcripts: RefCell::new(Vec::new()),
+            sink: RefCell::new(None),
             running: Cell::new(0),
         }
     }
@@ -61,14 +69,17 @@ struct Label {
 
 /// Ends a child's run when its future is dropped mid-way (the parent was interrupted) and
 /// files its transcript either way.
-struct ChildGuard<'a, C: Clock> {
+pub(super) struct ChildGuard<'a, C: Clock> {
     runtime: &'a Runtime<C>,
+    /// The model the child runs on (its parent's, or the one its definition names).
+    pub(super) model: Rc<dyn ModelBackend>,
     agent: &'a RefCell<Agent>,
     label: &'a Label,
     observer: &'a dyn RunObserver,
     outcome: RefCell<Option<Result<String, String>>>,
     usage: Cell<Option<Usage>>,
     steps: Cell<u32>,
+    finished: Cell<bool>,
 }
 
 impl<C: Clock> ChildGuard<'_, C> {
@@ -117,10 +128,39 @@ impl<C: Clock> ChildGuard<'_, C> {
             .get()
             .map_or(0, |u| u.input_tokens + u.output_tokens)
     }
+
+    /// Passes the child's output on; when it has used more than its token budget, stops its
+    /// run and says so (`true`: look at its output again before its next action).
+    pub(super) fn over_budget(&self) -> bool {
+        self.forward();
+        let budget = self.runtime.subagents.token_budget.get();
+        if self.tokens() > budget && self.agent.borrow().is_running() {
+            let now = self.runtime.clock.now();
+            let reason = format!("the token budget of {budget}");
+            let _ = self.agent.borrow_mut().interrupt_run(now, &reason);
+            return true;
+        }
+        false
+    }
+
+    /// How deep the child runs: 1 for a child of the main agent.
+    pub(super) fn depth(&self) -> u32 {
+        self.label.depth
+    }
+
+    /// The child's agent name, for its approval prompts.
+    pub(super) fn agent_name(&self) -> &str {
+        &self.label.agent
+    }
 }
 
-impl<C: Clock> Drop for ChildGuard<'_, C> {
-    fn drop(&mut self) {
+impl<C: Clock> ChildGuard<'_, C> {
+    /// Ends the child's run if it still runs, files its transcript, hands it to the host's
+    /// sink and gives the sink's reference (once; later calls give `None`).
+    fn finish(&self) -> Option<String> {
+        if self.finished.replace(true) {
+            return None;
+        }
         let running = self.agent.borrow().is_running();
         if running {
             let now = self.runtime.clock.now();
@@ -132,12 +172,25 @@ impl<C: Clock> Drop for ChildGuard<'_, C> {
         self.forward();
         let state = &self.runtime.subagents;
         state.running.set(state.running.get().saturating_sub(1));
-        if let Some(slot) = state.transcripts.borrow_mut().get_mut(self.label.index) {
+        {
+            let mut transcripts = state.transcripts.borrow_mut();
+            let slot = transcripts.get_mut(self.label.index)?;
             slot.history = self.agent.borrow().history().to_vec();
             slot.usage = self.usage.get();
             slot.steps = self.steps.get();
             slot.outcome = self.outcome.borrow().clone();
         }
+        let sink = state.sink.borrow().clone()?;
+        // A shared borrow: the sink may read the runtime's transcripts, never change them.
+        let transcripts = state.transcripts.borrow();
+        sink(transcripts.get(self.label.index)?)
+    }
+}
+
+impl<C: Clock> Drop for ChildGuard<'_, C> {
+    fn drop(&mut self) {
+        // Dropped mid-way (the parent was interrupted): the transcript is kept all the same.
+        self.finish();
     }
 }
 
@@ -172,6 +225,11 @@ impl<C: Clock> Runtime<C> {
         *self.subagents.models.borrow_mut() = resolver;
     }
 
+    /// Sends each child's transcript to `sink` when the child ends (or stops with `None`).
+    pub fn set_child_transcript_sink(&self, sink: Option<ChildTranscriptSink>) {
+        *self.subagents.sink.borrow_mut() = sink;
+    }
+
     /// Every child run of this runtime so far, oldest first (running ones included).
     pub fn subagent_transcripts(&self) -> Vec<ChildTranscript> {
         self.subagents.transcripts.borrow().clone()
@@ -182,12 +240,12 @@ impl<C: Clock> Runtime<C> {
         self.subagents.running.get()
     }
 
-    /// Runs the child an `Agent` call asks for, a child of `parent` (`None`: the main agent)
-    /// at `depth`, and gives its answer as the call's result.
+    /// Runs the child an `Agent` call of `parent` asks for, at `depth`, and gives its answer
+    /// as the call's result.
     pub(super) fn run_subagent<'a>(
         &'a self,
         call: &'a ToolInvocation,
-        parent: Option<&'a RefCell<Agent>>,
+        parent: &'a RefCell<Agent>,
         depth: u32,
         observer: &'a dyn RunObserver,
     ) -> LocalBoxFuture<'a, Result<ToolOutput, ToolFailure>> {
@@ -200,8 +258,8 @@ impl<C: Clock> Runtime<C> {
             let Some(def) = set.get(&request.subagent_type) else {
                 let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
                 return Ok(ToolOutput::error(format!(
-                    "unknown subagent_type {:?}; available: {}",
-                    request.subagent_type,
+                    "unknown subagent_type {}; available: {}",
+                    crate::json::quoted(&request.subagent_type),
                     names.join(", ")
                 )));
             };
@@ -211,9 +269,30 @@ impl<C: Clock> Runtime<C> {
                     "agents may nest {max_depth} level(s) deep; this agent cannot start another"
                 )));
             }
-            let child = {
-                let parent = parent.unwrap_or(&self.agent).borrow();
-                let scope = child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
+            let (child, preloaded) = {
+                let parent = parent.borrow();
+                let mut scope =
+                    child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
+                // The definition's skills, read from the parent's, go into the child's first
+                // request; what they disallow stays denied for the whole child run.
+                let mut preloaded = String::new();
+                for name in &def.skills {
+                    match parent.skill_for_preload(name) {
+                        Ok((body, denied)) => {
+                            preloaded.push_str("\n\n");
+                            preloaded.push_str(body.trim_end());
+                            for pattern in denied {
+                                let _ = scope.policy.add_rule(RuleKind::Deny, &pattern);
+                            }
+                        }
+                        Err(why) => {
+                            return Ok(ToolOutput::error(format!(
+                                "agent {}: skill {name}: {why}",
+                                def.name
+                            )))
+                        }
+                    }
+                }
                 let mut config = parent.config().clone();
                 config.system_prompt = def.system_prompt();
                 if let Some(turns) = def.max_turns {
@@ -223,13 +302,16 @@ impl<C: Clock> Runtime<C> {
                 // The user's hooks watch a child's calls as they watch the parent's: a hook
                 // that denies a tool denies it at every depth.
                 child.set_hooks(parent.hooks().clone(), parent.hook_context().clone());
-                child
+                (child, preloaded)
             };
-            let model = def
-                .model
-                .as_deref()
-                .and_then(|name| self.subagents.models.borrow().as_ref()?(name))
-                .unwrap_or_else(|| Rc::clone(&self.model.borrow()));
+            let named = match &*self.subagents.models.borrow() {
+                Some(resolve) if def.model.is_some() => resolve(def),
+                _ => Ok(None),
+            };
+            let model = match named {
+                Ok(model) => model.unwrap_or_else(|| Rc::clone(&self.model.borrow())),
+                Err(why) => return Ok(ToolOutput::error(format!("agent {}: {why}", def.name))),
+            };
             let index = {
                 let mut transcripts = self.subagents.transcripts.borrow_mut();
                 let index = transcripts.len();
@@ -252,35 +334,37 @@ impl<C: Clock> Runtime<C> {
             self.subagents.running.set(self.subagents.running.get() + 1);
             let guard = ChildGuard {
                 runtime: self,
+                model,
                 agent: &agent,
                 label: &label,
                 observer,
                 outcome: RefCell::new(None),
                 usage: Cell::new(None),
                 steps: Cell::new(0),
+                finished: Cell::new(false),
             };
             let agent_id = format!("subagent-{index}");
             let notes = self.subagent_start(&agent_id, &def.name, observer).await;
-            let prompt = super::hooks::with_hook_context(&notes, &request.prompt);
+            let prompt = super::hooks::with_hook_context(&notes, &(request.prompt + &preloaded));
             let started = agent.borrow_mut().start_run(self.clock.now(), prompt);
             if let Err(error) = started {
                 return Ok(ToolOutput::error(format!(
                     "the agent could not start: {error}"
                 )));
             }
-            self.drive_child(&guard, model.as_ref()).await;
-            guard.forward();
+            self.drive_agent(&agent, Some(&guard), observer, &mut None)
+                .await;
+            let reference = guard.finish().unwrap_or_else(|| label.index.to_string());
             let outcome = guard.outcome.borrow().clone();
             let usage = guard.usage.get();
             let footer = format!(
-                "[agent {} · {} step(s){} · transcript {}]",
+                "[agent {} · {} step(s){} · transcript {reference}]",
                 label.agent,
                 guard.steps.get(),
                 usage.map_or_else(String::new, |u| format!(
                     " · {} input / {} output tokens",
                     u.input_tokens, u.output_tokens
                 )),
-                label.index
             );
             drop(guard);
             let last = match &outcome {
@@ -297,88 +381,5 @@ impl<C: Clock> Runtime<C> {
                 None => ToolOutput::error(format!("the agent ended without an answer\n\n{footer}")),
             })
         })
-    }
-
-    /// Carries out the child's actions until its run ends.
-    async fn drive_child(&self, guard: &ChildGuard<'_, C>, model: &dyn ModelBackend) {
-        let agent = guard.agent;
-        let budget = self.subagents.token_budget.get();
-        loop {
-            guard.forward();
-            if guard.tokens() > budget && agent.borrow().is_running() {
-                let now = self.clock.now();
-                let reason = format!("the token budget of {budget}");
-                let _ = agent.borrow_mut().interrupt_run(now, &reason);
-                continue;
-            }
-            let action = agent.borrow_mut().poll_action();
-            match action {
-                Some(Action::CallModel(request)) => {
-                    let response = model.complete(request, &|_| {}).await;
-                    let now = self.clock.now();
-                    let _ = agent.borrow_mut().handle_model_response(now, response);
-                }
-                Some(Action::CallTools(batch)) => {
-                    let depth = guard.label.depth + 1;
-                    let observer = guard.observer;
-                    let mut running: FuturesUnordered<_> = batch
-                        .into_iter()
-                        .map(|call| async move {
-                            let result = if call.target == ToolSource::Subagent {
-                                self.run_subagent(&call, Some(agent), depth, observer).await
-                            } else {
-                                self.invoke(&call).await
-                            };
-                            (call.call_id, result)
-                        })
-                        .collect();
-                    while let Some((call_id, result)) = running.next().await {
-                        let now = self.clock.now();
-                        let _ = agent.borrow_mut().handle_tool_result(now, &call_id, result);
-                    }
-                }
-                Some(Action::RequestApproval(mut request)) => {
-                    request.agent = Some(guard.label.agent.clone());
-                    let answer = guard.observer.approve(&request).await;
-                    if answer == Approval::Always {
-                        // The user's "always" holds for the session, the main agent included.
-                        self.agent
-                            .borrow_mut()
-                            .policy_mut()
-                            .allow_always(&request.name);
-                    }
-                    let now = self.clock.now();
-                    let _ = agent
-                        .borrow_mut()
-                        .handle_approval(now, &request.call_id, answer);
-                }
-                Some(Action::RunHooks(request)) => {
-                    let (call_id, event) = (request.call_id.clone(), request.event);
-                    let runs = self.run_hooks(event, request.input, request.hooks).await;
-                    let now = self.clock.now();
-                    let _ = agent
-                        .borrow_mut()
-                        .handle_hook_runs(now, &call_id, event, runs);
-                }
-                Some(Action::SearchTools(request)) => {
-                    let searcher = self.searcher.borrow().clone();
-                    let ranked = match searcher {
-                        Some(search) => search(request.query, request.catalog, request.limit).await,
-                        None => Err("no searcher".to_owned()),
-                    };
-                    let now = self.clock.now();
-                    let _ = agent
-                        .borrow_mut()
-                        .handle_search_result(now, &request.call_id, ranked);
-                }
-                None => {
-                    if !agent.borrow().is_running() {
-                        return;
-                    }
-                    let now = self.clock.now();
-                    let _ = agent.borrow_mut().cancel_run(now);
-                }
-            }
-        }
     }
 }

@@ -5,13 +5,15 @@ use super::backends::{ModelStream, RunObserver};
 use super::interrupt::unless_interrupted;
 use super::runtime::{Active, Runtime};
 use super::server_status::ServerStatus;
+use super::subagents::ChildGuard;
 use super::traits::Clock;
-use crate::agent::{Action, AgentError, ToolFailure, ToolInvocation, UiEvent};
+use crate::agent::{Action, Agent, AgentError, Approval, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::mcp::{CallOptions, RequestError};
 use crate::registry::ToolSource;
 use futures::stream::FuturesUnordered;
 use futures::StreamExt;
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
@@ -69,38 +71,69 @@ impl<C: Clock> Runtime<C> {
     /// Carries out the active run's actions until it ends; its final answer, or why not.
     pub(super) async fn drive(&self, observer: &dyn RunObserver) -> Result<String, RunError> {
         let mut outcome = None;
+        self.drive_agent(&self.agent, None, observer, &mut outcome)
+            .await;
+        self.drain_outputs(observer, &mut outcome);
+        self.stop_hooks(observer).await;
+        outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
+    }
+
+    /// The run loop, one for the main agent and every child (`child: Some`): carries out
+    /// `agent`'s actions until its run ends. The main agent's waits race the interrupt; a
+    /// child's are dropped with its parent's batch instead. One loop, so the wasm module
+    /// carries one copy of its async state machine.
+    pub(super) async fn drive_agent(
+        &self,
+        agent: &RefCell<Agent>,
+        child: Option<&ChildGuard<'_, C>>,
+        observer: &dyn RunObserver,
+        outcome: &mut Option<Result<String, RunError>>,
+    ) {
+        let interruptible = child.is_none();
         loop {
-            self.drain_outputs(observer, &mut outcome);
-            let action = self.agent.borrow_mut().poll_action();
+            match child {
+                None => self.drain_outputs(observer, outcome),
+                Some(guard) => {
+                    if guard.over_budget() {
+                        continue;
+                    }
+                }
+            }
+            let action = agent.borrow_mut().poll_action();
             let stopped = match action {
                 Some(Action::CallModel(request)) => {
-                    let summaries = self.agent.borrow().summary_compactions();
-                    if self.agent.borrow().is_compacting() {
+                    // Compaction hooks belong to the main conversation, never to a child's.
+                    let summaries = agent.borrow().summary_compactions();
+                    if interruptible && agent.borrow().is_compacting() {
                         let hooks = self.pre_compact("auto", None, observer);
                         // Ctrl-C stops the hooks; the interrupted run then ends as usual.
                         let _ = unless_interrupted(&self.interrupt, hooks).await;
                     }
-                    let model = Rc::clone(&self.model.borrow());
+                    let model = match child {
+                        Some(guard) => Rc::clone(&guard.model),
+                        None => Rc::clone(&self.model.borrow()),
+                    };
+                    // A child's text is not streamed: its answer reaches the parent whole.
                     let on_stream = |piece: ModelStream<'_>| match piece {
+                        _ if !interruptible => {}
                         ModelStream::Text(text) => observer.on_text_delta(text),
                         ModelStream::Reasoning(text) => observer.on_reasoning_delta(text),
                     };
                     let work = model.complete(request, &on_stream);
-                    let stopped = unless_interrupted(&self.interrupt, work)
-                        .await
-                        .map(|response| {
-                            let now = self.clock.now();
-                            ignore_stale(
-                                self.agent.borrow_mut().handle_model_response(now, response),
-                            );
-                        });
-                    self.after_compaction(summaries, observer).await;
+                    let stopped = self.wait(interruptible, work).await.map(|response| {
+                        let now = self.clock.now();
+                        ignore_stale(agent.borrow_mut().handle_model_response(now, response));
+                    });
+                    if interruptible {
+                        self.after_compaction(summaries, observer).await;
+                    }
                     stopped
                 }
                 Some(Action::CallTools(batch)) => {
-                    let work = self.run_batch(batch, observer);
-                    let stopped = unless_interrupted(&self.interrupt, work).await;
-                    if stopped.is_ok() {
+                    let depth = child.map_or(1, |guard| guard.depth() + 1);
+                    let work = self.run_batch(agent, batch, depth, observer);
+                    let stopped = self.wait(interruptible, work).await;
+                    if stopped.is_ok() && interruptible {
                         self.refresh_servers(observer).await;
                     }
                     stopped
@@ -116,71 +149,93 @@ impl<C: Clock> Runtime<C> {
                             None => Err("no searcher".to_owned()),
                         }
                     };
-                    unless_interrupted(&self.interrupt, work)
-                        .await
-                        .map(|ranked| {
-                            let now = self.clock.now();
-                            ignore_stale(
-                                self.agent
-                                    .borrow_mut()
-                                    .handle_search_result(now, &call_id, ranked),
-                            );
-                        })
+                    self.wait(interruptible, work).await.map(|ranked| {
+                        let now = self.clock.now();
+                        ignore_stale(
+                            agent
+                                .borrow_mut()
+                                .handle_search_result(now, &call_id, ranked),
+                        );
+                    })
                 }
-                Some(Action::RequestApproval(request)) if !observer.can_approve(&request) => {
+                Some(Action::RequestApproval(request))
+                    if interruptible && !observer.can_approve(&request) =>
+                {
                     // Nobody here can answer: the run pauses, its transcript carries it on.
                     let now = self.clock.now();
-                    let _ = self.agent.borrow_mut().pause_run(now);
+                    let _ = agent.borrow_mut().pause_run(now);
                     Ok(())
                 }
                 Some(Action::RunHooks(request)) => {
                     let (call_id, event) = (request.call_id.clone(), request.event);
                     let work = self.run_hooks(event, request.input, request.hooks);
-                    unless_interrupted(&self.interrupt, work).await.map(|runs| {
+                    self.wait(interruptible, work).await.map(|runs| {
                         let now = self.clock.now();
                         ignore_stale(
-                            self.agent
+                            agent
                                 .borrow_mut()
                                 .handle_hook_runs(now, &call_id, event, runs),
                         );
                     })
                 }
-                Some(Action::RequestApproval(request)) => {
-                    let notify = self.notify_approval(&request.name, observer);
+                Some(Action::RequestApproval(mut request)) => {
+                    if let Some(guard) = child {
+                        request.agent = Some(guard.agent_name().to_owned());
+                    }
                     let ask = async {
+                        let notify = async {
+                            if interruptible {
+                                self.notify_approval(&request.name, observer).await;
+                            }
+                        };
                         let (_, answer) = futures::join!(notify, observer.approve(&request));
                         answer
                     };
-                    unless_interrupted(&self.interrupt, ask)
-                        .await
-                        .map(|answer| {
-                            let now = self.clock.now();
-                            ignore_stale(self.agent.borrow_mut().handle_approval(
-                                now,
-                                &request.call_id,
-                                answer,
-                            ));
-                        })
+                    self.wait(interruptible, ask).await.map(|answer| {
+                        if child.is_some() && answer == Approval::Always {
+                            // The user's "always" holds for the session, the main agent included.
+                            self.agent
+                                .borrow_mut()
+                                .policy_mut()
+                                .allow_always(&request.name);
+                        }
+                        let now = self.clock.now();
+                        ignore_stale(agent.borrow_mut().handle_approval(
+                            now,
+                            &request.call_id,
+                            answer,
+                        ));
+                    })
                 }
                 None => {
-                    if !self.agent.borrow().is_running() {
+                    if !agent.borrow().is_running() {
                         break;
                     }
                     // Defensive: a running loop with nothing to do would otherwise spin forever.
                     let now = self.clock.now();
-                    ignore_stale(self.agent.borrow_mut().cancel_run(now));
+                    ignore_stale(agent.borrow_mut().cancel_run(now));
                     Ok(())
                 }
             };
             if let Err(reason) = stopped {
                 // The wait was dropped: MCP calls in flight were cancelled, local tools stopped.
                 let now = self.clock.now();
-                ignore_stale(self.agent.borrow_mut().interrupt_run(now, &reason));
+                ignore_stale(agent.borrow_mut().interrupt_run(now, &reason));
             }
         }
-        self.drain_outputs(observer, &mut outcome);
-        self.stop_hooks(observer).await;
-        outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
+    }
+
+    /// `work`, raced against the interrupt when `interruptible` (`Err(reason)`: dropped).
+    async fn wait<T>(
+        &self,
+        interruptible: bool,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<T, String> {
+        if interruptible {
+            unless_interrupted(&self.interrupt, work).await
+        } else {
+            Ok(work.await)
+        }
     }
 
     pub(super) fn drain_outputs(
@@ -219,14 +274,21 @@ impl<C: Clock> Runtime<C> {
         }
     }
 
-    /// Runs a batch concurrently, feeding each result to the agent as soon as it arrives so
-    /// `tool_end` events come out in completion order.
-    async fn run_batch(&self, batch: Vec<ToolInvocation>, observer: &dyn RunObserver) {
+    /// Runs `agent`'s batch concurrently, feeding each result to it as soon as it arrives so
+    /// `tool_end` events come out in completion order; an `Agent` call starts a child at
+    /// `depth`.
+    async fn run_batch(
+        &self,
+        agent: &RefCell<Agent>,
+        batch: Vec<ToolInvocation>,
+        depth: u32,
+        observer: &dyn RunObserver,
+    ) {
         let mut running: FuturesUnordered<_> = batch
             .into_iter()
             .map(|call| async move {
                 let result = if call.target == ToolSource::Subagent {
-                    self.run_subagent(&call, None, 1, observer).await
+                    self.run_subagent(&call, agent, depth, observer).await
                 } else {
                     self.invoke(&call).await
                 };
@@ -235,11 +297,7 @@ impl<C: Clock> Runtime<C> {
             .collect();
         while let Some((call_id, result)) = running.next().await {
             let now = self.clock.now();
-            ignore_stale(
-                self.agent
-                    .borrow_mut()
-                    .handle_tool_result(now, &call_id, result),
-            );
+            ignore_stale(agent.borrow_mut().handle_tool_result(now, &call_id, result));
         }
     }
 

@@ -7,7 +7,7 @@
 use super::definition::{AgentDefinition, GENERAL_PURPOSE};
 use super::AGENT_TOOL;
 use crate::registry::{char_prefix, Risk, ToolSpec};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// Characters of the catalog in the `Agent` tool's description (about 1,000 tokens).
@@ -128,15 +128,10 @@ impl AgentSet {
             catalog.trim_end()
         );
         let names: Vec<&str> = sorted.iter().map(|d| d.name.as_str()).collect();
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "description": {"type": "string", "description": "A short (3-5 word) description of the task."},
-                "prompt": {"type": "string", "description": "The task for the agent to perform."},
-                "subagent_type": {"type": "string", "enum": names, "description": "The agent to use."}
-            },
-            "required": ["description", "prompt"]
-        });
+        // Parsed from text rather than built with `json!`: the module has the parser anyway,
+        // and the macro's inserts cost more wasm than the text. Same keys, same order.
+        let mut schema = crate::json::parse_str(AGENT_SCHEMA).unwrap_or_default();
+        schema["properties"]["subagent_type"]["enum"] = names.into();
         Some(
             ToolSpec::builtin(AGENT_TOOL, description, schema, Risk::Read)
                 .with_concurrency_safe(true)
@@ -147,6 +142,9 @@ impl AgentSet {
 }
 
 /// Collapses whitespace runs (newlines included) to single spaces.
+/// The `Agent` tool's input schema, without the `enum` of agent names.
+const AGENT_SCHEMA: &str = r#"{"type":"object","properties":{"description":{"type":"string","description":"A short (3-5 word) description of the task."},"prompt":{"type":"string","description":"The task for the agent to perform."},"subagent_type":{"type":"string","enum":[],"description":"The agent to use."}},"required":["description","prompt"]}"#;
+
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -186,6 +184,27 @@ impl AgentRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_schema_text_is_the_schema_with_every_name_in_its_enum() {
+        let spec = AgentSet::with_builtin().tool_spec(4_000).unwrap();
+        let want = json!({
+            "type": "object",
+            "properties": {
+                "description": {"type": "string", "description": "A short (3-5 word) description of the task."},
+                "prompt": {"type": "string", "description": "The task for the agent to perform."},
+                "subagent_type": {"type": "string", "enum": ["general-purpose"], "description": "The agent to use."}
+            },
+            "required": ["description", "prompt"]
+        });
+        assert_eq!(spec.input_schema, want);
+        // Same keys in the same order: the prompt prefix is byte-for-byte what it was.
+        assert_eq!(
+            serde_json::to_string(&spec.input_schema).unwrap(),
+            serde_json::to_string(&want).unwrap()
+        );
+    }
 
     fn def(name: &str, source: &str, description: &str) -> AgentDefinition {
         AgentDefinition {

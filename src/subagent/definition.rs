@@ -84,15 +84,8 @@ impl AgentDefinition {
     pub fn general_purpose() -> Self {
         AgentDefinition {
             name: GENERAL_PURPOSE.to_owned(),
-            description: "General-purpose agent for research and multi-step tasks: give it a \
-                          complete, self-contained task; it works in a fresh context and \
-                          answers with a concise report."
-                .to_owned(),
-            instructions: "You are a subagent working on one task for another agent. Work on \
-                           your own with the tools you have; do not ask questions. When done, \
-                           answer with a concise, complete report of what you found or did: \
-                           it is all the other agent will see."
-                .to_owned(),
+            description: GENERAL_PURPOSE_DESCRIPTION.to_owned(),
+            instructions: GENERAL_PURPOSE_INSTRUCTIONS.to_owned(),
             source: "built-in".to_owned(),
             ..AgentDefinition::default()
         }
@@ -103,12 +96,22 @@ impl AgentDefinition {
     pub fn system_prompt(&self) -> String {
         let body = self.instructions.trim();
         if body.is_empty() {
-            AgentDefinition::general_purpose().instructions
+            GENERAL_PURPOSE_INSTRUCTIONS
         } else {
-            body.to_owned()
+            body
         }
+        .to_owned()
     }
 }
+
+const GENERAL_PURPOSE_DESCRIPTION: &str = "General-purpose agent for research and multi-step \
+    tasks: give it a complete, self-contained task; it works in a fresh context and answers \
+    with a concise report.";
+
+const GENERAL_PURPOSE_INSTRUCTIONS: &str = "You are a subagent working on one task for another \
+    agent. Work on your own with the tools you have; do not ask questions. When done, answer \
+    with a concise, complete report of what you found or did: it is all the other agent will \
+    see.";
 
 /// Whether `name` can be a `subagent_type`: 1 to 64 characters of `[A-Za-z0-9_.-]`, with one
 /// optional `plugin:` qualifier of the same characters.

@@ -1,9 +1,10 @@
 //! Agents given by an embedding program as JSON (the npm package's `agents` option):
 //! `{name, description, instructions?, tools?, disallowedTools?, model?, maxTurns?,
-//! permissionMode?, mcpServers?}`. They rank as `host`, above every file.
+//! permissionMode?, mcpServers?, skills?}`. They rank as `host`, above every file.
 
 use super::catalog::AgentSet;
 use super::definition::{valid_name, AgentDefinition, PermissionMode};
+use crate::json::quoted;
 use serde_json::Value;
 
 /// Reads one agent object; an error names the field (and the agent, once its name is known).
@@ -33,7 +34,8 @@ pub fn definition_from_json(value: &Value) -> Result<AgentDefinition, String> {
     let name = text("name")?.unwrap_or_default();
     if !valid_name(&name) {
         return Err(format!(
-            "agent name {name:?} is not valid (letters, digits, `-`, `_`, `.`)"
+            "agent name {} is not valid (letters, digits, `-`, `_`, `.`)",
+            quoted(&name)
         ));
     }
     let named = |e: String| format!("agent {name}: {e}");
@@ -66,6 +68,7 @@ pub fn definition_from_json(value: &Value) -> Result<AgentDefinition, String> {
             .filter(|m| !m.is_empty() && m != "inherit"),
         max_turns,
         mcp_servers: strings("mcpServers").map_err(named)?.unwrap_or_default(),
+        skills: strings("skills").map_err(named)?.unwrap_or_default(),
         permission_mode,
         source: "host".into(),
         name,
@@ -100,10 +103,11 @@ mod tests {
         let set = agent_set_from_json(&json!([{
             "name": "researcher", "description": "Finds things.", "instructions": "Search.",
             "tools": ["mcp__github__*"], "model": "small", "maxTurns": 4,
-            "permissionMode": "plan"
+            "permissionMode": "plan", "skills": ["review"]
         }]))
         .unwrap();
         let def = set.get("researcher").unwrap();
+        assert_eq!(def.skills, ["review"]);
         assert_eq!(
             def.tools.as_deref(),
             Some(&["mcp__github__*".to_owned()][..])

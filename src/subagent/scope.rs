@@ -9,6 +9,7 @@
 
 use super::definition::{AgentDefinition, PermissionMode};
 use super::AGENT_TOOL;
+use crate::json::quoted;
 use crate::policy::{Decision, Policy, RuleKind};
 use crate::registry::{Registry, Risk, ToolSource, ToolSpec};
 
@@ -70,7 +71,8 @@ pub fn child_scope(
         let (pattern, _) = entry_pattern(entry);
         if policy.add_rule(RuleKind::Deny, &pattern).is_err() {
             warnings.push(format!(
-                "disallowedTools entry {entry:?} is not a tool pattern: the agent gets no tools"
+                "disallowedTools entry {} is not a tool pattern: the agent gets no tools",
+                quoted(entry)
             ));
             let _ = policy.add_rule(RuleKind::Deny, "*");
         }
@@ -81,7 +83,8 @@ pub fn child_scope(
             let (pattern, specified) = entry_pattern(entry);
             if named.add_rule(RuleKind::Deny, &pattern).is_err() {
                 warnings.push(format!(
-                    "tools entry {entry:?} is not a tool pattern; ignored"
+                    "tools entry {} is not a tool pattern; ignored",
+                    quoted(entry)
                 ));
                 continue;
             }
@@ -89,8 +92,9 @@ pub fn child_scope(
                 // Only part of the tool was granted: every call of it asks.
                 let _ = policy.add_rule(RuleKind::Ask, &pattern);
                 warnings.push(format!(
-                    "tools entry {entry:?}: argument rules are not supported, so every call \
-                     of {pattern} asks"
+                    "tools entry {}: argument rules are not supported, so every call of \
+                     {pattern} asks",
+                    quoted(entry)
                 ));
             }
         }

@@ -1,5 +1,6 @@
 //! The assembled application: runtime, servers, built-in tools, model and the terminal view.
 
+pub mod agent_models;
 pub mod connect;
 pub mod instructions;
 pub mod local_tools;
@@ -276,8 +277,16 @@ impl App {
         };
         let processes = HookProcesses::new(extensions.cwd().to_path_buf(), hook_audit);
         runtime.set_hook_runner(Some(processes.runner()));
-        let agent_files = crate::extensions::agents::agent_files(&extensions);
+        let mut agent_files = crate::extensions::agents::agent_files(&extensions);
+        let provider =
+            agent_models::session_provider(options.model.as_deref(), options.base_url.as_deref());
+        agent_models::check_models(&mut agent_files, provider);
         runtime.set_agents(agent_files.set.clone());
+        runtime.set_model_resolver(Some(agent_models::resolver(
+            options.base_url.as_deref(),
+            provider,
+            agent_files.paths.clone(),
+        )));
         runtime.set_subagent_limits(
             options.max_agent_depth,
             agentwire::subagent::DEFAULT_TOKEN_BUDGET,

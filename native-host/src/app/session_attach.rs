@@ -136,6 +136,7 @@ pub fn attach(app: &App, session: &OpenSession) -> Result<(), String> {
     }
     *app.sessions.borrow_mut() = Some(session.store.clone());
     sink(&app.runtime, Rc::clone(&session.file));
+    child_sink(&app.runtime, session.store.clone(), session.id.clone());
     Ok(())
 }
 
@@ -167,7 +168,9 @@ pub fn switch(app: &App, id: &str) -> Result<usize, String> {
     app.runtime
         .with_agent(|agent| agent.set_history(history))
         .map_err(|e| e.to_string())?;
+    let id = file.id.clone();
     sink(&app.runtime, Rc::new(RefCell::new(file)));
+    child_sink(&app.runtime, store, id);
     Ok(n)
 }
 
@@ -177,6 +180,23 @@ fn sink(runtime: &Runtime<TokioClock>, file: Rc<RefCell<SessionFile>>) {
         if let Err(e) = file.borrow_mut().append(entry) {
             if !warned.replace(true) {
                 eprintln!("warning: the session is no longer saved: {e}");
+            }
+        }
+    })));
+}
+
+/// Keeps each subagent's transcript in a file beside session `id`'s; the parent's tool result
+/// names the file. A write that fails is reported once; the child's answer still counts.
+fn child_sink(runtime: &Runtime<TokioClock>, store: SessionStore, id: String) {
+    let warned = Cell::new(false);
+    runtime.set_child_transcript_sink(Some(Rc::new(move |child| {
+        match store.save_child(&id, child) {
+            Ok(path) => Some(path.display().to_string()),
+            Err(e) => {
+                if !warned.replace(true) {
+                    eprintln!("warning: subagent transcripts are no longer saved: {e}");
+                }
+                None
             }
         }
     })));

@@ -278,5 +278,9 @@ pub fn info_json(store: &SessionStore, info: &SessionInfo) -> Value {
     v
 }
 
+mod children;
+
+pub use children::ChildFile;
+
 #[cfg(test)]
 mod tests;

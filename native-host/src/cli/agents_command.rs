@@ -98,7 +98,12 @@ pub fn run(cli: &Cli) -> Option<i32> {
     };
     let extensions =
         Extensions::discover(&options.plugin_dirs, options.bare, options.trust_workspace);
-    let files = agent_files(&extensions);
+    let mut files = agent_files(&extensions);
+    let provider = crate::app::agent_models::session_provider(
+        options.model.as_deref(),
+        options.base_url.as_deref(),
+    );
+    crate::app::agent_models::check_models(&mut files, provider);
     if options.json {
         crate::outln!("{}", agents_json(&files));
     } else {

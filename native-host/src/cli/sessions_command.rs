@@ -59,6 +59,22 @@ fn execute(settings: &Settings, command: &SessionsCommand, as_json: bool) -> Res
                     crate::outln!("{}", human(entry));
                 }
             }
+            // The subagents' transcripts, kept beside the session's, each after a heading.
+            for child in store.load_children(id)? {
+                let file = child.path.display().to_string();
+                if !as_json {
+                    crate::outln!("── {file}");
+                }
+                for entry in child.parsed.transcript.entries() {
+                    if as_json {
+                        let mut value = entry.to_value();
+                        value["agent_transcript"] = file.clone().into();
+                        crate::outln!("{value}");
+                    } else {
+                        crate::outln!("  {}", human(entry));
+                    }
+                }
+            }
         }
         SessionsCommand::Rm { id } => {
             store.remove(id)?;

@@ -16,6 +16,7 @@
 mod backend;
 mod error;
 mod key;
+pub mod named;
 mod retry;
 mod settings;
 mod wire;
