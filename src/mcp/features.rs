@@ -19,6 +19,9 @@ pub enum ListKind {
     ResourceTemplates,
     /// `prompts/list` → `prompts`.
     Prompts,
+    /// `skills/list` → `skills` (the Skills extension; see [`super::skills`]).
+    #[cfg(feature = "mcp-skills")]
+    Skills,
 }
 
 impl ListKind {
@@ -29,6 +32,8 @@ impl ListKind {
             ListKind::Resources => ("resources/list", "resources"),
             ListKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
             ListKind::Prompts => ("prompts/list", "prompts"),
+            #[cfg(feature = "mcp-skills")]
+            ListKind::Skills => ("skills/list", "skills"),
         }
     }
 
@@ -54,6 +59,8 @@ fn needed_capability(method: &str) -> Option<(&'static str, Option<&'static str>
         m if m.starts_with("prompts/") => ("prompts", None),
         "completion/complete" => ("completions", None),
         "logging/setLevel" => ("logging", None),
+        #[cfg(feature = "mcp-skills")]
+        m if m.starts_with("skills/") => ("extensions", Some(super::skills::SKILLS_EXTENSION)),
         _ => return None,
     })
 }
@@ -65,6 +72,10 @@ impl ClientSession {
         let Some((capability, flag)) = needed_capability(method) else {
             return true;
         };
+        #[cfg(feature = "mcp-skills")]
+        if capability == "extensions" {
+            return self.skills_negotiated();
+        }
         let declared = self
             .server()
             .and_then(|s| s.capabilities.get(capability))

@@ -16,6 +16,8 @@ pub(crate) mod param_headers;
 mod roots;
 pub mod sampling;
 mod session;
+#[cfg(feature = "mcp-skills")]
+pub mod skills;
 #[cfg(feature = "mcp-tasks")]
 mod tasks;
 
