@@ -113,6 +113,7 @@ fn rank(skill: &Skill) -> u8 {
         Scope::User => 2,
         Scope::Project { .. } => 4,
         Scope::Plugin { .. } => 6,
+        Scope::Server { .. } => 8,
     };
     scope + u8::from(skill.kind == SkillKind::Command)
 }
@@ -268,7 +269,10 @@ impl SkillSet {
         }
         let mut best: Option<&Skill> = None;
         let mut plugins: Vec<&Skill> = Vec::new();
-        for s in self.items.iter().filter(|s| s.name == name) {
+        // A server's skill never answers to a bare name: it may not shadow, or stand in for,
+        // a skill of the same name from anywhere else.
+        let bare = |s: &&Skill| s.name == name && !matches!(s.scope, Scope::Server { .. });
+        for s in self.items.iter().filter(bare) {
             if let Scope::Plugin { plugin, .. } = &s.scope {
                 if !plugins.iter().any(|p| p.scope.plugin() == Some(plugin)) {
                     plugins.push(s);
