@@ -71,6 +71,13 @@ impl McpClient {
         })
     }
 
+    /// Whether the Skills extension is in use with this server (see
+    /// [`ClientSession::skills_negotiated`](crate::mcp::ClientSession::skills_negotiated)).
+    #[cfg(feature = "mcp-skills")]
+    pub fn skills_negotiated(&self) -> bool {
+        self.with_session(|s| s.skills_negotiated())
+    }
+
     /// Whether the server declared what `method` needs.
     pub fn offers(&self, method: &str) -> bool {
         self.with_session(|s| s.offers(method))
