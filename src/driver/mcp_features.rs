@@ -78,6 +78,12 @@ impl McpClient {
         self.with_session(|s| s.skills_negotiated())
     }
 
+    /// The MCP extensions in use with this server (see
+    /// [`ClientSession::negotiated_extensions`](crate::mcp::ClientSession::negotiated_extensions)).
+    pub fn extensions(&self) -> Vec<&'static str> {
+        self.with_session(|s| s.negotiated_extensions())
+    }
+
     /// Whether the server declared what `method` needs.
     pub fn offers(&self, method: &str) -> bool {
         self.with_session(|s| s.offers(method))

@@ -13,6 +13,7 @@ use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::agent::ToolInvocation;
 use crate::content::ToolOutput;
+use crate::ext::server_skill::server_skill_record;
 use crate::ext::server_skill::{
     activation_text, add_server_skills, check_fetched, qualified_names,
 };
@@ -58,7 +59,22 @@ impl<C: Clock> Runtime<C> {
                 Err(error) => notices.push(format!("MCP server {name}: skills/list: {error}")),
             }
         }
+        self.keep_server_skills_in_set();
         notices
+    }
+
+    /// Puts back the held skills a host's reload of the skill set dropped (nothing is read:
+    /// the listing is the one already held).
+    fn keep_server_skills_in_set(&self) {
+        let state = self.server_skills.borrow();
+        self.with_agent(|agent| {
+            for held in &state.held {
+                if agent.skills().get(&held.qualified).is_none() {
+                    let record = server_skill_record(&held.server, &held.qualified, &held.skill);
+                    agent.skills_mut().insert(record);
+                }
+            }
+        });
     }
 
     /// Puts one server's listing in the skill set; the notices of what was left out.

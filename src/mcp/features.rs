@@ -86,6 +86,31 @@ impl ClientSession {
         }
     }
 
+    /// The MCP extensions in use with this server: asked for in the config, the modern era,
+    /// and declared by the server too (what `mcp list` shows).
+    pub fn negotiated_extensions(&self) -> Vec<&'static str> {
+        let declared = |name: &str| {
+            self.server().is_some_and(|s| {
+                s.era == super::Era::Modern
+                    && s.capabilities
+                        .get("extensions")
+                        .and_then(|e| e.get(name))
+                        .is_some_and(Value::is_object)
+            })
+        };
+        let mut names = Vec::new();
+        #[cfg(feature = "mcp-tasks")]
+        if self.config.tasks && declared(super::tasks::TASKS_EXTENSION) {
+            names.push(super::tasks::TASKS_EXTENSION);
+        }
+        #[cfg(feature = "mcp-skills")]
+        if self.config.skills && declared(super::skills::SKILLS_EXTENSION) {
+            names.push(super::skills::SKILLS_EXTENSION);
+        }
+        let _ = declared;
+        names
+    }
+
     /// Lists every entry of `kind` across pages (at most `max_tool_pages`); ends in
     /// [`SessionEvent::Listed`](super::SessionEvent::Listed) (`ToolsListed` for tools) or
     /// `Failed`. Every kind shares this one path, on the wire and in the wasm build.

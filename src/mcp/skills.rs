@@ -114,14 +114,7 @@ impl super::ClientSession {
     /// modern era, and declared by the server in its `extensions`. Only then is `skills/list`
     /// offered ([`ClientSession::offers`](super::ClientSession::offers)).
     pub fn skills_negotiated(&self) -> bool {
-        self.config.skills
-            && self.server().is_some_and(|s| {
-                s.era == super::Era::Modern
-                    && s.capabilities
-                        .get("extensions")
-                        .and_then(|e| e.get(SKILLS_EXTENSION))
-                        .is_some_and(Value::is_object)
-            })
+        self.negotiated_extensions().contains(&SKILLS_EXTENSION)
     }
 }
 
