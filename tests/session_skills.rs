@@ -261,8 +261,10 @@ fn host_with(served: &Rc<RefCell<Served>>, model: Rc<ScriptedModel>) -> Host {
 }
 
 fn serving(md: &str, w9: &str, entry: Value) -> Rc<RefCell<Served>> {
-    let mut served = Served::default();
-    served.skills = vec![entry];
+    let mut served = Served {
+        skills: vec![entry],
+        ..Served::default()
+    };
     served
         .files
         .insert("skill://pdf-tools/SKILL.md".into(), md.into());

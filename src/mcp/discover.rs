@@ -87,6 +87,11 @@ impl ClientSession {
         if self.config.elicitation {
             capabilities.insert("elicitation".into(), json!({"form": {}}));
         }
+        // Mutated only by the extensions a build has.
+        #[cfg_attr(
+            not(any(feature = "mcp-tasks", feature = "mcp-skills")),
+            allow(unused_mut)
+        )]
         let mut extensions = Map::new();
         #[cfg(feature = "mcp-tasks")]
         if self.config.tasks && era == Era::Modern {

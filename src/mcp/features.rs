@@ -98,6 +98,11 @@ impl ClientSession {
                         .is_some_and(Value::is_object)
             })
         };
+        // Mutated only by the extensions a build has.
+        #[cfg_attr(
+            not(any(feature = "mcp-tasks", feature = "mcp-skills")),
+            allow(unused_mut)
+        )]
         let mut names = Vec::new();
         #[cfg(feature = "mcp-tasks")]
         if self.config.tasks && declared(super::tasks::TASKS_EXTENSION) {

@@ -60,7 +60,8 @@ fn refused(mut entry: Value, edit: impl FnOnce(&mut Value)) -> String {
 
 #[test]
 fn entries_a_host_must_not_load_are_refused_with_why() {
-    let cases: Vec<(&str, Box<dyn FnOnce(&mut Value)>)> = vec![
+    type Edit = Box<dyn FnOnce(&mut Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
         ("dynamic", Box::new(|e| e["resources"] = json!("dynamic"))),
         ("neither", Box::new(|e| e["resources"] = Value::Null)),
         (
