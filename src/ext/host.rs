@@ -95,6 +95,7 @@ pub trait SkillHost {
     fn expand(&self, input: &str) -> Option<Result<Expansion, String>>;
     /// Whether `name` is a skill an MCP server serves: the host then activates it (reads and
     /// verifies its `SKILL.md`), since that takes I/O. None by default.
+    #[cfg(feature = "mcp-skills")]
     fn served_remotely(&self, name: &str) -> bool {
         let _ = name;
         false

@@ -87,22 +87,21 @@ impl ClientSession {
         if self.config.elicitation {
             capabilities.insert("elicitation".into(), json!({"form": {}}));
         }
-        // Mutated only by the extensions a build has.
-        #[cfg_attr(
-            not(any(feature = "mcp-tasks", feature = "mcp-skills")),
-            allow(unused_mut)
-        )]
-        let mut extensions = Map::new();
-        #[cfg(feature = "mcp-tasks")]
-        if self.config.tasks && era == Era::Modern {
-            extensions.insert(super::tasks::TASKS_EXTENSION.into(), json!({}));
-        }
-        #[cfg(feature = "mcp-skills")]
-        if self.config.skills && era == Era::Modern {
-            extensions.insert(super::skills::SKILLS_EXTENSION.into(), json!({}));
-        }
-        if !extensions.is_empty() {
-            capabilities.insert("extensions".into(), Value::Object(extensions));
+        // The extensions this build has, asked for in the config (none in the legacy era).
+        #[cfg(any(feature = "mcp-tasks", feature = "mcp-skills"))]
+        {
+            let mut extensions = Map::new();
+            #[cfg(feature = "mcp-tasks")]
+            if self.config.tasks && era == Era::Modern {
+                extensions.insert(super::tasks::TASKS_EXTENSION.into(), json!({}));
+            }
+            #[cfg(feature = "mcp-skills")]
+            if self.config.skills && era == Era::Modern {
+                extensions.insert(super::skills::SKILLS_EXTENSION.into(), json!({}));
+            }
+            if !extensions.is_empty() {
+                capabilities.insert("extensions".into(), Value::Object(extensions));
+            }
         }
         Value::Object(capabilities)
     }
