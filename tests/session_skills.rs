@@ -472,3 +472,16 @@ fn entries_a_host_must_not_load_are_left_out_with_a_notice_naming_the_server() {
         "{notices:?}"
     );
 }
+
+#[test]
+fn a_removed_server_takes_its_skills_with_it() {
+    let served = serving(PDF_MD, W9, pdf_entry(PDF_MD, W9));
+    let model = ScriptedModel::new([answer("hi"), answer("again")]);
+    let mut host = host_with(&served, Rc::clone(&model));
+    host.run("hello", &Observer::default()).unwrap();
+    assert!(catalog_of(&model, 0).contains("docs:pdf-tools"));
+    assert!(host.runtime.remove_server("docs"));
+    assert!(host.runtime.server_skills().is_empty());
+    host.run("hello again", &Observer::default()).unwrap();
+    assert_eq!(catalog_of(&model, 1), "", "no skill left to offer");
+}

@@ -13,10 +13,10 @@ use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::agent::ToolInvocation;
 use crate::content::ToolOutput;
-use crate::ext::server_skill::server_skill_record;
 use crate::ext::server_skill::{
     activation_text, add_server_skills, check_fetched, qualified_names,
 };
+use crate::ext::server_skill::{remove_server_skills, server_skill_record};
 use crate::ext::tools::{ACTIVATE_SKILL, READ_SKILL_FILE};
 use crate::json::quoted;
 use crate::mcp::skills::{parse_skill_list, read_bytes, ServerSkill, SkillFile};
@@ -61,6 +61,15 @@ impl<C: Clock> Runtime<C> {
         }
         self.keep_server_skills_in_set();
         notices
+    }
+
+    /// Forgets `server`'s skills (the server was removed, or connected anew): they leave the
+    /// skill set, and a new connection's are listed before the next run.
+    pub(super) fn forget_server_skills(&self, server: &str) {
+        let mut state = self.server_skills.borrow_mut();
+        state.listed.retain(|s| s != server);
+        state.held.retain(|h| h.server != server);
+        self.with_agent(|agent| remove_server_skills(agent.skills_mut(), server));
     }
 
     /// Puts back the held skills a host's reload of the skill set dropped (nothing is read:
