@@ -79,8 +79,8 @@ impl ClientSession {
             .iter_mut()
             .find(|t| stream.is_some() && t.listen == stream)
         else {
-            // The list_changed stream's acknowledgement: nothing to do.
-            return stream.is_some() && stream == self.listen;
+            // Not a task's stream (the list_changed one's): reported as before.
+            return false;
         };
         let accepted = params
             .pointer("/notifications/taskIds")
