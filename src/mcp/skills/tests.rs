@@ -115,6 +115,22 @@ fn entries_a_host_must_not_load_are_refused_with_why() {
             Box::new(|e| e["resources"][0]["uri"] = json!("skill://acme/pdf-tools/a//b")),
         ),
         (
+            "not inside the skill",
+            Box::new(|e| e["resources"][0]["uri"] = json!("skill://acme/pdf-tools/forms\\w9.md")),
+        ),
+        (
+            "not inside the skill",
+            Box::new(|e| e["resources"][0]["uri"] = json!("skill://acme/pdf-tools/./w9.md")),
+        ),
+        (
+            "not inside the skill",
+            Box::new(|e| e["resources"][0]["uri"] = json!("skill://acme/pdf-tools/w9\n.md")),
+        ),
+        (
+            "not inside the skill",
+            Box::new(|e| e["resources"][0]["uri"] = json!("skill://acme/pdf-tools/")),
+        ),
+        (
             "digest",
             Box::new(|e| e["resources"][0]["digest"] = json!("sha256:ABC")),
         ),
