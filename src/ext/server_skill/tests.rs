@@ -85,6 +85,10 @@ fn a_server_skill_joins_the_catalog_without_shadowing_a_local_one() {
     let mut again = SkillSet::new();
     add_server_skills(&mut again, "docs", &skills);
     assert_eq!(again.catalog(8_000).names, ["docs:pdf"]);
+    // Alone, it still answers to no bare name: `pdf` and `/pdf` reach nothing.
+    assert!(again.get("pdf").is_none());
+    assert!(again.resolve("/pdf").is_none());
+    assert!(again.get("docs:pdf").is_some());
     assert_eq!(remove_server_skills(&mut set, "docs"), 1);
     assert!(set.get("docs:pdf").is_none() && set.get("pdf").is_some());
 }
