@@ -68,12 +68,13 @@ pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_millis(30_000);
 /// Risk classes accepted by `risk` and `toolRisk`.
 pub const RISKS: [&str; 4] = ["read", "write", "execute", "network"];
 
-const COMMON_FIELDS: [&str; 11] = [
+const COMMON_FIELDS: [&str; 12] = [
     "type",
     "protocol",
     "disabled",
     "sampling",
     "tasks",
+    "skills",
     "defer",
     "alwaysLoad",
     "timeout",
@@ -108,6 +109,9 @@ pub struct ServerConfig {
     /// agentwire extension: `"tasks": true` declares the MCP Tasks extension to this server
     /// (modern era) and follows the tasks it answers tool calls with; off by default.
     pub tasks: bool,
+    /// agentwire extension: `"skills": true` declares the MCP Skills extension to this server
+    /// (modern era) and offers the skills it serves in the skill catalog; off by default.
+    pub skills: bool,
     /// Per-request timeout.
     pub timeout: Duration,
     /// Time allowed for start-up and the MCP handshake.
@@ -317,6 +321,7 @@ fn invalid(name: &str, error: ConfigError) -> ServerConfig {
         disabled: false,
         sampling: false,
         tasks: false,
+        skills: false,
         timeout: DEFAULT_TIMEOUT,
         startup_timeout: DEFAULT_STARTUP_TIMEOUT,
         transport: ServerTransport::Invalid { error },
@@ -444,6 +449,7 @@ impl EntryCtx<'_> {
         let disabled = flag("disabled")?;
         let sampling = flag("sampling")?;
         let tasks = flag("tasks")?;
+        let skills = flag("skills")?;
         let risk = match map.get("risk") {
             None | Some(Value::Null) => None,
             Some(v) => Some(self.risk_value("risk", v)?),
@@ -480,6 +486,7 @@ impl EntryCtx<'_> {
             disabled,
             sampling,
             tasks,
+            skills,
             tool_search,
             timeout: self.millis(map, "timeout", DEFAULT_TIMEOUT)?,
             startup_timeout: self.millis(map, "startupTimeout", DEFAULT_STARTUP_TIMEOUT)?,

@@ -9,7 +9,7 @@ mod support;
 
 use agentwire::mcp::{
     CallOptions, ProtocolChoice, RequestError, SessionConfig, SessionEvent, FIRST_TASK_POLL,
-    MAX_TASK_POLL,
+    MAX_TASK_POLL, TASK_FALLBACK_POLL,
 };
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -51,6 +51,33 @@ fn task(id: &str, status: &str) -> Value {
     json!({"resultType": "task", "taskId": id, "status": status,
            "createdAt": "2026-12-02T00:00:00Z", "lastUpdatedAt": "2026-12-02T00:00:00Z",
            "ttlMs": null})
+}
+
+/// The `subscriptions/listen` the session opens for a task's status, once it is created: its
+/// request (whose id names the stream).
+fn listened(pair: &mut Pair, task_id: &str) -> Value {
+    let listen = pair.recv();
+    assert_eq!(listen["method"], "subscriptions/listen", "{listen}");
+    assert_eq!(
+        listen["params"]["notifications"],
+        json!({"taskIds": [task_id]}),
+        "{listen}"
+    );
+    assert_eq!(
+        listen["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        MODERN
+    );
+    listen
+}
+
+/// The task's stream being closed (`notifications/cancelled` naming the listen request).
+fn closed(pair: &mut Pair, listen: &Value) {
+    let cancelled = pair.recv();
+    assert_eq!(
+        cancelled["method"], "notifications/cancelled",
+        "{cancelled}"
+    );
+    assert_eq!(cancelled["params"]["requestId"], listen["id"]);
 }
 
 fn capabilities(request: &Value) -> &Value {
@@ -103,6 +130,7 @@ fn a_task_is_polled_at_its_interval_reports_progress_and_ends_with_its_result() 
         panic!("the status message is progress")
     };
     assert_eq!((about, message.as_deref()), (op, Some("queued")));
+    let listen = listened(&mut pair, "t-42");
     assert!(pair.sent.is_empty());
     assert_eq!(
         pair.client.poll_timeout(),
@@ -141,6 +169,7 @@ fn a_task_is_polled_at_its_interval_reports_progress_and_ends_with_its_result() 
     };
     assert_eq!(finished, op);
     assert_eq!(output.to_model_text(), "finally");
+    closed(&mut pair, &listen);
     assert_eq!(pair.client.poll_timeout(), None, "nothing left to poll");
 }
 
@@ -149,6 +178,7 @@ fn without_a_hint_polls_back_off_to_the_cap_and_a_failed_task_fails_the_call() {
     let mut pair = modern_pair(tasks_config());
     let (_, request) = call(&mut pair, "slow", CallOptions::default());
     pair.reply(&request, task("t-7", "working"));
+    listened(&mut pair, "t-7");
     let mut waits = Vec::new();
     let mut last = pair.now;
     for _ in 0..14 {
@@ -192,6 +222,7 @@ fn a_task_needing_input_asks_the_host_and_sends_the_answers_with_tasks_update() 
     let mut pair = modern_pair(tasks_config());
     let (op, request) = call(&mut pair, "book", CallOptions::default());
     pair.reply(&request, task("t-9", "working"));
+    listened(&mut pair, "t-9");
     pair.advance(FIRST_TASK_POLL.as_millis() as u64);
     let poll = pair.recv();
     pair.reply(
@@ -252,9 +283,11 @@ fn cancelling_or_running_out_of_time_sends_tasks_cancel_and_a_late_answer_is_dro
     let mut pair = modern_pair(tasks_config());
     let (op, request) = call(&mut pair, "slow", CallOptions::default());
     pair.reply(&request, task("t-c", "working"));
+    let listen = listened(&mut pair, "t-c");
     pair.advance(FIRST_TASK_POLL.as_millis() as u64);
     let poll = pair.recv();
     pair.client.cancel(op, "interrupted").unwrap();
+    closed(&mut pair, &listen);
     let cancel = pair.recv();
     assert_eq!(cancel["method"], "tasks/cancel");
     assert_eq!(cancel["params"]["taskId"], "t-c");
@@ -298,6 +331,8 @@ fn cancelling_or_running_out_of_time_sends_tasks_cancel_and_a_late_answer_is_dro
                     assert_eq!(sent["params"]["taskId"], "t-f");
                     pair.reply(&sent, json!({}));
                 }
+                // The task's status stream, opened and (at the end) closed.
+                Some("subscriptions/listen" | "notifications/cancelled") => {}
                 other => panic!("unexpected {other:?}"),
             }
         }
@@ -357,4 +392,145 @@ fn hostile_task_answers_end_the_call_with_a_reason() {
         panic!("an unknown status is refused")
     };
     assert!(reason.contains("\"sleeping\""), "{reason}");
+}
+
+fn acknowledge(pair: &mut Pair, listen: &Value, task_ids: Value) {
+    pair.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+        "params": {"notifications": {"taskIds": task_ids},
+                   "_meta": {"io.modelcontextprotocol/subscriptionId": listen["id"]}}}),
+    );
+}
+
+fn pushed(pair: &mut Pair, listen: &Value, mut state: Value) {
+    state["_meta"] = json!({"io.modelcontextprotocol/subscriptionId": listen["id"]});
+    pair.send(json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": state}));
+}
+
+fn due_in(pair: &Pair) -> Duration {
+    let due = pair.client.poll_timeout().expect("a timer");
+    due.saturating_since(pair.now)
+}
+
+#[test]
+fn task_status_pushed_on_the_listen_stream_replaces_polling() {
+    let mut pair = modern_pair(tasks_config());
+    let (op, request) = call(&mut pair, "slow", CallOptions::default());
+    let mut created = task("t-p", "working");
+    created["pollIntervalMs"] = json!(1_000);
+    pair.reply(&request, created);
+    let listen = listened(&mut pair, "t-p");
+    assert_eq!(
+        due_in(&pair),
+        Duration::from_secs(1),
+        "polled until acknowledged"
+    );
+    acknowledge(&mut pair, &listen, json!(["t-p"]));
+    assert!(pair.events.is_empty(), "{:?}", pair.events);
+    assert_eq!(
+        due_in(&pair),
+        TASK_FALLBACK_POLL,
+        "polling is only the fallback now"
+    );
+    pair.advance(10_000);
+    assert!(
+        pair.sent.is_empty(),
+        "no tasks/get while the status is pushed"
+    );
+
+    let mut working = task("t-p", "working");
+    working["statusMessage"] = json!("halfway");
+    working["pollIntervalMs"] = json!(1_000);
+    pushed(&mut pair, &listen, working);
+    let SessionEvent::Progress {
+        request, message, ..
+    } = pair.event()
+    else {
+        panic!("a pushed status message is progress")
+    };
+    assert_eq!((request, message.as_deref()), (op, Some("halfway")));
+    assert_eq!(
+        due_in(&pair),
+        TASK_FALLBACK_POLL,
+        "news pushes the fallback out"
+    );
+
+    // News of a task nobody follows is dropped.
+    pushed(&mut pair, &listen, task("t-other", "completed"));
+    assert!(pair.events.is_empty(), "{:?}", pair.events);
+
+    let mut done = task("t-p", "completed");
+    done["result"] = text_result("pushed result");
+    pushed(&mut pair, &listen, done);
+    let SessionEvent::ToolResult {
+        request,
+        result: Ok(output),
+    } = pair.event()
+    else {
+        panic!("the pushed completion ends the call")
+    };
+    assert_eq!(
+        (request, output.to_model_text()),
+        (op, "pushed result".into())
+    );
+    closed(&mut pair, &listen);
+    assert!(pair.sent.is_empty(), "never a tasks/get: {:?}", pair.sent);
+    assert_eq!(pair.client.poll_timeout(), None);
+}
+
+#[test]
+fn a_quiet_stream_falls_back_to_tasks_get_and_an_unacknowledged_or_ended_one_to_polling() {
+    let mut pair = modern_pair(tasks_config());
+    let (_, request) = call(&mut pair, "slow", CallOptions::default());
+    let mut created = task("t-q", "working");
+    created["pollIntervalMs"] = json!(1_000);
+    pair.reply(&request, created);
+    let listen = listened(&mut pair, "t-q");
+    acknowledge(&mut pair, &listen, json!(["t-q"]));
+    pair.advance(TASK_FALLBACK_POLL.as_millis() as u64 - 1);
+    assert!(pair.sent.is_empty());
+    pair.advance(1);
+    let poll = pair.recv();
+    assert_eq!(
+        poll["method"], "tasks/get",
+        "a quiet stream: the fallback poll"
+    );
+    let working = json!({"resultType": "complete", "taskId": "t-q", "status": "working",
+                         "pollIntervalMs": 1_000});
+    pair.reply(&poll, working);
+    assert_eq!(due_in(&pair), TASK_FALLBACK_POLL);
+    // The server ends the stream: ordinary polling at the server's interval again.
+    pair.reply_error(&listen, -32603, "stream closed");
+    assert!(pair.events.is_empty(), "{:?}", pair.events);
+    assert_eq!(due_in(&pair), Duration::from_secs(1));
+
+    // A stream acknowledged without the task: ordinary polling all along.
+    let (_, request) = call(&mut pair, "slow", CallOptions::default());
+    pair.reply(&request, {
+        let mut t = task("t-r", "working");
+        t["pollIntervalMs"] = json!(1_000);
+        t
+    });
+    let other = listened(&mut pair, "t-r");
+    acknowledge(&mut pair, &other, json!([]));
+    let soonest = due_in(&pair);
+    assert!(soonest <= Duration::from_secs(1), "{soonest:?}");
+}
+
+#[test]
+fn input_required_both_pushed_and_polled_asks_the_host_once() {
+    let mut pair = modern_pair(tasks_config());
+    let (_, request) = call(&mut pair, "book", CallOptions::default());
+    pair.reply(&request, task("t-i", "working"));
+    let listen = listened(&mut pair, "t-i");
+    pair.advance(FIRST_TASK_POLL.as_millis() as u64);
+    let poll = pair.recv();
+    let needs = json!({"taskId": "t-i", "status": "input_required",
+        "inputRequests": {"seat": {"method": "elicitation/create",
+            "params": {"message": "Window or aisle?", "mode": "form",
+                       "requestedSchema": {"type": "object"}}}}});
+    pushed(&mut pair, &listen, needs.clone());
+    pair.reply(&poll, needs);
+    assert!(matches!(pair.event(), SessionEvent::ServerRequest { .. }));
+    assert!(pair.events.is_empty(), "asked once: {:?}", pair.events);
 }

@@ -111,6 +111,11 @@ impl SkillState {
             };
         }
         let skill_name = text("name");
+        #[cfg(feature = "mcp-skills")]
+        if source.served_remotely(skill_name) {
+            // The host reads and verifies it from its server; it grants nothing.
+            return None;
+        }
         let Activation {
             body,
             allowed,

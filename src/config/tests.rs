@@ -638,6 +638,23 @@ fn the_tasks_extension_is_off_unless_an_entry_turns_it_on() {
 }
 
 #[test]
+fn the_skills_extension_is_off_unless_an_entry_turns_it_on() {
+    let config = parse(
+        r#"{"mcpServers": {"docs": {"command": "x", "skills": true}, "other": {"command": "y"}}}"#,
+    )
+    .unwrap();
+    let skills: Vec<(&str, bool)> = config
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.skills))
+        .collect();
+    assert_eq!(skills, [("docs", true), ("other", false)]);
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    let text = err(r#"{"mcpServers": {"s": {"command": "x", "skills": "on"}}}"#);
+    assert!(text.contains("\"skills\" must be a boolean"), "{text}");
+}
+
+#[test]
 fn a_server_defined_twice_is_a_warning_and_the_last_definition_wins() {
     let cfg = parse(
         r#"{"mcpServers": {"gh": {"command": "first"}, "other": {"type": "mock"},

@@ -71,6 +71,19 @@ impl McpClient {
         })
     }
 
+    /// Whether the Skills extension is in use with this server (see
+    /// [`ClientSession::skills_negotiated`](crate::mcp::ClientSession::skills_negotiated)).
+    #[cfg(feature = "mcp-skills")]
+    pub fn skills_negotiated(&self) -> bool {
+        self.with_session(|s| s.skills_negotiated())
+    }
+
+    /// The MCP extensions in use with this server (see
+    /// [`ClientSession::negotiated_extensions`](crate::mcp::ClientSession::negotiated_extensions)).
+    pub fn extensions(&self) -> Vec<&'static str> {
+        self.with_session(|s| s.negotiated_extensions())
+    }
+
     /// Whether the server declared what `method` needs.
     pub fn offers(&self, method: &str) -> bool {
         self.with_session(|s| s.offers(method))

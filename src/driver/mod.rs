@@ -22,6 +22,8 @@ mod resource_tools;
 mod resume;
 mod runtime;
 mod sampling;
+#[cfg(feature = "mcp-skills")]
+mod server_skills;
 mod server_status;
 mod servers;
 mod subagents;

@@ -49,6 +49,9 @@ pub struct Runtime<C: Clock> {
     pub(super) transcript_sink: RefCell<Option<TranscriptSink>>,
     /// Agent definitions, limits and the transcripts of child runs.
     pub(super) subagents: super::subagents::SubagentState,
+    /// Skills MCP servers serve (the Skills extension).
+    #[cfg(feature = "mcp-skills")]
+    pub(super) server_skills: RefCell<super::server_skills::ServerSkills>,
 }
 
 /// Marks the interrupt handle active for as long as it lives, so a run whose future the host
@@ -88,6 +91,8 @@ impl<C: Clock> Runtime<C> {
             interrupt: RunInterrupt::new(),
             transcript_sink: RefCell::new(None),
             subagents: Default::default(),
+            #[cfg(feature = "mcp-skills")]
+            server_skills: Default::default(),
         }
     }
 

@@ -40,6 +40,10 @@ impl<C: Clock> Runtime<C> {
         // Active from the start: a Ctrl-C during a command's snippets stops them too.
         let _active = Active::new(&self.interrupt);
         self.refresh_servers(observer).await;
+        #[cfg(feature = "mcp-skills")]
+        for notice in self.load_server_skills().await {
+            observer.on_notice(&notice);
+        }
         let expanded = match self.expand_command(prompt, observer).await {
             Ok(expanded) => expanded,
             Err(error) => {
@@ -346,8 +350,15 @@ impl<C: Clock> Runtime<C> {
             ))),
             _ => {
                 let deadline = self.clock.now() + call.timeout;
+                // A server skill's activation or file is read from its server.
+                #[cfg(feature = "mcp-skills")]
+                let server_skill = self.server_skill_call(call);
+                #[cfg(not(feature = "mcp-skills"))]
+                let server_skill = None;
                 let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
-                    if super::resource_tools::is_resource_tool(&call.name) {
+                    if let Some(work) = server_skill {
+                        work
+                    } else if super::resource_tools::is_resource_tool(&call.name) {
                         self.call_resource_tool(&call.name, &call.arguments)
                     } else if let Some(source) = source {
                         self.local_tools

@@ -93,6 +93,13 @@ pub trait SkillHost {
     /// A user's input: `None` when it names no command or skill, else the expansion or why
     /// the user may not run it.
     fn expand(&self, input: &str) -> Option<Result<Expansion, String>>;
+    /// Whether `name` is a skill an MCP server serves: the host then activates it (reads and
+    /// verifies its `SKILL.md`), since that takes I/O. None by default.
+    #[cfg(feature = "mcp-skills")]
+    fn served_remotely(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
 }
 
 fn text(value: &Value, key: &str) -> String {

@@ -44,6 +44,12 @@ impl SkillHost for LocalSkills {
         tools::check_skill_file(&self.set, skill, path).map(|_| ())
     }
 
+    #[cfg(feature = "mcp-skills")]
+    fn served_remotely(&self, name: &str) -> bool {
+        let served = |s: &super::Skill| matches!(s.scope, super::Scope::Server { .. });
+        self.set.get(name).is_some_and(served)
+    }
+
     fn expand(&self, input: &str) -> Option<Result<Expansion, String>> {
         let invocation = self.set.resolve(input)?;
         if let Some(refusal) = invocation.refusal() {

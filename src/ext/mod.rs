@@ -48,6 +48,8 @@ mod local;
 mod plugin;
 #[cfg(feature = "skill-set")]
 mod record;
+#[cfg(feature = "mcp-skills")]
+pub mod server_skill;
 #[cfg(feature = "skill-set")]
 mod set;
 #[cfg(feature = "skill-set")]
@@ -96,6 +98,13 @@ pub enum Scope {
         /// Whether the plugin's origin is trusted (host, user, or a trusted project).
         trusted: bool,
     },
+    /// Served by MCP server `server` (the Skills extension): never trusted, reachable only
+    /// by its qualified name `<server>:<skill>`.
+    #[cfg(feature = "mcp-skills")]
+    Server {
+        /// The server's configured name (the host's label, not its self-reported name).
+        server: String,
+    },
 }
 
 impl Scope {
@@ -106,6 +115,8 @@ impl Scope {
             Scope::User => "user".into(),
             Scope::Project { .. } => "project".into(),
             Scope::Plugin { plugin, .. } => format!("plugin:{plugin}"),
+            #[cfg(feature = "mcp-skills")]
+            Scope::Server { server } => format!("mcp:{server}"),
         }
     }
 
@@ -114,6 +125,9 @@ impl Scope {
         match self {
             Scope::Host | Scope::User => true,
             Scope::Project { trusted } | Scope::Plugin { trusted, .. } => *trusted,
+            // A server is not a trusted source: its `allowed-tools` never grant anything.
+            #[cfg(feature = "mcp-skills")]
+            Scope::Server { .. } => false,
         }
     }
 

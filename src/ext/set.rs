@@ -113,8 +113,21 @@ fn rank(skill: &Skill) -> u8 {
         Scope::User => 2,
         Scope::Project { .. } => 4,
         Scope::Plugin { .. } => 6,
+        #[cfg(feature = "mcp-skills")]
+        Scope::Server { .. } => 8,
     };
     scope + u8::from(skill.kind == SkillKind::Command)
+}
+
+/// Whether `skill` is served by an MCP server (the Skills extension).
+fn served(skill: &Skill) -> bool {
+    #[cfg(feature = "mcp-skills")]
+    return matches!(skill.scope, Scope::Server { .. });
+    #[cfg(not(feature = "mcp-skills"))]
+    {
+        let _ = skill;
+        false
+    }
 }
 
 fn escape_line(text: &str) -> String {
@@ -268,7 +281,10 @@ impl SkillSet {
         }
         let mut best: Option<&Skill> = None;
         let mut plugins: Vec<&Skill> = Vec::new();
-        for s in self.items.iter().filter(|s| s.name == name) {
+        // A server's skill never answers to a bare name: it may not shadow, or stand in for,
+        // a skill of the same name from anywhere else.
+        let bare = |s: &&Skill| s.name == name && !served(s);
+        for s in self.items.iter().filter(bare) {
             if let Scope::Plugin { plugin, .. } = &s.scope {
                 if !plugins.iter().any(|p| p.scope.plugin() == Some(plugin)) {
                     plugins.push(s);

@@ -87,10 +87,21 @@ impl ClientSession {
         if self.config.elicitation {
             capabilities.insert("elicitation".into(), json!({"form": {}}));
         }
-        #[cfg(feature = "mcp-tasks")]
-        if self.config.tasks && era == Era::Modern {
-            let tasks = json!({ super::tasks::TASKS_EXTENSION: {} });
-            capabilities.insert("extensions".into(), tasks);
+        // The extensions this build has, asked for in the config (none in the legacy era).
+        #[cfg(any(feature = "mcp-tasks", feature = "mcp-skills"))]
+        {
+            let mut extensions = Map::new();
+            #[cfg(feature = "mcp-tasks")]
+            if self.config.tasks && era == Era::Modern {
+                extensions.insert(super::tasks::TASKS_EXTENSION.into(), json!({}));
+            }
+            #[cfg(feature = "mcp-skills")]
+            if self.config.skills && era == Era::Modern {
+                extensions.insert(super::skills::SKILLS_EXTENSION.into(), json!({}));
+            }
+            if !extensions.is_empty() {
+                capabilities.insert("extensions".into(), Value::Object(extensions));
+            }
         }
         Value::Object(capabilities)
     }

@@ -19,6 +19,9 @@ pub enum ListKind {
     ResourceTemplates,
     /// `prompts/list` → `prompts`.
     Prompts,
+    /// `skills/list` → `skills` (the Skills extension; see [`super::skills`]).
+    #[cfg(feature = "mcp-skills")]
+    Skills,
 }
 
 impl ListKind {
@@ -29,6 +32,8 @@ impl ListKind {
             ListKind::Resources => ("resources/list", "resources"),
             ListKind::ResourceTemplates => ("resources/templates/list", "resourceTemplates"),
             ListKind::Prompts => ("prompts/list", "prompts"),
+            #[cfg(feature = "mcp-skills")]
+            ListKind::Skills => ("skills/list", "skills"),
         }
     }
 
@@ -54,6 +59,8 @@ fn needed_capability(method: &str) -> Option<(&'static str, Option<&'static str>
         m if m.starts_with("prompts/") => ("prompts", None),
         "completion/complete" => ("completions", None),
         "logging/setLevel" => ("logging", None),
+        #[cfg(feature = "mcp-skills")]
+        m if m.starts_with("skills/") => ("extensions", Some(super::skills::SKILLS_EXTENSION)),
         _ => return None,
     })
 }
@@ -65,6 +72,10 @@ impl ClientSession {
         let Some((capability, flag)) = needed_capability(method) else {
             return true;
         };
+        #[cfg(feature = "mcp-skills")]
+        if capability == "extensions" {
+            return self.skills_negotiated();
+        }
         let declared = self
             .server()
             .and_then(|s| s.capabilities.get(capability))
@@ -73,6 +84,36 @@ impl ClientSession {
             (Some(c), Some(flag)) => c.get(flag) == Some(&Value::Bool(true)),
             (declared, _) => declared.is_some(),
         }
+    }
+
+    /// The MCP extensions in use with this server: asked for in the config, the modern era,
+    /// and declared by the server too (what `mcp list` shows).
+    pub fn negotiated_extensions(&self) -> Vec<&'static str> {
+        let declared = |name: &str| {
+            self.server().is_some_and(|s| {
+                s.era == super::Era::Modern
+                    && s.capabilities
+                        .get("extensions")
+                        .and_then(|e| e.get(name))
+                        .is_some_and(Value::is_object)
+            })
+        };
+        // Mutated only by the extensions a build has.
+        #[cfg_attr(
+            not(any(feature = "mcp-tasks", feature = "mcp-skills")),
+            allow(unused_mut)
+        )]
+        let mut names = Vec::new();
+        #[cfg(feature = "mcp-tasks")]
+        if self.config.tasks && declared(super::tasks::TASKS_EXTENSION) {
+            names.push(super::tasks::TASKS_EXTENSION);
+        }
+        #[cfg(feature = "mcp-skills")]
+        if self.config.skills && declared(super::skills::SKILLS_EXTENSION) {
+            names.push(super::skills::SKILLS_EXTENSION);
+        }
+        let _ = declared;
+        names
     }
 
     /// Lists every entry of `kind` across pages (at most `max_tool_pages`); ends in

@@ -136,6 +136,10 @@ impl ClientSession {
         };
         let wire_id = id.as_u64();
         if let Some(late) = wire_id {
+            #[cfg(feature = "mcp-tasks")]
+            if self.task_listen_ended(now, late) {
+                return;
+            }
             if self.late_probe_answered(now, late, &response.outcome)
                 || self.listen_ended(late, &response.outcome)
             {
@@ -374,6 +378,10 @@ impl ClientSession {
 
     pub(super) fn handle_notification(&mut self, now: Instant, notification: Notification) {
         let Notification { method, params } = notification;
+        #[cfg(feature = "mcp-tasks")]
+        if self.task_notification(now, &method, params.as_ref()) {
+            return;
+        }
         let field = |key: &str| params.as_ref().and_then(|p| p.get(key));
         let event = match method.as_str() {
             "notifications/tools/list_changed" => {

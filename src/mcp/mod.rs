@@ -16,6 +16,10 @@ pub(crate) mod param_headers;
 mod roots;
 pub mod sampling;
 mod session;
+#[cfg(feature = "mcp-skills")]
+pub mod skills;
+#[cfg(feature = "mcp-tasks")]
+mod task_listen;
 #[cfg(feature = "mcp-tasks")]
 mod tasks;
 
@@ -26,6 +30,8 @@ pub use features::{prompt_messages, prompt_text, read_resource_result, ListKind}
 pub use mrtr::{MAX_INPUT_REQUESTS, MAX_INPUT_ROUNDS, MAX_INPUT_WAIT, MAX_REQUEST_STATE_BYTES};
 pub use roots::Root;
 pub use session::{CallOptions, ClientSession, SessionConfig, SessionError, MAX_QUEUED_EVENTS};
+#[cfg(feature = "mcp-tasks")]
+pub use task_listen::TASK_FALLBACK_POLL;
 #[cfg(feature = "mcp-tasks")]
 pub use tasks::{
     FIRST_TASK_POLL, MAX_TASK_ID_BYTES, MAX_TASK_POLL, MIN_TASK_POLL, TASKS_EXTENSION,

@@ -62,6 +62,10 @@ pub struct SessionConfig {
     /// Declare the Tasks extension to modern servers and follow the tasks they answer
     /// `tools/call` with (`src/mcp/tasks.rs`; off by default; needs the `mcp-tasks` feature).
     pub tasks: bool,
+    /// Declare the Skills extension to modern servers, so that `skills/list` may be asked of
+    /// those that declare it too (`src/mcp/skills.rs`; off by default; needs the `mcp-skills`
+    /// feature).
+    pub skills: bool,
 }
 
 impl Default for SessionConfig {
@@ -82,6 +86,7 @@ impl Default for SessionConfig {
             max_tool_pages: 100,
             max_frame_len: crate::framing::DEFAULT_MAX_FRAME_LEN,
             tasks: false,
+            skills: false,
         }
     }
 }

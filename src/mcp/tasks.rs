@@ -41,12 +41,39 @@ pub(super) struct Task {
     id: String,
     /// When the next `tasks/get` goes out (`None` while one is in flight, or while the task
     /// waits for the host's answers to its input requests).
-    next_poll: Option<Instant>,
+    pub(super) next_poll: Option<Instant>,
     interval: Duration,
     /// `tasks/get` sent so far (the backoff grows with them).
     polls: u32,
     started: Instant,
     give_up_at: Instant,
+    /// The wire id of the `subscriptions/listen` asking for this task's status, while open.
+    pub(super) listen: Option<u64>,
+    /// Whether the server acknowledged that stream for this task: its status then comes
+    /// pushed, and `tasks/get` is only the fallback, every [`TASK_FALLBACK_POLL`].
+    pub(super) pushed: bool,
+}
+
+impl Task {
+    /// The server's task id.
+    pub(super) fn task_id(&self) -> &str {
+        &self.id
+    }
+
+    /// The caller's handle of the `tools/call`.
+    pub(super) fn op(&self) -> RequestId {
+        self.op
+    }
+
+    /// When the session gives up on it.
+    pub(super) fn give_up_at(&self) -> Instant {
+        self.give_up_at
+    }
+
+    /// The wait between two polls, as things stand.
+    pub(super) fn interval(&self) -> Duration {
+        self.interval
+    }
 }
 
 impl ClientSession {
@@ -76,12 +103,18 @@ impl ClientSession {
             polls: 0,
             started: now,
             give_up_at,
+            listen: None,
+            pushed: false,
         };
         self.tasks.push(task);
         self.task_state(now, op, result);
+        // Still going: ask for its status on `subscriptions/listen` (`src/mcp/task_listen.rs`).
+        if self.task_at(op).is_some() {
+            self.listen_for_task(op);
+        }
     }
 
-    fn task_at(&self, op: RequestId) -> Option<usize> {
+    pub(super) fn task_at(&self, op: RequestId) -> Option<usize> {
         self.tasks.iter().position(|t| t.op == op)
     }
 
@@ -101,7 +134,7 @@ impl ClientSession {
         }
         match status {
             Some("completed") => {
-                self.tasks.remove(at);
+                self.drop_task(at);
                 let result = state.get("result").cloned().unwrap_or(Value::Null);
                 if result.is_object() {
                     return self.handle_result(now, purpose, result);
@@ -110,7 +143,7 @@ impl ClientSession {
                 self.fail(op.0, purpose, error);
             }
             Some("failed") => {
-                self.tasks.remove(at);
+                self.drop_task(at);
                 let error = state.get("error");
                 let error = ErrorObject {
                     code: error
@@ -127,11 +160,15 @@ impl ClientSession {
                 self.fail(op.0, purpose, RequestError::Rpc(error));
             }
             Some("cancelled") => {
-                self.tasks.remove(at);
+                self.drop_task(at);
                 let reason = "the server cancelled the task".to_owned();
                 self.fail(op.0, purpose, RequestError::Cancelled(reason));
             }
             Some("input_required") => {
+                // Pushed and polled states may both say so: the host is asked once.
+                if self.waiting.iter().any(|w| w.op == op) {
+                    return;
+                }
                 // Answered like a multi-round-trip request, then sent with `tasks/update`.
                 let task = &mut self.tasks[at];
                 task.next_poll = None;
@@ -160,7 +197,12 @@ impl ClientSession {
                     None if task.polls > 0 => (task.interval * 3 / 2).min(MAX_TASK_POLL),
                     None => FIRST_TASK_POLL,
                 };
-                task.next_poll = Some((now + task.interval).min(task.give_up_at));
+                // Pushed status: a poll only if the stream goes quiet for that long.
+                let wait = match task.pushed {
+                    true => task.interval.max(super::task_listen::TASK_FALLBACK_POLL),
+                    false => task.interval,
+                };
+                task.next_poll = Some((now + wait).min(task.give_up_at));
             }
             Some(other) => {
                 let what = format!("a task status {}", crate::json::quoted(other));
@@ -180,7 +222,7 @@ impl ClientSession {
 
     /// Ends task `at` with `error`, telling the server with `tasks/cancel`.
     fn end_task(&mut self, now: Instant, at: usize, error: RequestError) {
-        let task = self.tasks.remove(at);
+        let task = self.drop_task(at);
         let params = json!({"taskId": task.id});
         let deadlines = Deadlines::starting_at(now, self.config.request_timeout, None);
         // Its answer (or failure) finds no task any more and is dropped quietly.
@@ -188,6 +230,15 @@ impl ClientSession {
         self.send_request(now, "tasks/cancel", Some(params), deadlines, step);
         self.cancel_waiting(task.op, "");
         self.fail(task.op.0, Purpose::CallTool { op: task.op }, error);
+    }
+
+    /// Removes task `at`, closing the status stream opened for it.
+    fn drop_task(&mut self, at: usize) -> Task {
+        let task = self.tasks.remove(at);
+        if let Some(listen) = task.listen {
+            self.send_cancelled(listen, "the task ended");
+        }
+        task
     }
 
     /// Sends the `tasks/get` that are due and gives up on tasks whose time is up.

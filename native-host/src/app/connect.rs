@@ -64,6 +64,8 @@ async fn connect_one(
         protocol: crate::transport::eras::protocol_for(server),
         // The Tasks extension, for servers the user opted in (`"tasks": true`).
         tasks: server.tasks,
+        // The Skills extension, for servers the user opted in (`"skills": true`).
+        skills: server.skills,
         ..SessionConfig::default()
     };
     let handshake = async {

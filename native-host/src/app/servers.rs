@@ -101,6 +101,7 @@ fn server(name: &str, transport: ServerTransport) -> ServerConfig {
         disabled: false,
         sampling: false,
         tasks: false,
+        skills: false,
         timeout: DEFAULT_TIMEOUT,
         startup_timeout: DEFAULT_STARTUP_TIMEOUT,
         transport,

@@ -147,6 +147,11 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
                     entry["era"] = details.era.as_str().into();
                     entry["protocolVersion"] = details.protocol_version.into();
                 }
+                // The MCP extensions negotiated with the server (both sides declared them).
+                let negotiated = app.runtime.client(name).map(|c| c.extensions());
+                if let Some(extensions) = negotiated.filter(|e| !e.is_empty()) {
+                    entry["extensions"] = extensions.into();
+                }
                 entry
             })
             .collect()
@@ -163,6 +168,13 @@ pub fn mcp_list(app: &App, as_json: bool) -> ExitCode {
             let era = match (entry["era"].as_str(), entry["protocolVersion"].as_str()) {
                 (Some(era), Some(version)) => format!(", MCP {version} ({era})"),
                 _ => String::new(),
+            };
+            let era = match entry["extensions"].as_array() {
+                Some(names) => {
+                    let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+                    format!("{era}, extensions: {}", names.join(", "))
+                }
+                None => era,
             };
             match entry["status"].as_str() {
                 Some("connected") => crate::outln!(

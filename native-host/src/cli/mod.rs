@@ -14,6 +14,7 @@ pub mod prompt_completion;
 pub mod repl;
 pub mod repl_commands;
 pub mod repl_sessions;
+pub mod server_skills_listing;
 pub mod sessions_command;
 pub mod trust_command;
 
@@ -49,9 +50,13 @@ pub async fn main(cli: Cli, signals: &mut Signals) -> i32 {
     if let Some(Command::Sessions { command }) = &cli.command {
         return crate::cli::sessions_command::run(&settings, command, options.json);
     }
-    // Needs discovery only: no server is started.
-    if let Some(code) = crate::cli::extension_commands::run(&cli) {
-        return code;
+    // Needs discovery only: no server is started (unless servers serve skills to list).
+    let lists_server_skills =
+        crate::cli::server_skills_listing::wanted(cli.command.as_ref(), &settings);
+    if !lists_server_skills {
+        if let Some(code) = crate::cli::extension_commands::run(&cli) {
+            return code;
+        }
     }
     if let Some(code) = crate::cli::agents_command::run(&cli) {
         return code;
@@ -259,6 +264,9 @@ async fn dispatch(app: &App, cli: &Cli) -> i32 {
             command: McpCommand::Prompt { server, name, args },
         }) => mcp_prompts::prompt(app, server, name, args, options.json).await,
         Some(Command::Tools { command: None }) => commands::tools(app, options.json),
+        Some(Command::Skills {
+            command: args::SkillsCommand::List,
+        }) => crate::cli::server_skills_listing::run(app, options.json).await,
         Some(Command::Tools {
             command: Some(ToolsCommand::Search { query, limit }),
         }) => commands::tools_search(app, query, *limit, options.json).await,
