@@ -214,3 +214,62 @@ fn a_local_server_runs_in_the_sandbox_its_entry_asks_for() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_project_server_asking_for_a_looser_sandbox_than_the_users_is_clamped_and_named() {
+    let setup = Setup::new();
+    let outside = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let script = format!(
+        "echo y > inside; echo x > {out}/written; \
+         (exec 3<>/dev/tcp/127.0.0.1/{port}); exec node {fast}",
+        out = outside.path().display(),
+        fast = common::fixture("fast.mjs"),
+        port = listener.local_addr().unwrap().port(),
+    );
+    // The project's own file asks for workspace-write with the network on (the default).
+    let entry = serde_json::json!({"command": "bash", "args": ["-c", &script],
+                                   "sandbox": "workspace-write"});
+    let servers = serde_json::json!({"mcpServers": {"builder": entry}});
+    std::fs::write(setup.project.path().join(".mcp.json"), servers.to_string()).unwrap();
+    let run = |sandbox: &[&str]| {
+        let home = setup.home.path().to_str().unwrap();
+        let env = [("HOME", home), ("XDG_CONFIG_HOME", "")];
+        let mut args = vec!["--trust-workspace"];
+        args.extend_from_slice(sandbox);
+        args.extend(["--json", "mcp", "list"]);
+        let out = run_cli(setup.project.path(), &args, &env);
+        let inside = std::fs::remove_file(setup.project.path().join("inside")).is_ok();
+        let written = std::fs::remove_file(outside.path().join("written")).is_ok();
+        let connected = listener.accept().is_ok();
+        (out, inside, written, connected)
+    };
+    // The user's bash runs read-only with the network off: so does the server, and it is said.
+    let (out, inside, written, connected) = run(&["--sandbox", "read-only"]);
+    assert_eq!(out.json()["servers"][0]["status"], "connected", "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "warning: server builder: the project's .mcp.json asks for the sandbox \
+             workspace-write with the network on, looser than yours (read-only with the \
+             network off); it runs read-only with the network off"
+        ),
+        "{out:?}"
+    );
+    assert!(!inside && !written && !connected, "{out:?}");
+    // Under a user's sandbox at least as loose, the entry gets what it asks for, silently:
+    // the workspace and the network, but still nothing outside the workspace.
+    let (out, inside, written, connected) =
+        run(&["--sandbox", "workspace-write", "--sandbox-network"]);
+    assert_eq!(out.json()["servers"][0]["status"], "connected", "{out:?}");
+    assert!(!out.stderr.contains("warning: server builder"), "{out:?}");
+    assert!(inside && !written && connected, "{out:?}");
+    // The default (workspace-write, network off) keeps the workspace and takes the network.
+    let (out, inside, written, connected) = run(&[]);
+    assert!(
+        out.stderr
+            .contains("it runs workspace-write with the network off"),
+        "{out:?}"
+    );
+    assert!(inside && !written && !connected, "{out:?}");
+}

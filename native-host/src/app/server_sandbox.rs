@@ -3,8 +3,9 @@
 //! in the mode the entry names, with the network on unless it says otherwise.
 //!
 //! agentwire reads one MCP config per run (the user's `--config` or the project's
-//! `.mcp.json`), so a project entry never overrides a user's; and everything an entry can ask
-//! for is stricter than the default for servers, which is unconfined.
+//! `.mcp.json`), so a project entry never overrides a user's. A project's entry is also held
+//! to the user's own sandbox (the mode and network `bash` runs under, [`clamp_project_servers`]):
+//! it may ask for less, never for more.
 
 use crate::os::sandbox::{Capabilities, Mode, Plan, PrivateTmp};
 use crate::tools::sandbox_policy::{self, SandboxSettings};
@@ -17,6 +18,75 @@ thread_local! {
     /// The run's deny list and workspace, set once the run knows them (servers start on the
     /// run's one thread).
     static BASE: RefCell<Option<(SandboxSettings, Workspace)>> = const { RefCell::new(None) };
+}
+
+/// The sandbox a project's entry asking for `asked` gets under the user's `floor` (the run's
+/// `bash` settings): `None` when `asked` is already no looser, else `asked` narrowed to the
+/// floor (read-only when `bash` is, the network off when `bash` has it off). A floor of
+/// [`Mode::Off`] confines nothing, so it narrows nothing.
+pub fn clamp(asked: ServerSandbox, floor: &SandboxSettings) -> Option<ServerSandbox> {
+    let most = match floor.mode {
+        Mode::Off => return None,
+        Mode::ReadOnly => ServerSandbox {
+            read_only: true,
+            network: floor.network,
+        },
+        Mode::WorkspaceWrite => ServerSandbox {
+            read_only: false,
+            network: floor.network,
+        },
+    };
+    if asked.at_least_as_strict_as(&most) {
+        return None;
+    }
+    Some(ServerSandbox {
+        read_only: asked.read_only || most.read_only,
+        network: asked.network && most.network,
+    })
+}
+
+/// Narrows the sandbox every entry of a project's `.mcp.json` asks for to the user's `floor`
+/// (see [`clamp`]), and returns one warning per entry narrowed, naming the server, what it
+/// asked for and what it gets. Entries asking for no sandbox run unconfined, as a user's do.
+pub fn clamp_project_servers<'a>(
+    servers: impl IntoIterator<Item = &'a mut ServerConfig>,
+    floor: &SandboxSettings,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for server in servers {
+        let Some(asked) = server.sandbox else {
+            continue;
+        };
+        let Some(narrowed) = clamp(asked, floor) else {
+            continue;
+        };
+        warnings.push(format!(
+            "warning: server {}: the project's .mcp.json asks for the sandbox {}, looser than \
+             yours ({}); it runs {}",
+            server.name,
+            describe(asked),
+            describe_settings(floor),
+            describe(narrowed),
+        ));
+        server.sandbox = Some(narrowed);
+    }
+    warnings
+}
+
+/// `workspace-write with the network on`, as the warnings say it.
+fn describe(sandbox: ServerSandbox) -> String {
+    let mode = if sandbox.read_only {
+        Mode::ReadOnly
+    } else {
+        Mode::WorkspaceWrite
+    };
+    let net = if sandbox.network { "on" } else { "off" };
+    format!("{} with the network {net}", mode.as_str())
+}
+
+fn describe_settings(settings: &SandboxSettings) -> String {
+    let net = if settings.network { "on" } else { "off" };
+    format!("{} with the network {net}", settings.mode.as_str())
 }
 
 /// Records the run's sandbox settings (for their deny list) and workspace.
@@ -90,4 +160,99 @@ pub fn confinement(
         plan.pinned.clear();
     }
     Ok(Some((plan, Arc::new(tmp))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agentwire::config::McpConfig;
+
+    fn asked(read_only: bool, network: bool) -> ServerSandbox {
+        ServerSandbox { read_only, network }
+    }
+
+    fn floor(mode: Mode, network: bool) -> SandboxSettings {
+        SandboxSettings {
+            mode,
+            network,
+            ..SandboxSettings::default()
+        }
+    }
+
+    #[test]
+    fn an_entry_no_looser_than_the_users_sandbox_is_left_as_it_asks() {
+        let ww_offline = floor(Mode::WorkspaceWrite, false);
+        assert_eq!(clamp(asked(true, false), &ww_offline), None);
+        assert_eq!(clamp(asked(false, false), &ww_offline), None);
+        let ww_online = floor(Mode::WorkspaceWrite, true);
+        for entry in [
+            asked(false, true),
+            asked(true, true),
+            asked(false, false),
+            asked(true, false),
+        ] {
+            assert_eq!(clamp(entry, &ww_online), None, "{entry:?}");
+            // With the sandbox off the user confines nothing: an entry only tightens.
+            assert_eq!(clamp(entry, &floor(Mode::Off, false)), None, "{entry:?}");
+        }
+        assert_eq!(clamp(asked(true, true), &floor(Mode::ReadOnly, true)), None);
+    }
+
+    #[test]
+    fn a_looser_entry_is_narrowed_to_the_users_mode_and_network() {
+        // The network: on in the entry, off for the user's bash.
+        let ww_offline = floor(Mode::WorkspaceWrite, false);
+        assert_eq!(
+            clamp(asked(false, true), &ww_offline),
+            Some(asked(false, false))
+        );
+        assert_eq!(
+            clamp(asked(true, true), &ww_offline),
+            Some(asked(true, false))
+        );
+        // The mode: workspace-write in the entry, read-only for the user, each network kept
+        // where the user allows it.
+        assert_eq!(
+            clamp(asked(false, true), &floor(Mode::ReadOnly, true)),
+            Some(asked(true, true))
+        );
+        assert_eq!(
+            clamp(asked(false, false), &floor(Mode::ReadOnly, true)),
+            Some(asked(true, false))
+        );
+        assert_eq!(
+            clamp(asked(false, true), &floor(Mode::ReadOnly, false)),
+            Some(asked(true, false))
+        );
+    }
+
+    #[test]
+    fn each_narrowed_project_entry_is_warned_about_by_name() {
+        let text = r#"{"mcpServers": {
+            "docs": {"command": "x", "sandbox": "workspace-write"},
+            "calm": {"command": "x", "sandbox": {"mode": "read-only", "network": false}},
+            "open": {"command": "x"}
+        }}"#;
+        let mut config = McpConfig::parse(".mcp.json", text, &|_| None).unwrap();
+        let warnings = clamp_project_servers(&mut config.servers, &floor(Mode::ReadOnly, false));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(
+            warnings[0],
+            "warning: server docs: the project's .mcp.json asks for the sandbox \
+             workspace-write with the network on, looser than yours (read-only with the \
+             network off); it runs read-only with the network off"
+        );
+        let by_name = |name: &str| {
+            config
+                .servers
+                .iter()
+                .find(|s| s.name == name)
+                .unwrap()
+                .sandbox
+        };
+        assert_eq!(by_name("docs"), Some(asked(true, false)));
+        assert_eq!(by_name("calm"), Some(asked(true, false)));
+        // Asking for no sandbox is the servers' default, unconfined, as a user's entry.
+        assert_eq!(by_name("open"), None);
+    }
 }
