@@ -101,6 +101,18 @@ mod tests {
     }
 
     #[test]
+    fn a_file_longer_than_its_stat_said_is_refused_not_cut() {
+        // procfs reports 0 bytes for a file with content: the same as a file that grew after
+        // the stat. Reading one byte past the bound is what tells it; a cut copy is never given.
+        let (_dir, guard) = fixture();
+        let status = Path::new("/proc/self/status");
+        assert_eq!(std::fs::metadata(status).unwrap().len(), 0);
+        assert_eq!(read_checked(&guard, status, 16), None);
+        let whole = read_checked(&guard, status, 1 << 20).expect("under the bound it is read");
+        assert!(whole.len() > 16);
+    }
+
+    #[test]
     fn a_fifo_is_refused_without_blocking() {
         let (dir, guard) = fixture();
         let fifo = dir.path().join("pipe");
