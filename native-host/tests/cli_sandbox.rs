@@ -273,3 +273,83 @@ fn a_project_server_asking_for_a_looser_sandbox_than_the_users_is_clamped_and_na
     );
     assert!(inside && !written && !connected, "{out:?}");
 }
+
+#[test]
+fn a_plugin_server_asking_for_a_looser_sandbox_than_the_users_is_clamped_in_every_run() {
+    let setup = Setup::new();
+    let outside = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let script = format!(
+        "echo y > inside; echo x > {out}/written; \
+         (exec 3<>/dev/tcp/127.0.0.1/{port}); exec node {fast}",
+        out = outside.path().display(),
+        fast = common::fixture("fast.mjs"),
+        port = listener.local_addr().unwrap().port(),
+    );
+    // The plugin's own file asks for workspace-write with the network on (the default).
+    let plugin = setup.home.path().join("kit");
+    std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+    std::fs::write(
+        plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name": "kit"}"#,
+    )
+    .unwrap();
+    let entry = serde_json::json!({"command": "bash", "args": ["-c", &script],
+                                   "sandbox": "workspace-write"});
+    let servers = serde_json::json!({"mcpServers": {"builder": entry}});
+    std::fs::write(plugin.join(".mcp.json"), servers.to_string()).unwrap();
+    // A config file of the user's own, so the run reads no project file at all.
+    let config = setup.home.path().join("servers.json");
+    std::fs::write(&config, r#"{"mcpServers": {}}"#).unwrap();
+    let run = |extra: &[&str]| {
+        let home = setup.home.path().to_str().unwrap();
+        let env = [("HOME", home), ("XDG_CONFIG_HOME", "")];
+        let mut args = vec!["--plugin-dir", plugin.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend(["--json", "mcp", "list"]);
+        let out = run_cli(setup.project.path(), &args, &env);
+        let status = out.json()["servers"]
+            .as_array()
+            .and_then(|all| all.iter().find(|s| s["name"] == "plugin_kit_builder"))
+            .map(|s| s["status"].clone());
+        let inside = std::fs::remove_file(setup.project.path().join("inside")).is_ok();
+        let written = std::fs::remove_file(outside.path().join("written")).is_ok();
+        let connected = listener.accept().is_ok();
+        (out, status, inside, written, connected)
+    };
+    let warning = "warning: server plugin_kit_builder: its plugin asks for the sandbox \
+                   workspace-write with the network on, looser than yours (read-only with the \
+                   network off); it runs read-only with the network off";
+    // With the user's own config file and without: the plugin is held to the user's sandbox.
+    let config_args = ["--config", config.to_str().unwrap()];
+    for extra in [&config_args[..], &[]] {
+        let mut args = extra.to_vec();
+        args.extend(["--sandbox", "read-only"]);
+        let (out, status, inside, written, connected) = run(&args);
+        assert_eq!(status, Some("connected".into()), "{out:?}");
+        assert!(out.stderr.contains(warning), "{out:?}");
+        assert!(!inside && !written && !connected, "{out:?}");
+    }
+    // Under a user's sandbox at least as loose, it gets what it asks for, silently: the
+    // workspace and the network, still nothing outside the workspace.
+    let (out, status, inside, written, connected) =
+        run(&["--sandbox", "workspace-write", "--sandbox-network"]);
+    assert_eq!(status, Some("connected".into()), "{out:?}");
+    assert!(
+        !out.stderr.contains("plugin_kit_builder: its plugin"),
+        "{out:?}"
+    );
+    assert!(inside && !written && connected, "{out:?}");
+    // The default (workspace-write, network off) keeps the workspace and takes the network.
+    let (out, _, inside, written, connected) = run(&[]);
+    assert!(
+        out.stderr.contains(
+            "plugin_kit_builder: its plugin asks for the sandbox workspace-write with the \
+             network on, looser than yours (workspace-write with the network off); it runs \
+             workspace-write with the network off"
+        ),
+        "{out:?}"
+    );
+    assert!(inside && !written && !connected, "{out:?}");
+}

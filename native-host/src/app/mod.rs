@@ -237,16 +237,12 @@ impl App {
         let caps = crate::os::sandbox::Capabilities::probe();
         let sandbox = sandbox_setup::run_sandbox(options, &caps)?;
         server_sandbox::set_base(&sandbox.settings, &workspace);
-        if plan.project_scoped {
-            // A project's entry never gets a looser sandbox than the user's `bash`. Plugins'
-            // servers (appended above) are not the project file's: only they carry the
-            // `plugin_` prefix, which the file's own names may not.
-            let own = servers
-                .iter_mut()
-                .filter(|s| crate::app::servers::reserved_server_name(&s.name).is_none());
-            for warning in server_sandbox::clamp_project_servers(own, &sandbox.settings) {
-                crate::errln!("{warning}");
-            }
+        // No entry but the user's own gets a looser sandbox than the user's `bash`: not a
+        // project's `.mcp.json` (when read), and not a plugin's, whoever installed the plugin.
+        for warning in
+            server_sandbox::clamp_servers(&mut servers, plan.project_scoped, &sandbox.settings)
+        {
+            crate::errln!("{warning}");
         }
         let sandbox_mode = sandbox.settings.mode.as_str();
         let tools = BuiltinTools::new(workspace)

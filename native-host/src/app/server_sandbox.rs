@@ -4,8 +4,8 @@
 //!
 //! agentwire reads one MCP config per run (the user's `--config` or the project's
 //! `.mcp.json`), so a project entry never overrides a user's. A project's entry is also held
-//! to the user's own sandbox (the mode and network `bash` runs under, [`clamp_project_servers`]):
-//! it may ask for less, never for more.
+//! to the user's own sandbox (the mode and network `bash` runs under, [`clamp_servers`]):
+//! it may ask for less, never for more. So is every plugin's entry, whoever installed it.
 
 use crate::os::sandbox::{Capabilities, Mode, Plan, PrivateTmp};
 use crate::tools::sandbox_policy::{self, SandboxSettings};
@@ -45,15 +45,46 @@ pub fn clamp(asked: ServerSandbox, floor: &SandboxSettings) -> Option<ServerSand
     })
 }
 
-/// Narrows the sandbox every entry of a project's `.mcp.json` asks for to the user's `floor`
-/// (see [`clamp`]), and returns one warning per entry narrowed, naming the server, what it
-/// asked for and what it gets. Entries asking for no sandbox run unconfined, as a user's do.
-pub fn clamp_project_servers<'a>(
+/// Whose config a server came from, as far as the sandbox clamp cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Origin {
+    /// The user's own config (`--config`, or the GitHub fallback): never narrowed.
+    User,
+    /// A project's `.mcp.json`.
+    Project,
+    /// A plugin (`plugin_<p>_<s>`, a prefix only plugins' servers may carry), whoever
+    /// installed it: its author, not the user, wrote the entry.
+    Plugin,
+}
+
+fn origin(server: &ServerConfig, project_scoped: bool) -> Origin {
+    if crate::app::servers::reserved_server_name(&server.name).is_some() {
+        return Origin::Plugin;
+    }
+    if project_scoped {
+        Origin::Project
+    } else {
+        Origin::User
+    }
+}
+
+/// Narrows the sandbox every entry that is not the user's own asks for to the user's `floor`
+/// (see [`clamp`]): a plugin's servers always, a project's `.mcp.json` entries when the run
+/// reads it (`project_scoped`). Returns one warning per entry narrowed, naming the server, whose
+/// entry it is, what it asked for and what it gets. Entries asking for no sandbox run
+/// unconfined, as a user's do.
+pub fn clamp_servers<'a>(
     servers: impl IntoIterator<Item = &'a mut ServerConfig>,
+    project_scoped: bool,
     floor: &SandboxSettings,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
     for server in servers {
+        let whose = match origin(server, project_scoped) {
+            Origin::User => continue,
+            Origin::Project => "the project's .mcp.json",
+            Origin::Plugin => "its plugin",
+        };
         let Some(asked) = server.sandbox else {
             continue;
         };
@@ -61,8 +92,8 @@ pub fn clamp_project_servers<'a>(
             continue;
         };
         warnings.push(format!(
-            "warning: server {}: the project's .mcp.json asks for the sandbox {}, looser than \
-             yours ({}); it runs {}",
+            "warning: server {}: {whose} asks for the sandbox {}, looser than yours ({}); it \
+             runs {}",
             server.name,
             describe(asked),
             describe_settings(floor),
@@ -234,7 +265,7 @@ mod tests {
             "open": {"command": "x"}
         }}"#;
         let mut config = McpConfig::parse(".mcp.json", text, &|_| None).unwrap();
-        let warnings = clamp_project_servers(&mut config.servers, &floor(Mode::ReadOnly, false));
+        let warnings = clamp_servers(&mut config.servers, true, &floor(Mode::ReadOnly, false));
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert_eq!(
             warnings[0],
@@ -254,5 +285,45 @@ mod tests {
         assert_eq!(by_name("calm"), Some(asked(true, false)));
         // Asking for no sandbox is the servers' default, unconfined, as a user's entry.
         assert_eq!(by_name("open"), None);
+    }
+
+    #[test]
+    fn a_plugins_entry_is_narrowed_in_every_run_and_the_users_own_never() {
+        let text = r#"{"mcpServers": {
+            "mine": {"command": "x", "sandbox": "workspace-write"},
+            "plugin_kit_build": {"command": "x", "sandbox": "workspace-write"},
+            "PLUGIN_Kit_Shout": {"command": "x", "sandbox": "workspace-write"}
+        }}"#;
+        let strict = floor(Mode::ReadOnly, false);
+        for project_scoped in [false, true] {
+            let mut config = McpConfig::parse("servers.json", text, &|_| None).unwrap();
+            let warnings = clamp_servers(&mut config.servers, project_scoped, &strict);
+            let sandbox = |name: &str| {
+                config
+                    .servers
+                    .iter()
+                    .find(|s| s.name == name)
+                    .unwrap()
+                    .sandbox
+            };
+            assert_eq!(sandbox("plugin_kit_build"), Some(asked(true, false)));
+            assert_eq!(sandbox("PLUGIN_Kit_Shout"), Some(asked(true, false)));
+            let by_plugin = warnings
+                .iter()
+                .filter(|w| w.contains(": its plugin asks for"));
+            assert_eq!(by_plugin.count(), 2, "{warnings:?}");
+            // The user's own file (`--config`) is the user's word; a project's is not.
+            let mine = if project_scoped {
+                Some(asked(true, false))
+            } else {
+                Some(asked(false, true))
+            };
+            assert_eq!(sandbox("mine"), mine);
+            assert_eq!(
+                warnings.len(),
+                2 + usize::from(project_scoped),
+                "{warnings:?}"
+            );
+        }
     }
 }
