@@ -92,3 +92,157 @@ pub(super) fn ruleset(plan: &Plan) -> io::Result<Option<RulesetCreated>> {
     }
     Ok(Some(ruleset))
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each part of a plan, applied by the kernel to a real `bash`: what it may read, list,
+    //! write and connect to, and that its signals stay inside.
+    use super::*;
+    use crate::os::sandbox::Mode;
+    use crate::tools::sandbox_policy::{plan, SandboxSettings};
+    use crate::tools::Workspace;
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    /// Runs `script` in `bash` under `plan`'s ruleset; returns its stdout.
+    fn confined(plan: &Plan, script: &str) -> String {
+        assert!(
+            crate::os::sandbox::Capabilities::probe().landlock_abi >= 6,
+            "these tests need Landlock ABI 6 or later"
+        );
+        let mut rules = ruleset(plan).expect("the ruleset");
+        assert!(
+            rules.is_some(),
+            "no ruleset although the kernel has Landlock"
+        );
+        let mut bash = Command::new("/bin/bash");
+        bash.arg("-c").arg(script);
+        // SAFETY: restrict_self only makes system calls on the ruleset made above.
+        unsafe {
+            bash.pre_exec(move || match rules.take() {
+                Some(r) => r
+                    .restrict_self()
+                    .map(drop)
+                    .map_err(|e| io::Error::other(e.to_string())),
+                None => Ok(()),
+            });
+        }
+        let out = bash.output().expect("bash runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A read-only plan with `outside/secret` denied (so `outside` is split, its files get
+    /// rules of their own), plus `extra`'s changes.
+    fn base(outside: &Path, ws: &Path, extra: impl FnOnce(&mut Plan)) -> Plan {
+        let settings = SandboxSettings {
+            mode: Mode::ReadOnly,
+            network: false,
+            deny_read: vec![outside.join("secret")],
+            grants: Vec::new(),
+            allow: Vec::new(),
+        };
+        let workspace = Workspace::new(ws).unwrap();
+        let mut plan = plan(&settings, &workspace, &outside.join("tmp"));
+        extra(&mut plan);
+        plan
+    }
+
+    /// `name=0` or `name=1` (failed) per check.
+    fn checks(pairs: &[(&str, &str)]) -> String {
+        pairs
+            .iter()
+            .map(|(name, cmd)| format!("{{ {cmd}; }} 2>/dev/null; echo {name}=$?; "))
+            .collect()
+    }
+
+    #[test]
+    fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
+        let outside = tempfile::tempdir().unwrap();
+        let outside = outside.path().canonicalize().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        let ws = ws.path().canonicalize().unwrap();
+        std::fs::create_dir_all(outside.join("secret")).unwrap();
+        std::fs::create_dir_all(outside.join("tmp")).unwrap();
+        std::fs::write(outside.join("secret/k"), "KEY").unwrap();
+        std::fs::write(outside.join("public.txt"), "PUBLIC").unwrap();
+        std::fs::write(outside.join("log.txt"), "old").unwrap();
+        let plan = base(&outside, &ws, |p| {
+            p.write.push(ws.clone());
+            p.write_files.push(outside.join("log.txt"));
+        });
+        let (o, w) = (outside.display(), ws.display());
+        let script = checks(&[
+            ("read_file", &format!("grep -q PUBLIC {o}/public.txt")),
+            ("read_denied", &format!("cat {o}/secret/k")),
+            ("list_split", &format!("ls {o} > /dev/null")),
+            // Listing is inherited down from the split folder: names, never contents.
+            ("list_denied", &format!("ls {o}/secret > /dev/null")),
+            ("run", "/bin/true"),
+            ("write_ws", &format!("mkdir {w}/d && echo x > {w}/d/f")),
+            ("write_tmp", &format!("echo x > {o}/tmp/f")),
+            ("write_out", &format!("echo x > {o}/new")),
+            ("write_file", &format!("echo new > {o}/log.txt")),
+            ("make_beside_file", &format!("echo x > {o}/log2.txt")),
+            ("dev_null", "echo x > /dev/null"),
+        ]);
+        let out = confined(&plan, &script);
+        let want = "read_file=0 read_denied=1 list_split=0 list_denied=0 run=0 write_ws=0 \
+                    write_tmp=0 write_out=1 write_file=0 make_beside_file=1 dev_null=0";
+        let got: Vec<&str> = out.lines().filter(|l| l.contains('=')).collect();
+        assert_eq!(got.join(" "), want, "{out}");
+        assert!(!out.contains("KEY"), "{out}");
+        assert_eq!(
+            std::fs::read_to_string(outside.join("log.txt")).unwrap(),
+            "new\n"
+        );
+        assert!(!outside.join("new").exists());
+    }
+
+    #[test]
+    fn tcp_is_refused_with_the_network_off_but_for_the_allowed_ports() {
+        let outside = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        let allowed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let (a, b) = (
+            allowed.local_addr().unwrap().port(),
+            other.local_addr().unwrap().port(),
+        );
+        let script = checks(&[
+            ("allowed", &format!("exec 3<>/dev/tcp/127.0.0.1/{a}")),
+            ("other", &format!("exec 4<>/dev/tcp/127.0.0.1/{b}")),
+        ]);
+        let run = |network: bool, ports: Vec<u16>| {
+            let plan = base(outside.path(), ws.path(), |p| {
+                p.network = network;
+                p.tcp_ports = ports;
+            });
+            let out = confined(&plan, &script);
+            out.lines().collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(run(false, vec![a]), "allowed=0 other=1");
+        assert_eq!(run(false, Vec::new()), "allowed=1 other=1");
+        // With the network on nothing is checked, whatever the list says.
+        assert_eq!(run(true, Vec::new()), "allowed=0 other=0");
+        assert_eq!(run(true, vec![a]), "allowed=0 other=0");
+    }
+
+    #[test]
+    fn signals_reach_only_processes_inside_the_sandbox() {
+        let outside = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        let mut sleeper = Command::new("sleep").arg("30").spawn().unwrap();
+        let plan = base(outside.path(), ws.path(), |_| {});
+        let script = checks(&[
+            ("outside", &format!("kill -0 {}", sleeper.id())),
+            ("inside", "sleep 5 & kill $!"),
+        ]);
+        let out = confined(&plan, &script);
+        let _ = sleeper.kill();
+        let _ = sleeper.wait();
+        assert_eq!(
+            out.lines().collect::<Vec<_>>().join(" "),
+            "outside=1 inside=0"
+        );
+    }
+}
