@@ -1,10 +1,13 @@
-//! The sandbox policy: the rules each mode builds, checked on real folders.
+//! The sandbox policy: the rules each mode builds, checked on real folders; and what the
+//! kernel makes of each part of a plan (`os::sandbox::landlock_rules`), applied to a real bash.
 
-use crate::os::sandbox::Mode;
+use crate::os::sandbox::{Mode, Plan, Prepared};
 use crate::tools::sandbox_policy::{default_deny, plan, SandboxSettings, WORKSPACE_PROTECTED};
 use crate::tools::Workspace;
 use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use tempfile::TempDir;
 
 fn settings(mode: Mode, deny: &[&Path]) -> SandboxSettings {
@@ -210,4 +213,137 @@ fn the_allow_list_becomes_each_port_once_and_the_network_flag_is_kept() {
     assert!(!p.network);
     s.network = true;
     assert!(plan(&s, &ws, Path::new("/tmp/t")).network);
+}
+
+/// Runs `script` in `bash` confined by `plan` (its Landlock rules, and the seccomp filter
+/// and dropped capabilities that come with them); returns its stdout.
+fn confined(plan: &Plan, script: &str) -> String {
+    assert!(
+        crate::os::sandbox::Capabilities::probe().landlock_abi >= 6,
+        "these tests need Landlock ABI 6 or later"
+    );
+    let mut prepared = Prepared::new(plan).expect("the rules");
+    let mut bash = Command::new("/bin/bash");
+    bash.arg("-c").arg(script);
+    // SAFETY: apply_in_child only makes system calls on what Prepared::new made.
+    unsafe {
+        bash.pre_exec(move || prepared.apply_in_child());
+    }
+    let out = bash.output().expect("bash runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A read-only plan with `outside/secret` denied (so `outside` is split, its files get
+/// rules of their own), plus `extra`'s changes.
+fn base(outside: &Path, ws: &Path, extra: impl FnOnce(&mut Plan)) -> Plan {
+    let settings = SandboxSettings {
+        mode: Mode::ReadOnly,
+        network: false,
+        deny_read: vec![outside.join("secret")],
+        grants: Vec::new(),
+        allow: Vec::new(),
+    };
+    let workspace = Workspace::new(ws).unwrap();
+    let mut plan = plan(&settings, &workspace, &outside.join("tmp"));
+    extra(&mut plan);
+    plan
+}
+
+/// `name=0` or `name=1` (failed) per check.
+fn checks(pairs: &[(&str, &str)]) -> String {
+    pairs
+        .iter()
+        .map(|(name, cmd)| format!("{{ {cmd}; }} 2>/dev/null; echo {name}=$?; "))
+        .collect()
+}
+
+#[test]
+fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
+    let outside = tempfile::tempdir().unwrap();
+    let outside = outside.path().canonicalize().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let ws = ws.path().canonicalize().unwrap();
+    std::fs::create_dir_all(outside.join("secret")).unwrap();
+    std::fs::create_dir_all(outside.join("tmp")).unwrap();
+    std::fs::write(outside.join("secret/k"), "KEY").unwrap();
+    std::fs::write(outside.join("public.txt"), "PUBLIC").unwrap();
+    std::fs::write(outside.join("log.txt"), "old").unwrap();
+    let plan = base(&outside, &ws, |p| {
+        p.write.push(ws.clone());
+        p.write_files.push(outside.join("log.txt"));
+    });
+    let (o, w) = (outside.display(), ws.display());
+    let script = checks(&[
+        ("read_file", &format!("grep -q PUBLIC {o}/public.txt")),
+        ("read_denied", &format!("cat {o}/secret/k")),
+        ("list_split", &format!("ls {o} > /dev/null")),
+        // Listing is inherited down from the split folder: names, never contents.
+        ("list_denied", &format!("ls {o}/secret > /dev/null")),
+        ("run", "/bin/true"),
+        ("write_ws", &format!("mkdir {w}/d && echo x > {w}/d/f")),
+        ("write_tmp", &format!("echo x > {o}/tmp/f")),
+        ("write_out", &format!("echo x > {o}/new")),
+        ("write_file", &format!("echo new > {o}/log.txt")),
+        ("make_beside_file", &format!("echo x > {o}/log2.txt")),
+        ("dev_null", "echo x > /dev/null"),
+    ]);
+    let out = confined(&plan, &script);
+    let want = "read_file=0 read_denied=1 list_split=0 list_denied=0 run=0 write_ws=0 \
+                write_tmp=0 write_out=1 write_file=0 make_beside_file=1 dev_null=0";
+    let got: Vec<&str> = out.lines().filter(|l| l.contains('=')).collect();
+    assert_eq!(got.join(" "), want, "{out}");
+    assert!(!out.contains("KEY"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("log.txt")).unwrap(),
+        "new\n"
+    );
+    assert!(!outside.join("new").exists());
+}
+
+#[test]
+fn tcp_is_refused_with_the_network_off_but_for_the_allowed_ports() {
+    let outside = tempfile::tempdir().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let allowed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let other = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let (a, b) = (
+        allowed.local_addr().unwrap().port(),
+        other.local_addr().unwrap().port(),
+    );
+    let script = checks(&[
+        ("allowed", &format!("exec 3<>/dev/tcp/127.0.0.1/{a}")),
+        ("other", &format!("exec 4<>/dev/tcp/127.0.0.1/{b}")),
+    ]);
+    let run = |network: bool, ports: Vec<u16>| {
+        let plan = base(outside.path(), ws.path(), |p| {
+            p.network = network;
+            p.tcp_ports = ports;
+        });
+        let out = confined(&plan, &script);
+        out.lines().collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(run(false, vec![a]), "allowed=0 other=1");
+    assert_eq!(run(false, Vec::new()), "allowed=1 other=1");
+    // With the network on nothing is checked, whatever the list says.
+    assert_eq!(run(true, Vec::new()), "allowed=0 other=0");
+    assert_eq!(run(true, vec![a]), "allowed=0 other=0");
+}
+
+#[test]
+fn signals_reach_only_processes_inside_the_sandbox() {
+    let outside = tempfile::tempdir().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let mut sleeper = Command::new("sleep").arg("30").spawn().unwrap();
+    let plan = base(outside.path(), ws.path(), |_| {});
+    let script = checks(&[
+        ("outside", &format!("kill -0 {}", sleeper.id())),
+        ("inside", "sleep 5 & kill $!"),
+    ]);
+    let out = confined(&plan, &script);
+    let _ = sleeper.kill();
+    let _ = sleeper.wait();
+    assert_eq!(
+        out.lines().collect::<Vec<_>>().join(" "),
+        "outside=1 inside=0"
+    );
 }
