@@ -116,12 +116,10 @@ async fn run(ws: &Workspace, args: Value, ctx: &ToolContext) -> Result<ToolOutpu
         Some(0) => return Err("argument \"timeout_ms\" must be at least 1".into()),
         Some(ms) => Duration::from_millis(ms).min(ctx.bash_max_timeout),
     };
-    let mut child = Command::new("bash");
-    child
-        .arg("-c")
-        .arg(&command)
-        .env_clear()
-        .envs(clean_env(&ctx.bash_env));
+    let env = clean_env(&ctx.bash_env);
+    let path = env.iter().find(|(name, _)| name == "PATH").map(|(_, v)| v);
+    let mut child = Command::new(program_on_path("bash", path.map(|p| p.as_os_str())));
+    child.arg("-c").arg(&command).env_clear().envs(env);
     // Removed (with what the command left in it) when the call ends.
     let _private_tmp = confine(&mut child, ws, &ctx.sandbox)?;
     child
@@ -213,6 +211,26 @@ fn confine(
         child.pre_exec(move || prepared.apply_in_child());
     }
     Ok(Some(tmp))
+}
+
+/// `name` by absolute path: the first executable file of that name in `path`'s folders, as the
+/// command's own `PATH` lookup would find it (empty and relative entries skipped); `name`
+/// itself when none has it, so starting it fails as before. A bare name with a `PATH` of the
+/// command's own makes the standard library fall back from `posix_spawn` (a vfork-like start)
+/// to a full `fork` of agentwire and a `PATH` search in the child, one failed `execve` per
+/// folder before the one holding it.
+fn program_on_path(name: &str, path: Option<&std::ffi::OsStr>) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let found = path
+        .into_iter()
+        .flat_map(std::env::split_paths)
+        .find_map(|dir| {
+            let candidate = dir.join(name);
+            let meta = std::fs::metadata(&candidate).ok()?;
+            (dir.is_absolute() && meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+                .then_some(candidate)
+        });
+    found.unwrap_or_else(|| name.into())
 }
 
 /// bash's environment: the same short allow-list MCP servers get, plus the variables the user
@@ -363,4 +381,44 @@ fn render(out: &Capture, err: &Capture, ended: Ended, budget: usize) -> ToolOutp
         "stderr_bytes": err.total,
     }));
     output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::program_on_path;
+    use std::ffi::OsString;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_program_is_the_first_executable_file_of_its_name_on_the_path() {
+        let dirs: Vec<_> = (0..4).map(|_| tempfile::tempdir().unwrap()).collect();
+        let [plain, folder, first, second] = [0, 1, 2, 3].map(|i| dirs[i].path());
+        // Not executable, and a folder of that name: skipped.
+        std::fs::write(plain.join("tool"), "").unwrap();
+        std::fs::create_dir(folder.join("tool")).unwrap();
+        for dir in [first, second] {
+            std::fs::write(dir.join("tool"), "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(dir.join("tool"), PermissionsExt::from_mode(0o755)).unwrap();
+        }
+        let path = |dirs: &[&std::path::Path]| -> OsString {
+            std::env::join_paths(dirs.iter().map(|d| d.to_path_buf())).unwrap()
+        };
+        let on = |dirs: &[&std::path::Path]| program_on_path("tool", Some(&path(dirs)));
+        assert_eq!(on(&[plain, folder, first, second]), first.join("tool"));
+        assert_eq!(on(&[second, first]), second.join("tool"));
+        // Nowhere (or no PATH at all): the bare name, so starting it fails as it would have.
+        assert_eq!(on(&[plain, folder]), std::path::PathBuf::from("tool"));
+        assert_eq!(
+            program_on_path("tool", None),
+            std::path::PathBuf::from("tool")
+        );
+        // A relative entry is never resolved (it would depend on the current folder), even
+        // one that leads to a folder holding it from here.
+        let cwd = std::env::current_dir().unwrap();
+        let up = "../".repeat(cwd.components().count() - 1);
+        let relative = format!("{up}{}", first.strip_prefix("/").unwrap().display());
+        assert!(std::path::Path::new(&relative).join("tool").is_file());
+        let entries = OsString::from(format!("{relative}:{}", second.display()));
+        assert_eq!(program_on_path("tool", Some(&entries)), second.join("tool"));
+    }
 }

@@ -5,7 +5,8 @@
 //! This module is the mechanism only: which paths may be read or written, and whether the
 //! network is reachable, is a [`Plan`] the caller builds (see `tools::sandbox_policy`).
 //! Everything that allocates or touches the file system (opening the rule paths, compiling the
-//! filter) happens in the parent in [`Prepared::new`]; the child only makes system calls.
+//! filter) happens in the parent in [`Prepared::new`]; the child only makes system calls. The
+//! filters depend on nothing but the network setting, so they are compiled once per process.
 
 mod capabilities;
 mod host_port;
@@ -97,7 +98,7 @@ pub struct Plan {
 /// A [`Plan`] turned into kernel objects, ready to apply in a child. Apply it once.
 pub struct Prepared {
     ruleset: Option<landlock::RulesetCreated>,
-    filters: Vec<seccompiler::BpfProgram>,
+    filters: &'static [seccompiler::BpfProgram],
     mounts: mounts::Mounts,
     privileges: privileges::DropAll,
 }
@@ -128,7 +129,7 @@ impl Prepared {
         // restrict_self set no_new_privs; set it again in case Landlock was unavailable, since
         // an unprivileged seccomp filter requires it.
         nix::sys::prctl::set_no_new_privs().map_err(io::Error::from)?;
-        for filter in &self.filters {
+        for filter in self.filters {
             seccompiler::apply_filter(filter).map_err(|e| io::Error::other(e.to_string()))?;
         }
         Ok(())

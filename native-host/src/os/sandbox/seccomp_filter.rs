@@ -9,6 +9,7 @@ use seccompiler::{
 };
 use std::collections::BTreeMap;
 use std::io;
+use std::sync::OnceLock;
 
 /// Calls refused outright (with `EPERM`, an ordinary permission error).
 const DENIED: &[i64] = &[
@@ -168,9 +169,25 @@ fn family_not_in(families: &[libc::c_int]) -> io::Result<SeccompRule> {
     SeccompRule::new(conds).map_err(io_err)
 }
 
+/// The compiled filters for `sockets`, built once per process (they depend on nothing else):
+/// every sandboxed call of a session installs the same programs.
+pub(super) fn filters(sockets: Sockets) -> io::Result<&'static [BpfProgram]> {
+    static BUILT: [OnceLock<Result<Vec<BpfProgram>, String>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match sockets {
+        Sockets::None => 0,
+        Sockets::TcpOnly => 1,
+        Sockets::Network => 2,
+    };
+    match BUILT[slot].get_or_init(|| build(sockets).map_err(|e| e.to_string())) {
+        Ok(programs) => Ok(programs),
+        Err(e) => Err(io::Error::other(e.clone())),
+    }
+}
+
 /// The compiled filters: the main one, and one making `clone3` unavailable (`ENOSYS`, so the C
 /// library falls back to `clone`, whose flags the main filter can see).
-pub(super) fn filters(sockets: Sockets) -> io::Result<Vec<BpfProgram>> {
+fn build(sockets: Sockets) -> io::Result<Vec<BpfProgram>> {
     let main = SeccompFilter::new(
         denied_rules(sockets)?,
         SeccompAction::Allow,
