@@ -1,8 +1,9 @@
 //! Times the start cost of a sandboxed command as the `bash` tool pays it: a `bash` tool call
 //! running `true`, started and waited for through the tool itself (clean environment, process
-//! group, reaper, pipes), unsandboxed (`off`) and under each mode, interleaved round by round,
-//! and prints the medians and the added cost in JSON. Also the parent's share of a sandboxed
-//! call (the plan, the rule paths, the filters) on its own.
+//! group, reaper, pipes), unsandboxed (`off`) and under each mode, interleaved round by round
+//! (the order rotating), and prints the medians and the added cost in JSON: wall time, and CPU
+//! time (agentwire's and the reaped children's, which other load on the machine disturbs less).
+//! Also the parent's share of a sandboxed call (the plan, the rule paths, the filters) alone.
 //!
 //! ```text
 //! cargo build --release -p agentwire-host --example sandbox_bench
@@ -23,6 +24,20 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// CPU time used so far by this process and its reaped children.
+fn cpu() -> Duration {
+    let used = |who| {
+        // SAFETY: getrusage fills the struct it is given.
+        let mut usage: nix::libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { nix::libc::getrusage(who, &mut usage) };
+        let time = |t: nix::libc::timeval| {
+            Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+        };
+        time(usage.ru_utime) + time(usage.ru_stime)
+    };
+    used(nix::libc::RUSAGE_SELF) + used(nix::libc::RUSAGE_CHILDREN)
 }
 
 fn main() {
@@ -58,27 +73,30 @@ fn main() {
         .build()
         .expect("a runtime");
     let call = |ctx: &ToolContext| {
-        let began = Instant::now();
+        let (began, cpu_before) = (Instant::now(), cpu());
         let out = runtime.block_on(bash.execute(json!({"command": "true"}), ctx));
         assert!(!out.is_error, "bash failed: {}", out.to_model_text());
-        began.elapsed()
+        (began.elapsed(), cpu() - cpu_before)
     };
     // Warm up (page cache, the first fork).
     for ctx in &contexts {
         call(ctx);
     }
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); contexts.len()];
-    for _ in 0..rounds {
-        for (ctx, times) in contexts.iter().zip(&mut times) {
-            times.push(call(ctx));
+    let mut cpus: Vec<Vec<Duration>> = vec![Vec::new(); contexts.len()];
+    for round in 0..rounds {
+        for i in (0..contexts.len()).map(|i| (i + round) % contexts.len()) {
+            let (wall, used) = call(&contexts[i]);
+            times[i].push(wall);
+            cpus[i].push(used);
         }
     }
-    let [off, ro, rw]: [Duration; 3] = times
-        .into_iter()
-        .map(median)
-        .collect::<Vec<_>>()
-        .try_into()
-        .expect("three modes");
+    let medians = |all: Vec<Vec<Duration>>| -> [Duration; 3] {
+        let m: Vec<Duration> = all.into_iter().map(median).collect();
+        m.try_into().expect("three modes")
+    };
+    let [off, ro, rw] = medians(times);
+    let [off_cpu, ro_cpu, rw_cpu] = medians(cpus);
     // The parent's share: building the plan, opening the rule paths, compiling the filters.
     let tmp = std::env::temp_dir();
     let prepare = median(
@@ -94,12 +112,17 @@ fn main() {
     println!(
         "{{\"rounds\": {rounds}, \"off_ms\": {:.3}, \"read_only_ms\": {:.3}, \
          \"workspace_write_ms\": {:.3}, \"added_read_only_ms\": {:.3}, \
-         \"added_workspace_write_ms\": {:.3}, \"prepare_ms\": {:.3}}}",
+         \"added_workspace_write_ms\": {:.3}, \"cpu_off_ms\": {:.3}, \
+         \"cpu_added_read_only_ms\": {:.3}, \"cpu_added_workspace_write_ms\": {:.3}, \
+         \"prepare_ms\": {:.3}}}",
         ms(off),
         ms(ro),
         ms(rw),
         ms(ro) - ms(off),
         ms(rw) - ms(off),
+        ms(off_cpu),
+        ms(ro_cpu) - ms(off_cpu),
+        ms(rw_cpu) - ms(off_cpu),
         ms(prepare),
     );
 }

@@ -1,14 +1,15 @@
 //! The sandbox policy: the rules each mode builds, checked on real folders; and what the
 //! kernel makes of each part of a plan (`os::sandbox::landlock_rules`), applied to a real bash.
 
+use crate::os::reaper;
 use crate::os::sandbox::{Mode, Plan, Prepared};
 use crate::tools::sandbox_policy::{default_deny, plan, SandboxSettings, WORKSPACE_PROTECTED};
 use crate::tools::Workspace;
 use std::ffi::OsString;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::Stdio;
 use tempfile::TempDir;
+use tokio::process::Command;
 
 fn settings(mode: Mode, deny: &[&Path]) -> SandboxSettings {
     SandboxSettings {
@@ -216,20 +217,23 @@ fn the_allow_list_becomes_each_port_once_and_the_network_flag_is_kept() {
 }
 
 /// Runs `script` in `bash` confined by `plan` (its Landlock rules, and the seccomp filter
-/// and dropped capabilities that come with them); returns its stdout.
-fn confined(plan: &Plan, script: &str) -> String {
+/// and dropped capabilities that come with them); returns its stdout. Started tracked, as
+/// every child of this process must be: the `bash` tool's tests running beside these sweep
+/// (kill and reap) untracked children as orphans.
+async fn confined(plan: &Plan, script: &str) -> String {
     assert!(
         crate::os::sandbox::Capabilities::probe().landlock_abi >= 6,
         "these tests need Landlock ABI 6 or later"
     );
     let mut prepared = Prepared::new(plan).expect("the rules");
     let mut bash = Command::new("/bin/bash");
-    bash.arg("-c").arg(script);
+    bash.arg("-c").arg(script).stdout(Stdio::piped());
     // SAFETY: apply_in_child only makes system calls on what Prepared::new made.
     unsafe {
         bash.pre_exec(move || prepared.apply_in_child());
     }
-    let out = bash.output().expect("bash runs");
+    let (child, _tracked) = reaper::spawn_tracked(&mut bash).expect("bash starts");
+    let out = child.wait_with_output().await.expect("bash runs");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -257,8 +261,8 @@ fn checks(pairs: &[(&str, &str)]) -> String {
         .collect()
 }
 
-#[test]
-fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
+#[tokio::test]
+async fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
     let outside = tempfile::tempdir().unwrap();
     let outside = outside.path().canonicalize().unwrap();
     let ws = tempfile::tempdir().unwrap();
@@ -287,7 +291,7 @@ fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
         ("make_beside_file", &format!("echo x > {o}/log2.txt")),
         ("dev_null", "echo x > /dev/null"),
     ]);
-    let out = confined(&plan, &script);
+    let out = confined(&plan, &script).await;
     let want = "read_file=0 read_denied=1 list_split=0 list_denied=0 run=0 write_ws=0 \
                 write_tmp=0 write_out=1 write_file=0 make_beside_file=1 dev_null=0";
     let got: Vec<&str> = out.lines().filter(|l| l.contains('=')).collect();
@@ -300,8 +304,8 @@ fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
     assert!(!outside.join("new").exists());
 }
 
-#[test]
-fn tcp_is_refused_with_the_network_off_but_for_the_allowed_ports() {
+#[tokio::test]
+async fn tcp_is_refused_with_the_network_off_but_for_the_allowed_ports() {
     let outside = tempfile::tempdir().unwrap();
     let ws = tempfile::tempdir().unwrap();
     let allowed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -314,34 +318,36 @@ fn tcp_is_refused_with_the_network_off_but_for_the_allowed_ports() {
         ("allowed", &format!("exec 3<>/dev/tcp/127.0.0.1/{a}")),
         ("other", &format!("exec 4<>/dev/tcp/127.0.0.1/{b}")),
     ]);
-    let run = |network: bool, ports: Vec<u16>| {
+    let cases = [
+        (false, vec![a], "allowed=0 other=1"),
+        (false, Vec::new(), "allowed=1 other=1"),
+        // With the network on nothing is checked, whatever the list says.
+        (true, Vec::new(), "allowed=0 other=0"),
+        (true, vec![a], "allowed=0 other=0"),
+    ];
+    for (network, ports, want) in cases {
         let plan = base(outside.path(), ws.path(), |p| {
             p.network = network;
-            p.tcp_ports = ports;
+            p.tcp_ports = ports.clone();
         });
-        let out = confined(&plan, &script);
-        out.lines().collect::<Vec<_>>().join(" ")
-    };
-    assert_eq!(run(false, vec![a]), "allowed=0 other=1");
-    assert_eq!(run(false, Vec::new()), "allowed=1 other=1");
-    // With the network on nothing is checked, whatever the list says.
-    assert_eq!(run(true, Vec::new()), "allowed=0 other=0");
-    assert_eq!(run(true, vec![a]), "allowed=0 other=0");
+        let out = confined(&plan, &script).await;
+        let got = out.lines().collect::<Vec<_>>().join(" ");
+        assert_eq!(got, want, "network {network}, ports {ports:?}");
+    }
 }
 
-#[test]
-fn signals_reach_only_processes_inside_the_sandbox() {
+#[tokio::test]
+async fn signals_reach_only_processes_inside_the_sandbox() {
     let outside = tempfile::tempdir().unwrap();
     let ws = tempfile::tempdir().unwrap();
-    let mut sleeper = Command::new("sleep").arg("30").spawn().unwrap();
+    let (mut sleeper, _tracked) = reaper::spawn_tracked(Command::new("sleep").arg("30")).unwrap();
     let plan = base(outside.path(), ws.path(), |_| {});
     let script = checks(&[
-        ("outside", &format!("kill -0 {}", sleeper.id())),
+        ("outside", &format!("kill -0 {}", sleeper.id().unwrap())),
         ("inside", "sleep 5 & kill $!"),
     ]);
-    let out = confined(&plan, &script);
-    let _ = sleeper.kill();
-    let _ = sleeper.wait();
+    let out = confined(&plan, &script).await;
+    let _ = sleeper.kill().await;
     assert_eq!(
         out.lines().collect::<Vec<_>>().join(" "),
         "outside=1 inside=0"
