@@ -353,3 +353,12 @@ async fn signals_reach_only_processes_inside_the_sandbox() {
         "outside=1 inside=0"
     );
 }
+
+#[test]
+fn off_confines_nothing_and_is_what_a_default_tool_context_runs_under() {
+    let off = SandboxSettings::off();
+    assert_eq!(off.mode, Mode::Off);
+    assert!(off.network, "off keeps today's network");
+    assert!(off.deny_read.is_empty() && off.allow.is_empty() && off.grants.is_empty());
+    assert_eq!(crate::tools::ToolContext::default().sandbox, off);
+}
