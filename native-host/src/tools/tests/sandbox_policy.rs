@@ -288,12 +288,15 @@ async fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
         ("write_tmp", &format!("echo x > {o}/tmp/f")),
         ("write_out", &format!("echo x > {o}/new")),
         ("write_file", &format!("echo new > {o}/log.txt")),
+        // A file read through its own rule (beside the denied folder) is not writable by it.
+        ("write_read_file", &format!("echo x >> {o}/public.txt")),
         ("make_beside_file", &format!("echo x > {o}/log2.txt")),
         ("dev_null", "echo x > /dev/null"),
     ]);
     let out = confined(&plan, &script).await;
     let want = "read_file=0 read_denied=1 list_split=0 list_denied=0 run=0 write_ws=0 \
-                write_tmp=0 write_out=1 write_file=0 make_beside_file=1 dev_null=0";
+                write_tmp=0 write_out=1 write_file=0 write_read_file=1 make_beside_file=1 \
+                dev_null=0";
     let got: Vec<&str> = out.lines().filter(|l| l.contains('=')).collect();
     assert_eq!(got.join(" "), want, "{out}");
     assert!(!out.contains("KEY"), "{out}");
@@ -302,6 +305,7 @@ async fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
         "new\n"
     );
     assert!(!outside.join("new").exists());
+    assert_eq!(std::fs::read_to_string(outside.join("public.txt")).unwrap(), "PUBLIC");
 }
 
 #[tokio::test]
