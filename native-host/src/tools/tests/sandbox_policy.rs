@@ -305,7 +305,10 @@ async fn reads_lists_writes_and_single_files_are_what_the_plan_grants() {
         "new\n"
     );
     assert!(!outside.join("new").exists());
-    assert_eq!(std::fs::read_to_string(outside.join("public.txt")).unwrap(), "PUBLIC");
+    assert_eq!(
+        std::fs::read_to_string(outside.join("public.txt")).unwrap(),
+        "PUBLIC"
+    );
 }
 
 #[tokio::test]
