@@ -4,12 +4,14 @@
 // MCP (`skills: true`: the server's skills join the catalog as `<server>:<skill>`, read only
 // on activation, size and digest checked, a tampered file refused, `allowed-tools` granting
 // nothing).
-import { createAgent, httpTransport } from 'agentwire';
+import { createAgent, diagnostics, httpTransport } from 'agentwire';
 import { assert, eventLog, test } from '../harness.mjs';
 import { callOnceModel, sleep, terminalEvents } from './scripted.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const SKILLS = 'io.modelcontextprotocol/skills';
+/** What `diagnostics()` says when nothing is pending (as in abort.test.mjs). */
+const IDLE = { timers: 0, modelCalls: 0, toolCalls: 0 };
 
 /** The server's log of JSON-RPC requests ({method, name, params}), fetched now. */
 async function serverLog(env) {
@@ -89,7 +91,12 @@ test('MCP Tasks are off unless asked for: the same tool is answered at once, no 
 
 test('MCP Tasks: aborting the run (signal) sends tasks/cancel for the running task, and the run ends once', async (env) => {
   const model = callOnceModel('mcp__jobs__endless', {});
-  const agent = await createAgent({ model, servers: { jobs: httpTransport(env.extUrl) }, serverOptions: { jobs: { tasks: true } } });
+  const agent = await createAgent({
+    model,
+    servers: { jobs: httpTransport(env.extUrl) },
+    serverOptions: { jobs: { tasks: true } },
+    allow: ['mcp__jobs__endless'],
+  });
   try {
     const before = (await serverLog(env)).length;
     const controller = new AbortController();
@@ -102,11 +109,12 @@ test('MCP Tasks: aborting the run (signal) sends tasks/cancel for the running ta
     const polled = await logged(env, before, (r) => r.method === 'tasks/get', 'a tasks/get of the endless task');
     controller.abort();
     const ended = await run;
-    assert.ok(ended instanceof Error, `an aborted run rejects, got ${ended}`);
+    assert.equal(ended?.name, 'AbortError', `an aborted run rejects with an AbortError, got ${ended}`);
     assert.equal(terminalEvents(log).length, 1, JSON.stringify(log.types()));
     const cancel = await logged(env, before, (r) => r.method === 'tasks/cancel', 'the tasks/cancel');
     assert.equal(cancel.params.taskId, polled.params.taskId);
     assert.equal(cancel.name, polled.params.taskId, 'Mcp-Name carries the task id');
+    assert.deepEqual(diagnostics(), IDLE, 'no call or timer left behind');
   } finally {
     agent.close();
   }
