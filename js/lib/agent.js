@@ -157,7 +157,7 @@ function checkAgentOptions(where, options) {
     fail(where, `"serverOptions" must be an object mapping server names to connect options, got ${describe(o.serverOptions)}`);
   }
   for (const [name, opts] of Object.entries(o.serverOptions ?? {})) {
-    if (!Object.hasOwn(o.servers ?? {}, name)) fail(where, `"serverOptions" names ${describe(name)}, which is not one of "servers"`);
+    if (!Object.hasOwn(o.servers ?? {}, name)) fail(where, `"serverOptions" names ${JSON.stringify(name)}, which is not one of "servers"`);
     checkConnectOptions(`${where}: serverOptions.${name}`, opts);
   }
   if (o.tools !== undefined && !Array.isArray(o.tools)) {
