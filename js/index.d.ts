@@ -303,6 +303,8 @@ export interface ServerInfo {
   protocolVersion?: string;
   /** `'modern'` (2026-07-28: no handshake, `_meta` on every request) or `'legacy'` (when connected). */
   era?: 'modern' | 'legacy';
+  /** The 2026-07-28 extensions in use with it (asked for in `ConnectOptions` and declared by the server). */
+  extensions?: Array<'io.modelcontextprotocol/tasks' | 'io.modelcontextprotocol/skills'>;
   /** The server's recent log lines and notices. */
   log: string[];
 }
@@ -566,6 +568,20 @@ export interface ConnectOptions {
    * stateless revision only), or `'legacy'` (the `initialize` handshake only).
    */
   protocol?: 'auto' | '2026-07-28' | 'legacy';
+  /**
+   * The MCP Tasks extension (2026-07-28 servers; off by default, as `"tasks": true` in a
+   * `.mcp.json` entry): a `tools/call` the server turns into a task is followed with
+   * `tasks/get` until it ends, its input requests answered as a multi-round-trip request's,
+   * and cancelled with `tasks/cancel` when the run's `signal` aborts or the call times out.
+   */
+  tasks?: boolean;
+  /**
+   * Skills over MCP (2026-07-28 servers; off by default, as `"skills": true` in `.mcp.json`):
+   * the skills the server serves join the agent's skills as `<server>:<skill>` (listed at
+   * connection, read only when the model activates one, each file's size and SHA-256 digest
+   * checked first; their `allowed-tools` grant nothing).
+   */
+  skills?: boolean;
   /** Longest output of this server's tools fed to the model (default 50 000 characters). */
   maxOutputChars?: number;
   /**
@@ -662,6 +678,8 @@ export interface AgentOptions {
    * It spends your model budget, so none may by default (see `ConnectOptions.sampling`).
    */
   sampling?: string[];
+  /** Connect options per server of `servers` (`{ jobs: { tasks: true }, docs: { skills: true } }`). */
+  serverOptions?: Record<string, ConnectOptions>;
   /**
    * Deferred tool loading: when MCP tool definitions would cost many prompt tokens on every
    * request, send only their names (in `tool_search`'s description) and let the model search
@@ -700,6 +718,12 @@ export interface AgentOptions {
    * option there is no `Agent` tool.
    */
   agents?: SubagentDefinition[];
+  /**
+   * Models the `agents` may name (`{ small: openaiCompatible(...) }`): a definition's `model`
+   * picks one; absent or `'inherit'`, the child runs on the agent's model. A name not here is
+   * refused when the agent is created, naming the agent.
+   */
+  models?: Record<string, Model>;
   /** How deep children may nest (default 1: children start no children; 0: no `Agent` tool). */
   maxAgentDepth?: number;
   /** Tokens one child run may use (default 400 000); over it, the child stops. */
@@ -764,7 +788,7 @@ export interface SubagentDefinition {
   /** Tools it may use (agentwire or Claude Code names, `*` globs); default: all of the parent's. */
   tools?: string[];
   disallowedTools?: string[];
-  /** A model name, recorded; the child runs on the agent's model. */
+  /** A name in `models` to run on, or `'inherit'` (the default: the agent's model). */
   model?: string;
   /** Most model calls of one child run. */
   maxTurns?: number;

@@ -5,7 +5,7 @@
 //! `<server>:<skill>`, nothing read before activation, `SKILL.md` verified before it enters the
 //! context, a tampered or oversized file refused naming server and file, `allowed-tools`
 //! never granting anything).
-#![cfg(feature = "mcp-skills")]
+#![cfg(feature = "server-skills")]
 
 mod support;
 

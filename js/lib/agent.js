@@ -56,6 +56,8 @@ const AGENT_OPTIONS = [
   'commands',
   'skillCatalogChars',
   'trustedPlugins',
+  'serverOptions',
+  'models',
   'agents',
   'maxAgentDepth',
   'agentTokenBudget',
@@ -63,7 +65,9 @@ const AGENT_OPTIONS = [
   'hooks',
 ];
 const SUBAGENT_FIELDS = ['name', 'description', 'instructions', 'tools', 'disallowedTools', 'model', 'maxTurns', 'permissionMode', 'mcpServers'];
-const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad', 'protocol'];
+const CONNECT_OPTIONS = ['timeoutMs', 'toolTimeoutMs', 'maxOutputChars', 'sampling', 'defer', 'alwaysLoad', 'protocol', 'tasks', 'skills'];
+/** The Skills extension's name in a server's `extensions` (`src/mcp/skills.rs`). */
+const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 const PROTOCOLS = ['auto', '2026-07-28', 'legacy'];
 const TOOL_FIELDS = ['name', 'description', 'inputSchema', 'risk', 'execute', 'timeoutMs', 'maxOutputChars'];
 const RUN_OPTIONS = ['onEvent', 'onApproval', 'signal'];
@@ -149,13 +153,28 @@ function checkAgentOptions(where, options) {
       checkTransport(`${where}: servers.${name}`, transport);
     }
   }
+  if (o.serverOptions !== undefined && !isPlainObject(o.serverOptions)) {
+    fail(where, `"serverOptions" must be an object mapping server names to connect options, got ${describe(o.serverOptions)}`);
+  }
+  for (const [name, opts] of Object.entries(o.serverOptions ?? {})) {
+    if (!Object.hasOwn(o.servers ?? {}, name)) fail(where, `"serverOptions" names ${JSON.stringify(name)}, which is not one of "servers"`);
+    checkConnectOptions(`${where}: serverOptions.${name}`, opts);
+  }
   if (o.tools !== undefined && !Array.isArray(o.tools)) {
     fail(where, `"tools" must be an array of tool definitions, got ${describe(o.tools)}`);
   }
   (o.tools ?? []).forEach((tool, i) => checkTool(`${where}: tools[${i}]`, tool));
   optionalCount(where, 'skillCatalogChars', o.skillCatalogChars, 0);
   optionalStrings(where, 'trustedPlugins', o.trustedPlugins);
-  checkSubagents(where, o.agents);
+  if (o.models !== undefined && !isPlainObject(o.models)) {
+    fail(where, `"models" must be an object mapping names to models, got ${describe(o.models)}`);
+  }
+  for (const [name, model] of Object.entries(o.models ?? {})) {
+    if (name === 'inherit') fail(where, '"models" cannot name a model "inherit" (that name means the agent\'s own model)');
+    if (model === undefined) fail(where, `"models.${name}" must be a model object, got undefined`);
+    checkModel(`${where}: models.${name}`, model);
+  }
+  checkSubagents(where, o.agents, Object.keys(o.models ?? {}));
   o.hookFunctions = checkHooks(where, o.hooks);
   optionalCount(where, 'maxAgentDepth', o.maxAgentDepth, 0);
   optionalCount(where, 'agentTokenBudget', o.agentTokenBudget, 1);
@@ -170,8 +189,28 @@ function checkAgentOptions(where, options) {
   return o;
 }
 
-/** `agents`: subagents the `Agent` tool offers (the core checks names and values too). */
-function checkSubagents(where, agents) {
+/** The options of `connect` (and of each `serverOptions` entry), checked. */
+function checkConnectOptions(where, options) {
+  const o = checkOptions(where, options, CONNECT_OPTIONS);
+  optionalCount(where, 'timeoutMs', o.timeoutMs, 1);
+  optionalCount(where, 'toolTimeoutMs', o.toolTimeoutMs, 1);
+  optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
+  for (const key of ['sampling', 'tasks', 'skills']) {
+    if (o[key] !== undefined && typeof o[key] !== 'boolean') fail(where, `"${key}" must be a boolean, got ${describe(o[key])}`);
+  }
+  checkDefer(where, o.defer);
+  optionalStrings(where, 'alwaysLoad', o.alwaysLoad);
+  if (o.protocol !== undefined && !PROTOCOLS.includes(o.protocol)) {
+    fail(where, `"protocol" must be one of ${PROTOCOLS.join(', ')}, got ${describe(o.protocol)}`);
+  }
+  return o;
+}
+
+/**
+ * `agents`: subagents the `Agent` tool offers (the core checks names and values too); each
+ * `model` is `inherit` or one of `models` (`named`).
+ */
+function checkSubagents(where, agents, named) {
   if (agents === undefined) return;
   if (!Array.isArray(agents)) fail(where, `"agents" must be an array of agent objects, got ${describe(agents)}`);
   agents.forEach((agent, i) => {
@@ -183,6 +222,10 @@ function checkSubagents(where, agents) {
     for (const key of ['instructions', 'model', 'permissionMode']) optionalString(at, key, agent[key]);
     for (const key of ['tools', 'disallowedTools', 'mcpServers']) optionalStrings(at, key, agent[key]);
     optionalCount(at, 'maxTurns', agent.maxTurns, 1);
+    if (agent.model !== undefined && agent.model !== 'inherit' && !named.includes(agent.model)) {
+      const known = named.length > 0 ? `one of ${named.map((n) => JSON.stringify(n)).join(', ')}` : 'none given';
+      fail(at, `agent ${agent.name} names model ${JSON.stringify(agent.model)}, which is not in "models" (${known}); use "inherit" or leave it out for the agent's own model`);
+    }
   });
 }
 
@@ -412,6 +455,12 @@ export class Agent {
       const search = options.toolSearch?.search;
       this.#wasm.setToolSearcher(indexSearcher(search, (m) => this.#onNotice?.(m), () => JSON.parse(this.#wasm.tools())));
       this.#wasm.setSkillFileReader((argsJson) => this.#readSkillFile(argsJson));
+      // The models agents may name; their keys stay out of the session store too.
+      const named = Object.entries(options.models ?? {});
+      if (named.length > 0) {
+        this.#wasm.setAgentModels(named.map(([name]) => name), named.map(([, model]) => this.#modelFunction(model)));
+        this.#models.push(...named.map(([, model]) => model));
+      }
       this.#hookFunctions = options.hookFunctions ?? [];
       if (this.#hookFunctions.length > 0) this.#applyHooks();
     } catch (error) {
@@ -614,18 +663,7 @@ export class Agent {
     const where = 'agent.connect';
     nonEmptyString(where, 'name', name);
     checkTransport(where, transport);
-    const o = checkOptions(where, options, CONNECT_OPTIONS);
-    optionalCount(where, 'timeoutMs', o.timeoutMs, 1);
-    optionalCount(where, 'toolTimeoutMs', o.toolTimeoutMs, 1);
-    optionalCount(where, 'maxOutputChars', o.maxOutputChars, 1);
-    if (o.sampling !== undefined && typeof o.sampling !== 'boolean') {
-      fail(where, `"sampling" must be a boolean, got ${describe(o.sampling)}`);
-    }
-    checkDefer(where, o.defer);
-    optionalStrings(where, 'alwaysLoad', o.alwaysLoad);
-    if (o.protocol !== undefined && !PROTOCOLS.includes(o.protocol)) {
-      fail(where, `"protocol" must be one of ${PROTOCOLS.join(', ')}, got ${describe(o.protocol)}`);
-    }
+    const o = checkConnectOptions(where, options);
     const core = this.#live(where);
     // The built-in mock speaks the legacy era only: no probe for it (as natively).
     const protocol = o.protocol ?? (isMockGithub(transport) ? 'legacy' : 'auto');
@@ -637,13 +675,44 @@ export class Agent {
     }
     const status = JSON.parse(await core.connect(name, adaptTransport(transport), json));
     if (status.status === 'failed') callSafely(this.#onNotice, `MCP server ${name} failed: ${status.error}`);
+    // A new connection's skills replace the old one's.
+    this.#dropServerSkills(name);
+    if (status.extensions?.includes(SKILLS_EXTENSION)) await this.#listServerSkills(name);
     return status;
   }
 
-  /** Disconnects server `name` and removes its tools. */
+  /**
+   * Lists the skills server `name` serves (the Skills extension) into the skill book as
+   * `<name>:<skill>`; nothing but the listing is read. Entries left out and a failed listing
+   * are notices naming the server.
+   */
+  async #listServerSkills(name) {
+    const where = 'agent.connect';
+    let notices;
+    try {
+      const items = await this.#live(where).mcp(name, 'skills/list', '{}');
+      const book = await this.#skillBook(where);
+      notices = JSON.parse(book.op('addServer', `{"server":${JSON.stringify(name)},"items":${items}}`));
+      this.#wasm.extensions('refresh', '{}');
+    } catch (error) {
+      notices = [`MCP server ${name}: skills/list: ${messageOf(error)}`];
+    }
+    for (const notice of notices) callSafely(this.#onNotice, notice);
+  }
+
+  /** Takes server `name`'s skills out of the skill book (it was disconnected or reconnected). */
+  #dropServerSkills(name) {
+    if (this.#book && JSON.parse(this.#book.op('removeServer', JSON.stringify({ server: name }))) > 0) {
+      this.#wasm.extensions('refresh', '{}');
+    }
+  }
+
+  /** Disconnects server `name` and removes its tools (and the skills it served). */
   disconnect(name) {
     nonEmptyString('agent.disconnect', 'name', name);
-    return this.#live('agent.disconnect').disconnect(name);
+    const removed = this.#live('agent.disconnect').disconnect(name);
+    this.#dropServerSkills(name);
+    return removed;
   }
 
   /** Registers a tool implemented in JS. */
@@ -890,9 +959,29 @@ export class Agent {
     return lists;
   }
 
-  /** Serves `read_skill_file` for object skills (the core has confined `path` already). */
+  /**
+   * Serves `read_skill_file` for object skills (the core has confined `path` already), and
+   * `activate_skill` / `read_skill_file` of skills a server serves: the skill book says which
+   * file of which server, the file is read from that server, and the book checks its size and
+   * digest (and an activation's frontmatter) before any of it reaches the model.
+   */
   async #readSkillFile(argsJson) {
-    const { skill, path } = JSON.parse(argsJson);
+    const args = JSON.parse(argsJson);
+    const name = args.name ?? args.skill;
+    const query = JSON.stringify({ name, path: args.path });
+    const served = this.#book && JSON.parse(this.#book.op('served', query));
+    if (served) {
+      let result = served.error === undefined ? null : { error: served.error };
+      if (!result) {
+        result = await this.#live('read_skill_file')
+          .mcp(served.server, 'resources/read', JSON.stringify({ uri: served.uri }))
+          .then((json) => JSON.parse(json), (error) => ({ error: messageOf(error) }));
+      }
+      const judged = JSON.parse(this.#book.op('accept', JSON.stringify({ name, path: args.path, result })));
+      if (judged.error !== undefined) return JSON.stringify({ content: [{ type: 'text', text: judged.error }], isError: true });
+      return JSON.stringify({ content: [{ type: 'text', text: judged.text }] });
+    }
+    const { skill, path } = args;
     const files = this.#skillFiles.get(skill);
     const text = files && Object.hasOwn(files, path) ? files[path] : undefined;
     if (text === undefined) {
@@ -1181,9 +1270,11 @@ export async function createAgent(options) {
   }
   const sampling = new Set(o.sampling ?? []);
   await Promise.all(
-    Object.entries(servers).map(([name, transport]) =>
-      agent.connect(name, transport, sampling.has(name) ? { sampling: true } : undefined),
-    ),
+    Object.entries(servers).map(([name, transport]) => {
+      const options = { ...o.serverOptions?.[name] };
+      if (sampling.has(name)) options.sampling = true;
+      return agent.connect(name, transport, options);
+    }),
   );
   return agent;
 }

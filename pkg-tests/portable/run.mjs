@@ -22,6 +22,7 @@ import { createAgent } from 'agentwire';
 import { freePort, recordingServer, startEverythingHttp } from '../test/http-helpers.mjs';
 import { viaChromium } from './browser.mjs';
 import { corsFront, modernServer, replayServer } from './servers.mjs';
+import { extensionsServer } from './ext-server.mjs';
 import { pauseRun, resumeRun } from './suite/paused.mjs';
 
 const tools = process.env.AW_TOOLS_DIR;
@@ -199,12 +200,16 @@ const everything = await startEverythingHttp(); // answers CORS itself
 const replay = await replayServer();
 const modern = await modernServer();
 const modernFront = await corsFront(modern.url);
+const extensions = await extensionsServer();
+const extensionsFront = await corsFront(new URL(extensions.url).origin);
 const mcpFront = await corsFront(new URL(mcp.url).origin);
 const replayFront = await corsFront(replay.url);
 const shared = {
   mcpUrl: `${mcpFront.url}${new URL(mcp.url).pathname}`,
   everythingUrl: everything.url,
   modernUrl: `${modernFront.url}/mcp`,
+  extUrl: `${extensionsFront.url}/mcp`,
+  extLog: `${extensionsFront.url}/__log`,
   openaiBaseURL: `${replayFront.url}/v1`,
   openaiReset: `${replayFront.url}/__reset`,
   openaiRequests: `${replayFront.url}/__requests`,
@@ -247,6 +252,8 @@ try {
   await replayFront.stop();
   await modernFront.stop();
   await modern.stop();
+  await extensionsFront.stop();
+  await extensions.stop();
   await mcp.stop();
   await everything.stop();
   replay.stop();

@@ -110,3 +110,72 @@ test('bad agent definitions are refused naming the field', async () => {
     /more than its parent/,
   );
 });
+
+/** A model that records its requests and answers with `text` (naming itself). */
+function namedModel(label) {
+  const requests = [];
+  return {
+    requests,
+    async complete(request) {
+      requests.push(request);
+      return { text: `${label} answered` };
+    },
+  };
+}
+
+test('an agent\'s `model` names one of `models`: its child runs there; absent or inherit, on the agent\'s own', async () => {
+  const small = namedModel('small');
+  const parentRequests = [];
+  const parent = {
+    async complete(request) {
+      parentRequests.push(request);
+      // A child's request (its own system prompt) is answered as a child.
+      if (request.system.includes('You review.') || request.system.includes('You inherit.')) return { text: 'parent model answered a child' };
+      const results = request.messages.filter((m) => m.role === 'tool');
+      if (results.length === 0) {
+        return {
+          toolCalls: [
+            { id: 'a', name: 'Agent', arguments: { subagent_type: 'reviewer', description: 'review', prompt: 'Review it.' } },
+            { id: 'b', name: 'Agent', arguments: { subagent_type: 'heir', description: 'inherit', prompt: 'Do it.' } },
+          ],
+        };
+      }
+      return { text: results.map((m) => String(m.content)).join(' | ') };
+    },
+  };
+  const agent = await createAgent({
+    model: parent,
+    servers: {},
+    models: { small },
+    agents: [
+      { name: 'reviewer', description: 'Reviews.', instructions: 'You review.', model: 'small' },
+      { name: 'heir', description: 'Inherits.', instructions: 'You inherit.', model: 'inherit' },
+    ],
+  });
+  try {
+    const answer = await agent.run('review and do');
+    assert.equal(small.requests.length, 1, 'the reviewer ran on the named model, once');
+    assert.match(small.requests[0].system, /You review\./);
+    assert.match(small.requests[0].messages.at(-1).content, /Review it\./);
+    const childOnParent = parentRequests.filter((r) => r.system.includes('You inherit.'));
+    assert.equal(childOnParent.length, 1, 'the inheriting child ran on the agent\'s model');
+    assert.equal(parentRequests.filter((r) => r.system.includes('You review.')).length, 0, 'the reviewer never reached the agent\'s model');
+    assert.match(answer, /small answered/);
+    assert.match(answer, /parent model answered a child/);
+  } finally {
+    agent.close();
+  }
+});
+
+test('a `model` no entry of `models` has is refused at createAgent, naming the agent', async () => {
+  await assert.rejects(
+    createAgent({ servers: {}, models: { small: namedModel('small') }, agents: [{ name: 'reviewer', description: 'd', model: 'large' }] }),
+    /createAgent: agents\[0\]: agent reviewer names model "large", which is not in "models" \(one of "small"\)/,
+  );
+  await assert.rejects(
+    createAgent({ servers: {}, agents: [{ name: 'writer', description: 'd', model: 'sonnet' }] }),
+    /agent writer names model "sonnet", which is not in "models" \(none given\)/,
+  );
+  await assert.rejects(createAgent({ servers: {}, models: { small: {} } }), /createAgent: models\.small: "model" must be an object with a complete\(request\) method/);
+  await assert.rejects(createAgent({ servers: {}, models: [] }), /"models" must be an object mapping names to models/);
+});

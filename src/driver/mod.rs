@@ -22,7 +22,7 @@ mod resource_tools;
 mod resume;
 mod runtime;
 mod sampling;
-#[cfg(feature = "mcp-skills")]
+#[cfg(feature = "server-skills")]
 mod server_skills;
 mod server_status;
 mod servers;

@@ -50,7 +50,7 @@ pub struct Runtime<C: Clock> {
     /// Agent definitions, limits and the transcripts of child runs.
     pub(super) subagents: super::subagents::SubagentState,
     /// Skills MCP servers serve (the Skills extension).
-    #[cfg(feature = "mcp-skills")]
+    #[cfg(feature = "server-skills")]
     pub(super) server_skills: RefCell<super::server_skills::ServerSkills>,
 }
 
@@ -91,7 +91,7 @@ impl<C: Clock> Runtime<C> {
             interrupt: RunInterrupt::new(),
             transcript_sink: RefCell::new(None),
             subagents: Default::default(),
-            #[cfg(feature = "mcp-skills")]
+            #[cfg(feature = "server-skills")]
             server_skills: Default::default(),
         }
     }

@@ -8,29 +8,18 @@
 //! checked the same way. A mismatch is an error result naming the server and the file, and
 //! nothing of the file reaches the model. Its `allowed-tools` grant nothing.
 
-use super::client::McpClient;
 use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::agent::ToolInvocation;
 use crate::content::ToolOutput;
-use crate::ext::server_skill::{
-    activation_text, add_server_skills, check_fetched, qualified_names,
-};
+use crate::ext::server_skill::{add_server_skills, qualified_names, HeldSkill};
 use crate::ext::server_skill::{remove_server_skills, server_skill_record};
 use crate::ext::tools::{ACTIVATE_SKILL, READ_SKILL_FILE};
 use crate::json::quoted;
-use crate::mcp::skills::{parse_skill_list, read_bytes, ServerSkill, SkillFile};
+use crate::mcp::skills::parse_skill_list;
 use crate::mcp::ListKind;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
-
-/// One server skill the agent's set offers.
-#[derive(Clone, Debug)]
-pub(super) struct HeldSkill {
-    server: String,
-    qualified: String,
-    skill: ServerSkill,
-}
 
 /// The server skills of a runtime.
 #[derive(Debug, Default)]
@@ -150,81 +139,36 @@ impl<C: Clock> Runtime<C> {
     ) -> Option<LocalBoxFuture<'a, ToolOutput>> {
         let held = self.held_for(call)?;
         Some(Box::pin(async move {
-            let outcome = if call.name == ACTIVATE_SKILL {
-                self.activate_server_skill(&held).await
-            } else {
-                let path = call.arguments.get("path").and_then(Value::as_str);
-                self.read_server_skill_file(&held, path.unwrap_or_default())
-                    .await
+            // The agent let only listed paths through; checked again against the held entry,
+            // which is what is read: an unlisted file is never fetched.
+            let path = match call.name == ACTIVATE_SKILL {
+                true => None,
+                false => Some(
+                    call.arguments
+                        .get("path")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                ),
             };
-            outcome.unwrap_or_else(ToolOutput::error)
+            let outcome = match held.file(path) {
+                Ok(file) => {
+                    let result = self.read_from(&held.server, &file.uri).await;
+                    held.accept(file, result)
+                }
+                Err(why) => Err(why),
+            };
+            outcome.map_or_else(ToolOutput::error, ToolOutput::text)
         }))
     }
 
-    async fn activate_server_skill(&self, held: &HeldSkill) -> Result<ToolOutput, String> {
-        let bytes = self.fetch_verified(held, held.skill.skill_md()).await?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            failed(
-                held,
-                &held.skill.skill_md().uri,
-                "SKILL.md is not UTF-8 text",
-            )
-        })?;
-        let body = check_fetched(&held.skill, &text).map_err(|why| refused(held, &why))?;
-        let text = activation_text(&held.server, &held.qualified, &held.skill, &body);
-        Ok(ToolOutput::text(text))
-    }
-
-    async fn read_server_skill_file(
-        &self,
-        held: &HeldSkill,
-        path: &str,
-    ) -> Result<ToolOutput, String> {
-        // The agent let only listed paths through; checked again against the held entry,
-        // which is what is read: an unlisted file is never fetched.
-        let file = held
-            .skill
-            .file_at(path)
-            .ok_or_else(|| format!("{path:?} is not a file of skill {}", held.qualified))?;
-        let bytes = self.fetch_verified(held, file).await?;
-        match String::from_utf8(bytes) {
-            Ok(text) => Ok(ToolOutput::text(text)),
-            Err(_) => Err(failed(held, &file.uri, "the file is not UTF-8 text")),
-        }
-    }
-
-    /// Reads `file` of `held` from its own server and verifies it against the entry: the
-    /// bytes, or the error naming the server and the file.
-    async fn fetch_verified(&self, held: &HeldSkill, file: &SkillFile) -> Result<Vec<u8>, String> {
-        let client: McpClient = self
-            .client(&held.server)
-            .ok_or_else(|| failed(held, &file.uri, super::NOT_CONNECTED))?;
-        let params = crate::json::parse_str(&format!(r#"{{"uri":{}}}"#, quoted(&file.uri)))
-            .unwrap_or_default();
-        let result = client
+    /// `resources/read` of `uri` from `server`: the raw result, or why there is none.
+    async fn read_from(&self, server: &str, uri: &str) -> Result<Value, String> {
+        let client = self.client(server).ok_or(super::NOT_CONNECTED)?;
+        let params =
+            crate::json::parse_str(&format!(r#"{{"uri":{}}}"#, quoted(uri))).unwrap_or_default();
+        client
             .feature_request("resources/read", params)
             .await
-            .map_err(|e| failed(held, &file.uri, &e.to_string()))?;
-        let bytes = read_bytes(&result, &file.uri).map_err(|why| failed(held, &file.uri, &why))?;
-        held.skill
-            .verify(file, &bytes)
-            .map_err(|why| refused(held, &why))?;
-        Ok(bytes)
+            .map_err(|e| e.to_string())
     }
-}
-
-/// Reading a file of a server skill failed.
-fn failed(held: &HeldSkill, uri: &str, why: &str) -> String {
-    format!(
-        "skill {} of MCP server {}: reading {uri} failed: {why}",
-        held.qualified, held.server
-    )
-}
-
-/// A file of a server skill did not match its entry: nothing of it was used.
-fn refused(held: &HeldSkill, why: &str) -> String {
-    format!(
-        "skill {} of MCP server {} refused: {why}; nothing of it entered the context",
-        held.qualified, held.server
-    )
 }

@@ -52,7 +52,7 @@ impl<C: Clock> Runtime<C> {
         };
         let count = self.load_tools(name, &tools);
         // A new connection lists its skills afresh.
-        #[cfg(feature = "mcp-skills")]
+        #[cfg(feature = "server-skills")]
         self.forget_server_skills(name);
         let server = Server {
             client: Some(client),
@@ -110,7 +110,7 @@ impl<C: Clock> Runtime<C> {
     pub fn remove_server(&self, name: &str) -> bool {
         let removed = self.servers.borrow_mut().remove(name);
         self.agent.borrow_mut().registry_mut().remove_server(name);
-        #[cfg(feature = "mcp-skills")]
+        #[cfg(feature = "server-skills")]
         self.forget_server_skills(name);
         if let Some(client) = removed.as_ref().and_then(|s| s.client.as_ref()) {
             client.close("removed by the host");

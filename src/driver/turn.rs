@@ -40,7 +40,7 @@ impl<C: Clock> Runtime<C> {
         // Active from the start: a Ctrl-C during a command's snippets stops them too.
         let _active = Active::new(&self.interrupt);
         self.refresh_servers(observer).await;
-        #[cfg(feature = "mcp-skills")]
+        #[cfg(feature = "server-skills")]
         for notice in self.load_server_skills().await {
             observer.on_notice(&notice);
         }
@@ -351,9 +351,9 @@ impl<C: Clock> Runtime<C> {
             _ => {
                 let deadline = self.clock.now() + call.timeout;
                 // A server skill's activation or file is read from its server.
-                #[cfg(feature = "mcp-skills")]
+                #[cfg(feature = "server-skills")]
                 let server_skill = self.server_skill_call(call);
-                #[cfg(not(feature = "mcp-skills"))]
+                #[cfg(not(feature = "server-skills"))]
                 let server_skill = None;
                 let work: futures::future::LocalBoxFuture<'_, ToolOutput> =
                     if let Some(work) = server_skill {

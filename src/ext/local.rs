@@ -44,7 +44,7 @@ impl SkillHost for LocalSkills {
         tools::check_skill_file(&self.set, skill, path).map(|_| ())
     }
 
-    #[cfg(feature = "mcp-skills")]
+    #[cfg(feature = "server-skills")]
     fn served_remotely(&self, name: &str) -> bool {
         let served = |s: &super::Skill| matches!(s.scope, super::Scope::Server { .. });
         self.set.get(name).is_some_and(served)

@@ -48,7 +48,7 @@ mod local;
 mod plugin;
 #[cfg(feature = "skill-set")]
 mod record;
-#[cfg(feature = "mcp-skills")]
+#[cfg(feature = "server-skills")]
 pub mod server_skill;
 #[cfg(feature = "skill-set")]
 mod set;
@@ -100,7 +100,7 @@ pub enum Scope {
     },
     /// Served by MCP server `server` (the Skills extension): never trusted, reachable only
     /// by its qualified name `<server>:<skill>`.
-    #[cfg(feature = "mcp-skills")]
+    #[cfg(feature = "server-skills")]
     Server {
         /// The server's configured name (the host's label, not its self-reported name).
         server: String,
@@ -115,7 +115,7 @@ impl Scope {
             Scope::User => "user".into(),
             Scope::Project { .. } => "project".into(),
             Scope::Plugin { plugin, .. } => format!("plugin:{plugin}"),
-            #[cfg(feature = "mcp-skills")]
+            #[cfg(feature = "server-skills")]
             Scope::Server { server } => format!("mcp:{server}"),
         }
     }
@@ -126,7 +126,7 @@ impl Scope {
             Scope::Host | Scope::User => true,
             Scope::Project { trusted } | Scope::Plugin { trusted, .. } => *trusted,
             // A server is not a trusted source: its `allowed-tools` never grant anything.
-            #[cfg(feature = "mcp-skills")]
+            #[cfg(feature = "server-skills")]
             Scope::Server { .. } => false,
         }
     }

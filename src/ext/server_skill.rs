@@ -1,12 +1,77 @@
 //! Skills an MCP server serves (the Skills extension) as items of the [`SkillSet`]: the record
 //! the catalog lists (`<server>:<skill>`, its origin in the description, nothing fetched), the
 //! check of a fetched `SKILL.md`'s frontmatter against the entry the catalog showed, and the
-//! activation text, tagged with the server it came from. Reading and verifying the bytes is
-//! the driver's (`src/driver/server_skills.rs`) and the core session's ([`ServerSkill`]).
+//! activation text, tagged with the server it came from; and [`HeldSkill`], which says what to
+//! read for an activation or a file and judges the `resources/read` result. Reading is the
+//! host's: the native driver (`src/driver/server_skills.rs`) or the npm JS layer (over the
+//! `ext` module's `SkillBook`).
 
 use super::{frontmatter, Scope, Skill, SkillKind, SkillSet};
-use crate::mcp::skills::ServerSkill;
+use crate::mcp::skills::{read_bytes, ServerSkill, SkillFile};
 use serde_json::{Map, Value};
+
+/// One server skill an agent's set offers, as its host holds it to serve the skill tools.
+#[derive(Clone, Debug)]
+pub struct HeldSkill {
+    /// The server's configured name.
+    pub server: String,
+    /// Its name in the set (`<server>:<skill>`).
+    pub qualified: String,
+    /// Its entry.
+    pub skill: ServerSkill,
+}
+
+impl HeldSkill {
+    /// The file a call reads: `SKILL.md` for an activation (`path` `None`), else the listed
+    /// file at `path`; an unlisted path is refused, so it is never fetched.
+    pub fn file(&self, path: Option<&str>) -> Result<&SkillFile, String> {
+        let Some(path) = path else {
+            return Ok(self.skill.skill_md());
+        };
+        self.skill
+            .file_at(path)
+            .ok_or_else(|| format!("{path:?} is not a file of skill {}", self.qualified))
+    }
+
+    /// Judges what reading `file` gave (`result`: the `resources/read` result, or why the read
+    /// failed): the text for the model (the activation for `SKILL.md`), or the error naming
+    /// the server and the file; nothing of a file that does not match its entry is kept.
+    pub fn accept(
+        &self,
+        file: &SkillFile,
+        result: Result<Value, String>,
+    ) -> Result<String, String> {
+        let failed = |why: &str| {
+            format!(
+                "skill {} of MCP server {}: reading {} failed: {why}",
+                self.qualified, self.server, file.uri
+            )
+        };
+        let refused = |why: &str| {
+            format!(
+                "skill {} of MCP server {} refused: {why}; nothing of it entered the context",
+                self.qualified, self.server
+            )
+        };
+        let bytes = result
+            .and_then(|result| read_bytes(&result, &file.uri))
+            .map_err(|why| failed(&why))?;
+        self.skill
+            .verify(file, &bytes)
+            .map_err(|why| refused(&why))?;
+        let text = String::from_utf8(bytes).map_err(|_| failed("the file is not UTF-8 text"))?;
+        if file.path != "SKILL.md" {
+            return Ok(text);
+        }
+        let body = check_fetched(&self.skill, &text).map_err(|why| refused(&why))?;
+        Ok(activation_text(
+            &self.server,
+            &self.qualified,
+            &self.skill,
+            &body,
+        ))
+    }
+}
 
 /// The qualified name of each of `skills` (one server's listing, in order): `<server>:<name>`,
 /// or `<server>:<path>` (the skill's root without its scheme) for names the listing has more

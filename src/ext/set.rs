@@ -113,7 +113,7 @@ fn rank(skill: &Skill) -> u8 {
         Scope::User => 2,
         Scope::Project { .. } => 4,
         Scope::Plugin { .. } => 6,
-        #[cfg(feature = "mcp-skills")]
+        #[cfg(feature = "server-skills")]
         Scope::Server { .. } => 8,
     };
     scope + u8::from(skill.kind == SkillKind::Command)
@@ -121,9 +121,9 @@ fn rank(skill: &Skill) -> u8 {
 
 /// Whether `skill` is served by an MCP server (the Skills extension).
 fn served(skill: &Skill) -> bool {
-    #[cfg(feature = "mcp-skills")]
+    #[cfg(feature = "server-skills")]
     return matches!(skill.scope, Scope::Server { .. });
-    #[cfg(not(feature = "mcp-skills"))]
+    #[cfg(not(feature = "server-skills"))]
     {
         let _ = skill;
         false

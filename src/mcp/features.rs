@@ -44,6 +44,8 @@ impl ListKind {
             ListKind::Resources,
             ListKind::ResourceTemplates,
             ListKind::Prompts,
+            #[cfg(feature = "mcp-skills")]
+            ListKind::Skills,
         ];
         kinds
             .into_iter()

@@ -190,6 +190,13 @@ fn server_value(runtime: &JsRuntime, name: &str, status: &ServerStatus) -> Value
         v["serverInfo"] = details.server_info;
         v["protocolVersion"] = details.protocol_version.into();
         v["era"] = details.era.as_str().into();
+        let extensions = runtime
+            .client(name)
+            .map(|c| c.extensions())
+            .unwrap_or_default();
+        if !extensions.is_empty() {
+            v["extensions"] = extensions.into();
+        }
     }
     v
 }
@@ -276,8 +283,12 @@ async fn attach(
     }
     // Only for servers the host let use the model (`sampling: true`): it spends the user's
     // model budget.
-    let sampling = options.get("sampling") == Some(&Value::Bool(true));
+    let on = |key: &str| options.get(key) == Some(&Value::Bool(true));
+    let sampling = on("sampling");
     config.sampling = sampling;
+    // The 2026-07-28 extensions the host opted this server in to (as `.mcp.json` does).
+    config.tasks = on("tasks");
+    config.skills = on("skills");
     let handler = sampling.then(|| runtime.sampling_handler());
     match McpClient::connect_serving(config, transport, JsClock, spawn, handler).await {
         Ok((client, _)) => {
@@ -364,7 +375,7 @@ impl WasmAgent {
     /// Connects MCP server `name` over a JS transport `{ send(line), start(onMessage,
     /// onClose), close() }` (the mock GitHub server too: it lives in the mocks module, behind
     /// such an object). `options_json`: `timeoutMs`, `toolTimeoutMs`, `maxOutputChars`,
-    /// `sampling`, `defer`, `alwaysLoad`.
+    /// `sampling`, `defer`, `alwaysLoad`, `protocol`, `tasks`, `skills`.
     /// Resolves to the server's status JSON; never rejects.
     pub fn connect(&self, name: String, transport: JsValue, options_json: &str) -> Promise {
         let runtime = Rc::clone(&self.runtime);

@@ -53,6 +53,11 @@ impl SkillHost for JsSkillHost {
     fn expand(&self, input: &str) -> Option<Result<Expansion, String>> {
         Expansion::from_json(&self.ask("expand", &json!({ "input": input })))
     }
+
+    fn served_remotely(&self, name: &str) -> bool {
+        // The book answers `{server, uri}` for a skill an MCP server serves.
+        self.ask("served", &json!({ "name": name })).is_object()
+    }
 }
 
 impl WasmAgent {
@@ -113,10 +118,15 @@ impl WasmAgent {
         });
     }
 
-    /// Serves `read_skill_file` for skills the host gave (`read(argsJson) → Promise<result>`,
-    /// like a JS tool); the core has already confined `path` to the skill's listed files.
+    /// Serves `read_skill_file` for skills the host gave, and `activate_skill` of skills MCP
+    /// servers serve (`read(argsJson) → Promise<result>`, like a JS tool); the core has already
+    /// confined `path` to the skill's listed files.
     #[wasm_bindgen(js_name = setSkillFileReader)]
     pub fn set_skill_file_reader(&self, read: Function) {
+        // A server skill's activation too (`{name}`): the JS layer reads and the book verifies
+        // its SKILL.md (the Skills extension; the agent hands only those to the host).
+        self.js_tools()
+            .insert(crate::ext::tools::ACTIVATE_SKILL, read.clone());
         self.js_tools()
             .insert(crate::ext::tools::READ_SKILL_FILE, read);
     }

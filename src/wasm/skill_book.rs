@@ -5,11 +5,14 @@
 //! [`LocalSkills`], the code the native agent runs, so definitions and answers are the same
 //! bytes in both homes.
 
+use crate::ext::server_skill::HeldSkill;
+use crate::ext::server_skill::{add_server_skills, qualified_names, remove_server_skills};
 use crate::ext::{
     check_json, skill_from_json, skill_json, Activation, Expansion, LocalSkills, Scope, Skill,
     SkillHost,
 };
 use crate::json::to_text;
+use crate::mcp::skills::parse_skill_list;
 use crate::registry::names::plugin_part;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -39,6 +42,9 @@ fn listed(skill: &Skill) -> Value {
 #[derive(Default)]
 pub struct SkillBook {
     skills: LocalSkills,
+    /// Skills MCP servers serve (the Skills extension), with the entries their reads are
+    /// checked against.
+    served: Vec<HeldSkill>,
 }
 
 impl SkillBook {
@@ -65,6 +71,69 @@ impl SkillBook {
         }
         Ok(Value::Array(collisions))
     }
+
+    /// Puts server `server`'s `skills/list` entries (`items`) in the set as
+    /// `<server>:<skill>`, replacing what it served before → the notices, each naming the
+    /// server (entries left out, names taken).
+    fn add_server(&mut self, server: &str, items: &[Value]) -> Value {
+        self.remove_server(server);
+        let (skills, warnings) = parse_skill_list(items);
+        let mut notices: Vec<String> = warnings
+            .into_iter()
+            .map(|why| format!("MCP server {server}: skill left out: {why}"))
+            .collect();
+        let (added, refused) = add_server_skills(&mut self.skills.set, server, &skills);
+        notices.extend(refused);
+        let names = qualified_names(server, &skills);
+        for (skill, qualified) in skills.into_iter().zip(names) {
+            if added.contains(&qualified) {
+                let server = server.to_owned();
+                self.served.push(HeldSkill {
+                    server,
+                    qualified,
+                    skill,
+                });
+            }
+        }
+        Value::from(notices)
+    }
+
+    /// Removes every skill of `server` → how many.
+    fn remove_server(&mut self, server: &str) -> usize {
+        self.served.retain(|h| h.server != server);
+        remove_server_skills(&mut self.skills.set, server)
+    }
+
+    /// What a call of a served skill reads: `{server, uri}`, `{error}` for an unlisted path,
+    /// or null when `name` is no served skill (`path` absent: its activation).
+    fn served(&self, name: &str, path: Option<&str>) -> Value {
+        let Some(held) = self.served.iter().find(|h| h.qualified == name) else {
+            return Value::Null;
+        };
+        match held.file(path) {
+            Ok(file) => serde_json::json!({ "server": held.server, "uri": file.uri }),
+            Err(why) => serde_json::json!({ "error": why }),
+        }
+    }
+
+    /// Judges a read of a served skill's file (`result`: the `resources/read` result, or
+    /// `{error}` when the read failed) → `{text}` for the model, or `{error}`.
+    fn accept(&self, name: &str, path: Option<&str>, result: &Value) -> Value {
+        let Some(held) = self.served.iter().find(|h| h.qualified == name) else {
+            return serde_json::json!({ "error": format!("{name} is no skill of an MCP server") });
+        };
+        let outcome = held.file(path).and_then(|file| {
+            let read = match result.get("error").and_then(Value::as_str) {
+                Some(why) => Err(why.to_owned()),
+                None => Ok(result.clone()),
+            };
+            held.accept(file, read)
+        });
+        match outcome {
+            Ok(text) => serde_json::json!({ "text": text }),
+            Err(why) => serde_json::json!({ "error": why }),
+        }
+    }
 }
 
 #[wasm_bindgen]
@@ -87,7 +156,14 @@ impl SkillBook {
     /// - the runtime's questions ([`SkillHost`]): `tools` `{chars}`, `activate` `{name,
     ///   arguments}`, `file` `{skill, path}`, `expand` `{input}`, in the JSON forms of
     ///   [`crate::ext::SkillTools`], [`Activation`], [`crate::ext::check_from_json`] and
-    ///   [`Expansion`].
+    ///   [`Expansion`];
+    /// - skills MCP servers serve (the Skills extension; the JS layer lists and reads, the
+    ///   book checks): `addServer` `{server, items}` (a `skills/list`'s entries, replacing the
+    ///   server's earlier ones) → the notices; `removeServer` `{server}` → how many;
+    ///   `served` `{name, path?}` → `{server, uri}` to read (`SKILL.md` without `path`), `{error}`
+    ///   for an unlisted path, or null for a skill no server serves; `accept` `{name, path?,
+    ///   result}` (the `resources/read` result, or `{error}`) → `{text}` or `{error}`, digest and
+    ///   size checked, naming the server and the file.
     pub fn op(&mut self, op: &str, args_json: &str) -> Result<String, JsError> {
         let args = crate::json::parse_str(args_json).unwrap_or(Value::Null);
         if op == "add" {
@@ -95,6 +171,21 @@ impl SkillBook {
             return Ok(to_text(&collisions));
         }
         let text = |key: &str| args.get(key).and_then(Value::as_str).unwrap_or_default();
+        let path = args.get("path").and_then(Value::as_str);
+        match op {
+            "addServer" => {
+                let items = args.get("items").and_then(Value::as_array);
+                let notices = self.add_server(text("server"), items.map_or(&[][..], Vec::as_slice));
+                return Ok(to_text(&notices));
+            }
+            "removeServer" => return Ok(to_text(&Value::from(self.remove_server(text("server"))))),
+            "served" => return Ok(to_text(&self.served(text("name"), path))),
+            "accept" => {
+                let result = args.get("result").unwrap_or(&Value::Null);
+                return Ok(to_text(&self.accept(text("name"), path, result)));
+            }
+            _ => {}
+        }
         let skills = &mut self.skills;
         let out = match op {
             "remove" => Value::from(skills.set.remove(text("name")).is_some()),

@@ -1,10 +1,12 @@
 //! The npm package's subagents: `agents`, `maxAgentDepth` and `agentTokenBudget` of the agent
-//! options, read into the runtime (see `crate::subagent`).
+//! options, read into the runtime (see `crate::subagent`), and the models their definitions
+//! name (`models`).
 
-use super::agent::JsRuntime;
+use super::agent::{JsRuntime, WasmAgent};
 use crate::subagent::{agent_set_from_json, DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET};
 use serde_json::{Map, Value};
-use wasm_bindgen::JsError;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Sets the runtime's agents and limits from `options`; without `agents`, no `Agent` tool.
 pub(super) fn configure(runtime: &JsRuntime, options: &Map<String, Value>) -> Result<(), JsError> {
@@ -19,4 +21,39 @@ pub(super) fn configure(runtime: &JsRuntime, options: &Map<String, Value>) -> Re
     runtime.set_agents(set);
     runtime.set_subagent_limits(depth, count("agentTokenBudget", DEFAULT_TOKEN_BUDGET));
     Ok(())
+}
+
+#[wasm_bindgen]
+impl WasmAgent {
+    /// The models agents may name (`names[i]` is `models[i]`, each `complete(requestJson) →
+    /// Promise<responseJson>` like the agent's own): a definition's `model` picks one; absent or
+    /// `inherit`, the child runs on the agent's model. A name none of them has fails the child's
+    /// start naming the agent (the JS layer refuses such definitions up front).
+    #[wasm_bindgen(js_name = setAgentModels)]
+    pub fn set_agent_models(&self, names: Vec<String>, models: js_sys::Array) {
+        use crate::driver::ModelBackend;
+        use std::rc::Rc;
+        let named: Vec<(String, Rc<dyn ModelBackend>)> = names
+            .into_iter()
+            .zip(models.iter())
+            .map(|(name, f)| {
+                let model: Rc<dyn ModelBackend> =
+                    Rc::new(super::backends::JsModel::new(f.unchecked_into()));
+                (name, model)
+            })
+            .collect();
+        self.runtime().set_model_resolver(Some(Rc::new(move |def| {
+            let name = def.model.as_deref().unwrap_or("inherit");
+            if name == "inherit" {
+                return Ok(None);
+            }
+            match named.iter().find(|(n, _)| n == name) {
+                Some((_, model)) => Ok(Some(Rc::clone(model))),
+                None => Err(format!(
+                    "unknown model {}: not one of the agent's models",
+                    crate::json::quoted(name)
+                )),
+            }
+        })));
+    }
 }

@@ -12,5 +12,6 @@ import './callbacks.test.mjs';
 import './modules.test.mjs';
 import './session.test.mjs';
 import './hooks.test.mjs';
+import './mcp-extensions.test.mjs';
 
 export { runTests } from '../harness.mjs';

@@ -195,3 +195,119 @@ fn the_activation_names_its_server_and_what_was_not_granted() {
     assert!(text.contains("\n# Fill forms\n</mcp_skill>"), "{text}");
     assert!(text.ends_with("Bundled files (read with read_skill_file): notes/a.md"));
 }
+
+/// A held skill whose `SKILL.md` and `notes/a.md` have the digests and sizes of `md` and `note`.
+fn held(md: &str, note: &str) -> HeldSkill {
+    let digest = |text: &str| {
+        let bytes = crate::mcp::oauth::encoding::sha256(text.as_bytes());
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        format!("sha256:{hex}")
+    };
+    let skill = parse_skill_entry(&json!({
+        "uri": "skill://pdf/SKILL.md",
+        "frontmatter": {"name": "pdf", "description": "About pdf", "allowed-tools": "Bash"},
+        "resources": [
+            {"uri": "skill://pdf/SKILL.md", "digest": digest(md), "size": md.len()},
+            {"uri": "skill://pdf/notes/a.md", "digest": digest(note), "size": note.len()},
+        ]
+    }))
+    .unwrap();
+    HeldSkill {
+        server: "docs".into(),
+        qualified: "docs:pdf".into(),
+        skill,
+    }
+}
+
+fn read(uri: &str, text: &str) -> Result<Value, String> {
+    Ok(json!({"contents": [{"uri": uri, "text": text}]}))
+}
+
+const MD: &str = "---\nname: pdf\ndescription: About pdf\nallowed-tools: Bash\n---\n# Fill forms\n";
+
+#[test]
+fn a_held_skill_reads_skill_md_for_an_activation_and_only_listed_files_otherwise() {
+    let held = held(MD, "a note\n");
+    assert_eq!(held.file(None).unwrap().uri, "skill://pdf/SKILL.md");
+    assert_eq!(
+        held.file(Some("notes/a.md")).unwrap().uri,
+        "skill://pdf/notes/a.md"
+    );
+    let refused = held.file(Some("../secret")).unwrap_err();
+    assert_eq!(refused, "\"../secret\" is not a file of skill docs:pdf");
+}
+
+#[test]
+fn a_held_skill_accepts_only_bytes_that_match_their_entry() {
+    let held = held(MD, "a note\n");
+    let md = held.file(None).unwrap().clone();
+    let note = held.file(Some("notes/a.md")).unwrap().clone();
+
+    let activation = held.accept(&md, read(&md.uri, MD)).unwrap();
+    assert!(
+        activation.starts_with(
+            "<mcp_skill server=\"docs\" name=\"docs:pdf\" uri=\"skill://pdf/SKILL.md\">"
+        ),
+        "{activation}"
+    );
+    assert!(activation.contains("# Fill forms"), "{activation}");
+    assert!(activation.contains("allowed-tools (Bash) were not granted"));
+    assert_eq!(
+        held.accept(&note, read(&note.uri, "a note\n")).unwrap(),
+        "a note\n"
+    );
+
+    // Same size, other bytes: only the digest tells.
+    let tampered = held.accept(&note, read(&note.uri, "a nope\n")).unwrap_err();
+    assert!(
+        tampered.starts_with("skill docs:pdf of MCP server docs refused: skill://pdf/notes/a.md does not match its SHA-256 digest sha256:"),
+        "{tampered}"
+    );
+    assert!(tampered.ends_with("; nothing of it entered the context"));
+    assert!(!tampered.contains("nope"), "{tampered}");
+    let longer = held
+        .accept(&note, read(&note.uri, "a note!\n"))
+        .unwrap_err();
+    assert!(
+        longer.contains("is 8 bytes, but the skill's entry says 7"),
+        "{longer}"
+    );
+
+    let failed = held.accept(&note, Err("the server is not connected".into()));
+    assert_eq!(
+        failed.unwrap_err(),
+        "skill docs:pdf of MCP server docs: reading skill://pdf/notes/a.md failed: the server is not connected"
+    );
+    let elsewhere = held.accept(&note, read("skill://pdf/other.md", "a note\n"));
+    assert!(elsewhere
+        .unwrap_err()
+        .contains("has no contents for skill://pdf/notes/a.md"));
+}
+
+#[test]
+fn a_held_skill_md_whose_frontmatter_differs_from_the_entry_is_refused() {
+    // Matching bytes, but the file's frontmatter is not the entry's (the digest was taken of it).
+    let other = "---\nname: pdf\ndescription: Something else\nallowed-tools: Bash\n---\nbody\n";
+    let held = held(other, "a note\n");
+    let md = held.file(None).unwrap().clone();
+    let refused = held.accept(&md, read(&md.uri, other)).unwrap_err();
+    assert!(
+        refused.starts_with("skill docs:pdf of MCP server docs refused: skill://pdf/SKILL.md: frontmatter field \"description\" differs"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_held_file_that_is_not_utf8_is_refused_after_its_digest_matched() {
+    let bytes = [0xff_u8, 0xfe];
+    let mut held = held(MD, "a note\n");
+    held.skill.files[1].digest = crate::mcp::oauth::encoding::sha256(&bytes);
+    held.skill.files[1].size = 2;
+    let note = held.file(Some("notes/a.md")).unwrap().clone();
+    let blob = json!({"contents": [{"uri": note.uri, "blob": "//4="}]});
+    let refused = held.accept(&note, Ok(blob)).unwrap_err();
+    assert_eq!(
+        refused,
+        "skill docs:pdf of MCP server docs: reading skill://pdf/notes/a.md failed: the file is not UTF-8 text"
+    );
+}
