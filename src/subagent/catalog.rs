@@ -91,10 +91,25 @@ impl AgentSet {
         self.agents.is_empty()
     }
 
-    /// The `Agent` tool for this set, its catalog cut to `budget` characters; `None` for an
-    /// empty set. Risk `read`: dispatching does nothing by itself, every call a child makes
-    /// is gated. Concurrency-safe, so several children of one turn run at once.
+    /// The `Agent` tool for this set ([`agent_tool`]), its catalog cut to `budget` characters;
+    /// `None` for an empty set.
     pub fn tool_spec(&self, budget: usize) -> Option<ToolSpec> {
+        let (description, schema) = self.tool_text(budget)?;
+        Some(agent_tool(description, schema))
+    }
+
+    /// A set of `agents` whose precedence was resolved already (the npm package's `ext` module
+    /// resolved it: [`definition_from_record`](super::definition_from_record)).
+    pub fn from_resolved(agents: Vec<AgentDefinition>) -> Self {
+        AgentSet {
+            agents: agents.into_iter().map(|def| (rank(&def.source), def)).collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The `Agent` tool's description, its catalog cut to `budget` characters, and its input
+    /// schema; `None` for an empty set.
+    pub fn tool_text(&self, budget: usize) -> Option<(String, Value)> {
         if self.is_empty() {
             return None;
         }
@@ -132,13 +147,18 @@ impl AgentSet {
         // and the macro's inserts cost more wasm than the text. Same keys, same order.
         let mut schema = crate::json::parse_str(AGENT_SCHEMA).unwrap_or_default();
         schema["properties"]["subagent_type"]["enum"] = names.into();
-        Some(
-            ToolSpec::builtin(AGENT_TOOL, description, schema, Risk::Read)
-                .with_concurrency_safe(true)
-                .with_max_output_chars(MAX_ANSWER_CHARS)
-                .with_timeout(Duration::from_secs(3600)),
-        )
+        Some((description, schema))
     }
+}
+
+/// The `Agent` tool with `description` and input `schema` ([`AgentSet::tool_text`]). Risk
+/// `read`: dispatching does nothing by itself, every call a child makes is gated.
+/// Concurrency-safe, so several children of one turn run at once.
+pub fn agent_tool(description: String, schema: Value) -> ToolSpec {
+    ToolSpec::builtin(AGENT_TOOL, description, schema, Risk::Read)
+        .with_concurrency_safe(true)
+        .with_max_output_chars(MAX_ANSWER_CHARS)
+        .with_timeout(Duration::from_secs(3600))
 }
 
 /// Collapses whitespace runs (newlines included) to single spaces.
