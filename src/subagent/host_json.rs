@@ -131,7 +131,9 @@ pub fn definition_from_record(record: &Value) -> AgentDefinition {
         tools: list("tools"),
         disallowed_tools: list("disallowedTools").unwrap_or_default(),
         model: text("model"),
-        max_turns: record["maxTurns"].as_u64().and_then(|n| u32::try_from(n).ok()),
+        max_turns: record["maxTurns"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok()),
         mcp_servers: list("mcpServers").unwrap_or_default(),
         skills: list("skills").unwrap_or_default(),
         permission_mode: match record["permissionMode"].as_str() {

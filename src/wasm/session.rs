@@ -9,8 +9,7 @@
 //! files get) before the store sees it, so no secret of the host reaches the store and the
 //! redaction stays out of this module.
 
-use super::agent::WasmAgent;
-use super::backends::JsObserver;
+use super::agent::{Start, WasmAgent};
 use crate::agent::Approval;
 use crate::driver::TranscriptSink;
 use crate::json::to_text;
@@ -19,7 +18,6 @@ use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 /// `{callId: "yes" | "no" | "always"}` as the runtime's decisions.
 fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
@@ -104,17 +102,9 @@ impl WasmAgent {
         emit: Function,
         approve: Option<Function>,
     ) -> Promise {
-        let runtime = Rc::clone(self.runtime());
-        let decisions = decisions_from(decisions_json);
-        let pause = self.session().borrow().is_some();
-        let audit = self.audit_events();
-        future_to_promise(async move {
-            let decisions = decisions.map_err(|e| JsError::new(&e))?;
-            let observer = JsObserver::new(emit, approve, audit).pausing(pause);
-            match runtime.resume(&decisions, &observer).await {
-                Ok(answer) => Ok(JsValue::from_str(&answer)),
-                Err(error) => Err(JsError::new(&error.0).into()),
-            }
-        })
+        match decisions_from(decisions_json) {
+            Ok(decisions) => self.start(Start::Resume(decisions), emit, approve),
+            Err(e) => Promise::reject(&JsError::new(&e).into()),
+        }
     }
 }

@@ -17,7 +17,10 @@ pub(super) fn configure(runtime: &JsRuntime, options: &Map<String, Value>) -> Re
     };
     let agents = record["agents"].as_array().map_or(&[][..], Vec::as_slice);
     let set = AgentSet::from_resolved(agents.iter().map(definition_from_record).collect());
-    let description = record["description"].as_str().unwrap_or_default().to_owned();
+    let description = record["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     let spec = agent_tool(description, record["schema"].clone());
     let count =
         |key: &str, default: u64| options.get(key).and_then(Value::as_u64).unwrap_or(default);
