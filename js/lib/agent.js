@@ -406,6 +406,8 @@ export class Agent {
   #trustedPlugins;
   /** The session's writer (`createAgent({ session })`), or null. */
   #session = null;
+  /** The `ext` module's exports, once a session loaded it (its redactor writes every entry). */
+  #ext = null;
   /** The models used so far, whose keys never reach the session store. */
   #models = [];
   /** Hook functions of `createAgent({ hooks })`, and plugins' hooks.json: `{ name, root, settings }`. */
@@ -418,7 +420,8 @@ export class Agent {
   /** Whether `SessionStart` fired (before the first run, when there are hooks). */
   #sessionStarted = false;
 
-  constructor(options, key) {
+  /** `agents`, when given, comes read by the `ext` module (`agentRecord`): the runtime takes that record. */
+  constructor(options, key, agents) {
     if (key !== token) throw new TypeError('use createAgent(options) to make an Agent');
     const config = {
       allow: options.allow,
@@ -437,7 +440,7 @@ export class Agent {
       compactAt: options.compactAt,
       compact: options.compact,
       skillCatalogChars: options.skillCatalogChars,
-      agents: options.agents,
+      agents,
       maxAgentDepth: options.maxAgentDepth,
       agentTokenBudget: options.agentTokenBudget,
       // Audit records cross into JS only for a listener: each costs more than the call itself.
@@ -626,18 +629,30 @@ export class Agent {
     const writer = new SessionWriter(store);
     const { text, fresh } = await writer.load('createAgent');
     const core = this.#live('createAgent');
+    // The `ext` module reads the store strictly and redacts every entry before the store sees
+    // it (the runtime module carries neither the reader nor the redaction).
+    const module = await ext();
     if (!fresh) {
-      // Read strictly, by the `ext` module (the runtime module does not carry the reader).
-      const read = JSON.parse((await ext()).parseTranscriptText(text));
+      const read = JSON.parse(module.parseTranscriptText(text));
       if (read.error !== undefined) {
         throw new Error(`createAgent: the session store does not hold a transcript this version reads: ${read.error}`);
       }
       for (const warning of read.warnings) callSafely(this.#onNotice, `session store: ${warning}`);
       core.setHistory(JSON.stringify(read.messages));
     }
-    core.setSession((json) => writer.push(json), JSON.stringify(secretsOf(this.#models)));
+    this.#ext = module;
+    this.#openWriter(core, writer);
     this.#session = writer;
     await writer.settled('createAgent');
+  }
+
+  /**
+   * Sends every new entry of the core to `writer`, redacted by the `ext` module with the
+   * secrets of every model used so far.
+   */
+  #openWriter(core, writer) {
+    const redactor = new this.#ext.StoreRedactor(JSON.stringify(secretsOf(this.#models)));
+    core.setSession((json) => writer.push(redactor.line(json)));
   }
 
   /**
@@ -824,7 +839,7 @@ export class Agent {
     if (this.#session) {
       // The new model's key joins the ones kept out of the store.
       const writer = this.#session;
-      core.setSession((json) => writer.push(json), JSON.stringify(secretsOf(this.#models)));
+      this.#openWriter(core, writer);
     }
   }
 
@@ -1222,6 +1237,16 @@ export class Agent {
 }
 
 /**
+ * `agents` read by the `ext` module as the runtime reads it (checks, precedence, the `Agent`
+ * tool's catalog), loaded for agents with subagents only: the runtime module carries none of it.
+ */
+async function agentRecord(agents) {
+  const record = JSON.parse((await ext()).agentSetRecord(JSON.stringify(agents)));
+  if (record.error !== undefined) throw new TypeError(`createAgent: ${record.error}`);
+  return record;
+}
+
+/**
  * Creates an agent. With no options: the mock model, and the mock GitHub MCP server connected
  * as `github`. Servers that fail to connect are reported in `agent.servers()`; they never stop
  * the agent.
@@ -1233,7 +1258,7 @@ export async function createAgent(options) {
   // The mocks module (mock model, mock GitHub server) loads alongside the runtime when needed.
   const needsMocks = isMockModel(o.model) || Object.values(servers).some(isMockGithub);
   await Promise.all([init(), needsMocks ? mocks().catch(() => {}) : null]);
-  const agent = new Agent(o, token);
+  const agent = new Agent(o, token, o.agents === undefined ? undefined : await agentRecord(o.agents));
   if (o.session !== undefined) {
     try {
       await agent[openSession](o.session);

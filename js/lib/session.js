@@ -125,8 +125,16 @@ export class SessionWriter {
     return { text: headed ? text : header + text, fresh: false };
   }
 
-  /** Queues one entry (JSON text from the core) and starts writing. */
+  /**
+   * Queues one entry (JSON text from the core, redacted) and starts writing. An empty text is
+   * an entry the redactor could not read: it is never stored (and the writer fails until its
+   * next write).
+   */
   push(json) {
+    if (json === '') {
+      this.#failure = new Error('an entry the redactor could not read was not stored');
+      return;
+    }
     this.#queue.push(JSON.parse(json));
     this.#kick();
   }

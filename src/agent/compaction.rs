@@ -40,12 +40,13 @@ pub(super) struct Summarising {
 }
 
 impl Agent {
-    /// Whether the model request the agent asks for now is a compaction's summary request
-    /// (the driver fires `PreCompact` before it goes out).
+    /// Whether the model request the agent asks for now is an automatic compaction's summary
+    /// request (the driver fires `PreCompact` `auto` before it goes out; a manual one's hook
+    /// fired when [`compact`](Agent::compact) was accepted).
     pub fn is_compacting(&self) -> bool {
         matches!(
             self.run.as_ref().map(|run| &run.phase),
-            Some(Phase::Summarising(_))
+            Some(Phase::Summarising(Summarising { manual: false, .. }))
         )
     }
 

@@ -11,10 +11,9 @@
 use super::turn::{tools_turn, CallState, Phase, Turn};
 use super::{Agent, Run, UiEvent};
 use crate::agent::{AgentError, Approval};
-use crate::audit::Outcome;
 use crate::model::ToolCall;
 use crate::time::Instant;
-use crate::transcript::{pending_calls, Entry};
+use crate::transcript::pending_calls;
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
 
@@ -149,31 +148,8 @@ impl Agent {
             let Some((_, answer)) = decisions.iter().find(|(id, _)| *id == pending.call.id) else {
                 continue;
             };
-            self.out.transcribe(Entry::Approval {
-                call_id: pending.call.id.clone(),
-                answer: *answer,
-            });
-            match answer {
-                Approval::Yes | Approval::Always => {
-                    if *answer == Approval::Always {
-                        self.policy.allow_always(&pending.subject.name);
-                    }
-                    pending.approved = true;
-                }
-                Approval::No => {
-                    let content = format!(
-                        "denied: the user declined this call of {}; do not retry it unless asked",
-                        pending.subject.name
-                    );
-                    self.out.answer(
-                        pending,
-                        now,
-                        (content, true),
-                        Outcome::Denied,
-                        preview_chars,
-                    );
-                }
-            }
+            self.out
+                .decide(&mut self.policy, pending, *answer, now, preview_chars);
         }
         self.run = Some(Run {
             steps: 0,

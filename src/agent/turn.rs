@@ -15,6 +15,7 @@ use crate::audit::{AuditRecord, Outcome};
 use crate::content::ToolOutput;
 use crate::hooks::HookEvent;
 use crate::model::{ChatMessage, ToolCall};
+use crate::policy::Policy;
 use crate::registry::ToolSource;
 use crate::time::Instant;
 use crate::tool_search::Step;
@@ -111,6 +112,36 @@ pub(super) struct PendingCall {
 }
 
 impl Outbox {
+    /// Records the user's `answer` to `pending`'s approval and carries it out: `Yes` and
+    /// `Always` approve the call (`Always` the tool, for the rest of the session), `No` answers
+    /// it as declined (`true`). One body for a live run's approvals and a resumed run's.
+    pub(super) fn decide(
+        &mut self,
+        policy: &mut Policy,
+        pending: &mut PendingCall,
+        answer: Approval,
+        now: Instant,
+        preview_chars: usize,
+    ) -> bool {
+        self.transcribe(crate::transcript::Entry::Approval {
+            call_id: pending.call.id.clone(),
+            answer,
+        });
+        if answer == Approval::No {
+            let content = format!(
+                "denied: the user declined this call of {}; do not retry it unless asked",
+                pending.subject.name
+            );
+            self.refuse(pending, now, content, Outcome::Denied, preview_chars);
+            return true;
+        }
+        if answer == Approval::Always {
+            policy.allow_always(&pending.subject.name);
+        }
+        pending.approved = true;
+        false
+    }
+
     pub(super) fn announce(&mut self, pending: &mut PendingCall) {
         if !pending.announced {
             pending.announced = true;
@@ -542,28 +573,14 @@ impl Agent {
             .get_mut(turn.next)
             .filter(|p| p.call.id == call_id && p.state == CallState::AwaitingApproval)
             .ok_or_else(not_waiting)?;
-        self.out.transcribe(crate::transcript::Entry::Approval {
-            call_id: call_id.to_owned(),
-            answer: approval,
-        });
-        match approval {
-            Approval::Yes | Approval::Always => {
-                if approval == Approval::Always {
-                    self.policy.allow_always(&pending.subject.name);
-                }
-                pending.approved = true;
-                pending.state = CallState::Queued;
-            }
-            Approval::No => {
-                let content = format!(
-                    "denied: the user declined this call of {}; do not retry it unless asked",
-                    pending.subject.name
-                );
-                let preview_chars = self.config.preview_chars;
-                self.out
-                    .refuse(pending, now, content, Outcome::Denied, preview_chars);
-                turn.next += 1;
-            }
+        let preview_chars = self.config.preview_chars;
+        if self
+            .out
+            .decide(&mut self.policy, pending, approval, now, preview_chars)
+        {
+            turn.next += 1;
+        } else {
+            pending.state = CallState::Queued;
         }
         self.pump(now);
         Ok(())

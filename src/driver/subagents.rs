@@ -14,6 +14,7 @@ use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
 use crate::policy::RuleKind;
+use crate::registry::ToolSpec;
 use crate::subagent::{
     child_scope, AgentDefinition, AgentRequest, AgentSet, ChildTranscript,
     DEFAULT_AGENT_CATALOG_CHARS, DEFAULT_MAX_DEPTH, DEFAULT_TOKEN_BUDGET,
@@ -200,6 +201,12 @@ impl<C: Clock> Runtime<C> {
     /// the tool's description is part of the prompt prefix.
     pub fn set_agents(&self, set: AgentSet) {
         let spec = set.tool_spec(DEFAULT_AGENT_CATALOG_CHARS);
+        self.set_agents_with_tool(set, spec);
+    }
+
+    /// [`set_agents`](Self::set_agents) with the `Agent` tool made already (`None`: no tool):
+    /// the npm package's `ext` module renders its catalog, so the runtime module does not.
+    pub fn set_agents_with_tool(&self, set: AgentSet, spec: Option<ToolSpec>) {
         self.agent.borrow_mut().registry_mut().set_agent_tool(spec);
         *self.subagents.set.borrow_mut() = Rc::new(set);
     }

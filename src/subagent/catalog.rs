@@ -50,23 +50,25 @@ impl AgentSet {
     /// and a note says which one was shadowed.
     pub fn insert(&mut self, def: AgentDefinition) {
         let new_rank = rank(&def.source);
-        if let Some(at) = self.agents.iter().position(|(_, d)| d.name == def.name) {
-            let (old_rank, old) = &self.agents[at];
-            if new_rank < *old_rank {
-                self.notes.push(format!(
-                    "agent {}: {} takes precedence over {}",
-                    def.name, def.source, old.source
-                ));
-                self.agents[at] = (new_rank, def);
-            } else {
-                self.notes.push(format!(
-                    "agent {}: {} takes precedence over {}",
-                    def.name, old.source, def.source
-                ));
+        // Kept in name order, so `sorted` needs no sort (nor the npm runtime a sort's code).
+        match self.agents.binary_search_by(|(_, d)| d.name.cmp(&def.name)) {
+            Err(at) => self.agents.insert(at, (new_rank, def)),
+            Ok(at) => {
+                let (old_rank, old) = &self.agents[at];
+                if new_rank < *old_rank {
+                    self.notes.push(format!(
+                        "agent {}: {} takes precedence over {}",
+                        def.name, def.source, old.source
+                    ));
+                    self.agents[at] = (new_rank, def);
+                } else {
+                    self.notes.push(format!(
+                        "agent {}: {} takes precedence over {}",
+                        def.name, old.source, def.source
+                    ));
+                }
             }
-            return;
         }
-        self.agents.push((new_rank, def));
     }
 
     /// The agent called `name`.
@@ -76,9 +78,7 @@ impl AgentSet {
 
     /// Every agent, sorted by name.
     pub fn sorted(&self) -> Vec<&AgentDefinition> {
-        let mut all: Vec<&AgentDefinition> = self.agents.iter().map(|(_, d)| d).collect();
-        all.sort_by(|a, b| a.name.cmp(&b.name));
-        all
+        self.agents.iter().map(|(_, d)| d).collect()
     }
 
     /// Collisions resolved so far, as sentences.
@@ -91,10 +91,29 @@ impl AgentSet {
         self.agents.is_empty()
     }
 
-    /// The `Agent` tool for this set, its catalog cut to `budget` characters; `None` for an
-    /// empty set. Risk `read`: dispatching does nothing by itself, every call a child makes
-    /// is gated. Concurrency-safe, so several children of one turn run at once.
+    /// The `Agent` tool for this set ([`agent_tool`]), its catalog cut to `budget` characters;
+    /// `None` for an empty set.
     pub fn tool_spec(&self, budget: usize) -> Option<ToolSpec> {
+        let (description, schema) = self.tool_text(budget)?;
+        Some(agent_tool(description, schema))
+    }
+
+    /// A set of `agents` whose precedence was resolved already, in name order as
+    /// [`sorted`](Self::sorted) gives them (the npm package's `ext` module resolved it:
+    /// [`definition_from_record`](super::definition_from_record)).
+    pub fn from_resolved(agents: Vec<AgentDefinition>) -> Self {
+        AgentSet {
+            agents: agents
+                .into_iter()
+                .map(|def| (rank(&def.source), def))
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The `Agent` tool's description, its catalog cut to `budget` characters, and its input
+    /// schema; `None` for an empty set.
+    pub fn tool_text(&self, budget: usize) -> Option<(String, Value)> {
         if self.is_empty() {
             return None;
         }
@@ -132,13 +151,18 @@ impl AgentSet {
         // and the macro's inserts cost more wasm than the text. Same keys, same order.
         let mut schema = crate::json::parse_str(AGENT_SCHEMA).unwrap_or_default();
         schema["properties"]["subagent_type"]["enum"] = names.into();
-        Some(
-            ToolSpec::builtin(AGENT_TOOL, description, schema, Risk::Read)
-                .with_concurrency_safe(true)
-                .with_max_output_chars(MAX_ANSWER_CHARS)
-                .with_timeout(Duration::from_secs(3600)),
-        )
+        Some((description, schema))
     }
+}
+
+/// The `Agent` tool with `description` and input `schema` ([`AgentSet::tool_text`]). Risk
+/// `read`: dispatching does nothing by itself, every call a child makes is gated.
+/// Concurrency-safe, so several children of one turn run at once.
+pub fn agent_tool(description: String, schema: Value) -> ToolSpec {
+    ToolSpec::builtin(AGENT_TOOL, description, schema, Risk::Read)
+        .with_concurrency_safe(true)
+        .with_max_output_chars(MAX_ANSWER_CHARS)
+        .with_timeout(Duration::from_secs(3600))
 }
 
 /// Collapses whitespace runs (newlines included) to single spaces.

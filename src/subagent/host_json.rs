@@ -5,7 +5,7 @@
 use super::catalog::AgentSet;
 use super::definition::{valid_name, AgentDefinition, PermissionMode};
 use crate::json::quoted;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Reads one agent object; an error names the field (and the agent, once its name is known).
 pub fn definition_from_json(value: &Value) -> Result<AgentDefinition, String> {
@@ -93,6 +93,59 @@ pub fn agent_set_from_json(list: &Value) -> Result<AgentSet, String> {
     Ok(set)
 }
 
+/// `def` in the shape [`definition_from_json`] reads, every field present, plus its `source`:
+/// the record the npm package's `ext` module gives the runtime.
+pub fn definition_to_record(def: &AgentDefinition) -> Value {
+    json!({
+        "name": def.name,
+        "description": def.description,
+        "instructions": def.instructions,
+        "tools": def.tools,
+        "disallowedTools": def.disallowed_tools,
+        "model": def.model,
+        "maxTurns": def.max_turns,
+        "mcpServers": def.mcp_servers,
+        "skills": def.skills,
+        "permissionMode": def.permission_mode.as_str(),
+        "source": def.source,
+    })
+}
+
+/// Reads [`definition_to_record`]'s record, checked already: a field of the wrong type reads
+/// as absent (the record comes from the `ext` module's own checks; this never fails, so the
+/// runtime carries no error paths for it).
+pub fn definition_from_record(record: &Value) -> AgentDefinition {
+    let text = |key: &str| record[key].as_str().map(str::to_owned);
+    let list = |key: &str| {
+        record[key].as_array().map(|items| {
+            items
+                .iter()
+                .filter_map(|item| item.as_str().map(str::to_owned))
+                .collect::<Vec<_>>()
+        })
+    };
+    AgentDefinition {
+        name: text("name").unwrap_or_default(),
+        description: text("description").unwrap_or_default(),
+        instructions: text("instructions").unwrap_or_default(),
+        tools: list("tools"),
+        disallowed_tools: list("disallowedTools").unwrap_or_default(),
+        model: text("model"),
+        max_turns: record["maxTurns"]
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok()),
+        mcp_servers: list("mcpServers").unwrap_or_default(),
+        skills: list("skills").unwrap_or_default(),
+        permission_mode: match record["permissionMode"].as_str() {
+            Some("plan") => PermissionMode::Plan,
+            Some("dontAsk") => PermissionMode::DontAsk,
+            _ => PermissionMode::Inherit,
+        },
+        source: text("source").unwrap_or_default(),
+        warnings: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +196,40 @@ mod tests {
             let err = agent_set_from_json(&bad).unwrap_err();
             assert!(err.contains(want), "{bad}: {err}");
         }
+    }
+
+    /// The npm runtime takes `agents` as the `ext` module's records: read back, they are the
+    /// definitions the runtime would have read itself, and the set built from them offers the
+    /// same `Agent` tool, byte for byte.
+    #[test]
+    fn records_read_back_as_the_definitions_and_the_same_agent_tool() {
+        let set = agent_set_from_json(&json!([
+            {"name": "researcher", "description": "Finds things.", "instructions": "Search.",
+             "tools": ["mcp__github__*", "Read"], "disallowedTools": ["Bash"], "model": "small",
+             "maxTurns": 4, "permissionMode": "plan", "skills": ["review"],
+             "mcpServers": ["github"]},
+            {"name": "quiet", "description": "Never asks.", "permissionMode": "dontAsk"},
+            {"name": "plain", "description": "Defaults only."}
+        ]))
+        .unwrap();
+        let sorted = set.sorted();
+        let records: Vec<Value> = sorted.iter().copied().map(definition_to_record).collect();
+        let read: Vec<AgentDefinition> = records.iter().map(definition_from_record).collect();
+        let want: Vec<AgentDefinition> = sorted.into_iter().cloned().collect();
+        assert_eq!(read, want);
+        assert_eq!(read.len(), 4, "the built-in agent is a record too");
+        let resolved = AgentSet::from_resolved(read);
+        let (description, schema) = set.tool_text(4_000).unwrap();
+        let tool = crate::subagent::agent_tool(description, schema);
+        assert_eq!(resolved.tool_spec(4_000).unwrap(), tool);
+        assert_eq!(set.tool_spec(4_000).unwrap(), tool);
+        assert_eq!(
+            crate::json::to_text(&resolved.tool_spec(4_000).unwrap().input_schema),
+            crate::json::to_text(&tool.input_schema)
+        );
+        // A record of the wrong shape reads as defaults, never as an error or a wider mode.
+        let odd = definition_from_record(&json!({"name": 3, "tools": "Read", "maxTurns": -1,
+            "permissionMode": "bypassPermissions"}));
+        assert_eq!(odd, AgentDefinition::default());
     }
 }

@@ -16,11 +16,15 @@ mod host_json;
 mod markdown;
 mod scope;
 
-pub use catalog::{AgentRequest, AgentSet, DEFAULT_AGENT_CATALOG_CHARS, MAX_ANSWER_CHARS};
+pub use catalog::{
+    agent_tool, AgentRequest, AgentSet, DEFAULT_AGENT_CATALOG_CHARS, MAX_ANSWER_CHARS,
+};
 #[cfg(feature = "skill-set")]
 pub use codex_toml::parse_codex_toml;
 pub use definition::{valid_name, AgentDefinition, PermissionMode, GENERAL_PURPOSE};
-pub use host_json::{agent_set_from_json, definition_from_json};
+pub use host_json::{
+    agent_set_from_json, definition_from_json, definition_from_record, definition_to_record,
+};
 #[cfg(feature = "skill-set")]
 pub use markdown::parse_markdown;
 pub use scope::{child_scope, ChildScope};

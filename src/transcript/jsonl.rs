@@ -180,6 +180,15 @@ fn calls(value: Option<&Value>) -> Result<Vec<ToolCall>, String> {
     }
 }
 
+/// One entry from its JSON line (no header, no checks across lines): how a store's redactor
+/// reads what the runtime recorded.
+pub fn entry_from_line(line: &str) -> Result<Entry, String> {
+    match crate::json::parse_str(line) {
+        Ok(Value::Object(obj)) => entry_from(&obj),
+        _ => Err("an entry must be a JSON object".into()),
+    }
+}
+
 /// One entry line; an unknown `type` is an error, never skipped.
 pub(super) fn entry_from(obj: &Map<String, Value>) -> Result<Entry, String> {
     let kind = obj

@@ -14,7 +14,7 @@ mod rebuild;
 mod secrets;
 
 pub use entry::{CompactionMode, Entry};
-pub use jsonl::{parse_jsonl, ParseError, Parsed};
+pub use jsonl::{entry_from_line, parse_jsonl, ParseError, Parsed};
 pub use rebuild::{close_dangling_calls, pending_calls};
 pub use secrets::{hide_secrets, secret_values, stored_line, MIN_SECRET_CHARS};
 

@@ -193,3 +193,52 @@ fn compaction_replaces_the_history_and_redaction_hides_secrets() {
     assert!(!line.contains("abcdefghijklmnop"), "{line}");
     assert!(line.contains(crate::audit::REDACTED));
 }
+
+/// The npm package's store redactor (in the `ext` module) reads each line the runtime records
+/// back into its entry: every kind, so no entry is ever dropped or stored unredacted.
+#[test]
+fn every_kind_of_entry_reads_back_from_its_own_line() {
+    let mut entries = sample().entries().to_vec();
+    entries.extend([
+        Entry::Assistant {
+            content: Some("done".into()),
+            tool_calls: vec![],
+            usage: Some(crate::model::Usage {
+                input_tokens: 10,
+                output_tokens: 2,
+                cache_read_tokens: Some(4),
+                cache_write_tokens: None,
+            }),
+        },
+        Entry::Approval {
+            call_id: "c1".into(),
+            answer: crate::agent::Approval::Always,
+        },
+        Entry::Command {
+            name: "review".into(),
+            qualified: "plugin:review".into(),
+        },
+        Entry::Compaction {
+            mode: CompactionMode::Summary,
+            tokens_before: 900,
+            tokens_after: 100,
+            messages: vec![crate::model::ChatMessage::User {
+                content: "summary".into(),
+            }],
+        },
+        Entry::Clear,
+        Entry::CatalogNotice {
+            text: "new tools".into(),
+        },
+        Entry::Notice {
+            text: "a warning".into(),
+        },
+    ]);
+    for entry in entries {
+        let line = entry.to_line();
+        assert_eq!(entry_from_line(line.trim_end()), Ok(entry), "{line}");
+    }
+    assert!(entry_from_line("{\"type\":\"session\",\"version\":1,\"id\":\"x\"}").is_err());
+    assert!(entry_from_line("not json").is_err());
+    assert!(entry_from_line("[1]").is_err());
+}

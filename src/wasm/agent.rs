@@ -32,6 +32,12 @@ pub struct WasmAgent {
     session: Rc<RefCell<Option<crate::driver::TranscriptSink>>>,
 }
 
+/// What a run starts from: the user's prompt, or a paused run's decisions (call id, answer).
+pub(super) enum Start {
+    Prompt(String),
+    Resume(Vec<(String, crate::agent::Approval)>),
+}
+
 /// A stop asked for between `run()` and the run's first step (the runtime only accepts one
 /// once the run is active), kept for that step; `in_run` says a run's future is alive, so a
 /// stop arriving after it ended is never kept for the next run.
@@ -325,11 +331,6 @@ impl WasmAgent {
     pub(super) fn session(&self) -> &Rc<RefCell<Option<crate::driver::TranscriptSink>>> {
         &self.session
     }
-
-    /// Whether `emit` gets audit records.
-    pub(super) fn audit_events(&self) -> bool {
-        self.audit_events
-    }
 }
 
 #[wasm_bindgen]
@@ -552,17 +553,28 @@ impl WasmAgent {
     /// Runs one user turn: events go to `emit(json)`, approvals to `approve(requestJson)`.
     /// Resolves to the final answer; rejects with the reason the run ended without one.
     pub fn run(&self, prompt: String, emit: Function, approve: Option<Function>) -> Promise {
+        self.give_up_paused();
+        self.start(Start::Prompt(prompt), emit, approve)
+    }
+
+    /// The promise of a run, new (`run`) or resumed (`resume`): one async body for both, so
+    /// the module carries one copy of it.
+    pub(super) fn start(&self, start: Start, emit: Function, approve: Option<Function>) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let stop = Rc::clone(&self.stop);
         stop.borrow_mut().in_run = true;
         let audit = self.audit_events;
         let pause = self.session.borrow().is_some();
-        self.give_up_paused();
         future_to_promise(async move {
             let observer = JsObserver::new(emit, approve, audit).pausing(pause);
             // `@server:uri` mentions were attached by the JS layer (`agent.run`), over `mcp`.
             let handle = runtime.interrupt_handle();
-            let run = runtime.run(&prompt, &observer);
+            let run = async {
+                match &start {
+                    Start::Prompt(prompt) => runtime.run(prompt, &observer).await,
+                    Start::Resume(decisions) => runtime.resume(decisions, &observer).await,
+                }
+            };
             futures::pin_mut!(run);
             // After each step, hand a stop that came too early to the now active run.
             let result = futures::future::poll_fn(|cx| {

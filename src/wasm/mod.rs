@@ -24,6 +24,8 @@
 
 #[cfg(feature = "wasm-runtime")]
 mod agent;
+#[cfg(feature = "wasm-ext")]
+mod agent_set;
 #[cfg(feature = "wasm-anthropic")]
 mod anthropic_codec;
 #[cfg(feature = "wasm-runtime")]
@@ -60,6 +62,8 @@ mod search;
 mod session;
 #[cfg(feature = "wasm-ext")]
 mod skill_book;
+#[cfg(feature = "wasm-ext")]
+mod store_lines;
 #[cfg(any(feature = "wasm-runtime", feature = "wasm-anthropic"))]
 mod stream_codec;
 #[cfg(feature = "wasm-runtime")]
@@ -71,6 +75,8 @@ mod transport;
 
 #[cfg(feature = "wasm-runtime")]
 pub use agent::WasmAgent;
+#[cfg(feature = "wasm-ext")]
+pub use agent_set::agent_set_record;
 #[cfg(feature = "wasm-anthropic")]
 pub use anthropic_codec::{decode_anthropic_response, encode_anthropic_request, AnthropicStream};
 #[cfg(feature = "wasm-runtime")]
@@ -89,3 +95,5 @@ pub use parsers::{
 pub use search::{rank_tools_json, search_tools_json};
 #[cfg(feature = "wasm-ext")]
 pub use skill_book::SkillBook;
+#[cfg(feature = "wasm-ext")]
+pub use store_lines::StoreRedactor;

@@ -4,40 +4,20 @@
 //!
 //! The JS layer reads the store's contents with the `ext` module's `parseTranscriptText` (the
 //! strict reader stays out of this module) into `setHistory`, and every new entry goes to its
-//! `append` function, through [`crate::transcript::stored_line`]: the same redaction
-//! the CLI's session files get, so no secret of the host reaches the store.
+//! `append` function as recorded; the JS layer passes it through the `ext` module's
+//! `StoreRedactor` ([`crate::transcript::stored_line`]: the same redaction the CLI's session
+//! files get) before the store sees it, so no secret of the host reaches the store and the
+//! redaction stays out of this module.
 
-use super::agent::WasmAgent;
-use super::backends::JsObserver;
+use super::agent::{Start, WasmAgent};
 use crate::agent::Approval;
 use crate::driver::TranscriptSink;
 use crate::json::to_text;
-use crate::transcript::{secret_values, stored_line, Entry};
+use crate::transcript::Entry;
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
-
-/// `{vars: [[name, value]...], keys: [...]}`: the host's environment and the model keys.
-fn secrets_from(json: &str) -> Vec<String> {
-    let value = crate::json::parse_str(json).unwrap_or(Value::Null);
-    let text = |v: &Value| v.as_str().map(str::to_owned);
-    let vars = value["vars"]
-        .as_array()
-        .map(|pairs| {
-            pairs
-                .iter()
-                .filter_map(|pair| Some((text(&pair[0])?, text(&pair[1])?)))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    let keys: Vec<String> = value["keys"]
-        .as_array()
-        .map(|keys| keys.iter().filter_map(text).collect())
-        .unwrap_or_default();
-    secret_values(vars, &keys)
-}
 
 /// `{callId: "yes" | "no" | "always"}` as the runtime's decisions.
 fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
@@ -85,14 +65,13 @@ impl WasmAgent {
 
 #[wasm_bindgen]
 impl WasmAgent {
-    /// From now on every transcript entry goes to `append(lineJson)` (a store's JSON line),
-    /// redacted, with every value of `secrets_json` (`{vars: [[name, value]], keys: [...]}`:
-    /// sensitive names count) hidden; runs without an approver pause instead of declining.
+    /// From now on every transcript entry goes to `append(lineJson)` (its JSON line, not
+    /// redacted yet: the JS layer redacts it with the `ext` module's `StoreRedactor` before
+    /// any store sees it); runs without an approver pause instead of declining.
     #[wasm_bindgen(js_name = setSession)]
-    pub fn set_session(&self, append: Function, secrets_json: &str) {
-        let secrets = secrets_from(secrets_json);
+    pub fn set_session(&self, append: Function) {
         let sink: TranscriptSink = Rc::new(move |entry: &Entry| {
-            let line = stored_line(entry, &secrets);
+            let line = entry.to_line();
             // The JS layer queues the line and never throws back into the run.
             let _ = append.call1(&JsValue::NULL, &JsValue::from_str(line.trim_end()));
         });
@@ -123,17 +102,9 @@ impl WasmAgent {
         emit: Function,
         approve: Option<Function>,
     ) -> Promise {
-        let runtime = Rc::clone(self.runtime());
-        let decisions = decisions_from(decisions_json);
-        let pause = self.session().borrow().is_some();
-        let audit = self.audit_events();
-        future_to_promise(async move {
-            let decisions = decisions.map_err(|e| JsError::new(&e))?;
-            let observer = JsObserver::new(emit, approve, audit).pausing(pause);
-            match runtime.resume(&decisions, &observer).await {
-                Ok(answer) => Ok(JsValue::from_str(&answer)),
-                Err(error) => Err(JsError::new(&error.0).into()),
-            }
-        })
+        match decisions_from(decisions_json) {
+            Ok(decisions) => self.start(Start::Resume(decisions), emit, approve),
+            Err(e) => Promise::reject(&JsError::new(&e).into()),
+        }
     }
 }
