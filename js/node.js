@@ -14,6 +14,7 @@ export { discoverExtensions, loadPluginDir, loadSkillDir } from './lib/node-exte
 export { loadInstructions } from './lib/node-instructions.js';
 import { setCommandHookRunner } from './lib/hooks.js';
 import { runCommandHook } from './lib/node-hooks.js';
+import { RUN_TAG_VAR, killTagged, newRunTag } from './lib/reap.js';
 
 // Only this entry starts processes for plugins' command hooks.
 setCommandHookRunner(runCommandHook);
@@ -96,8 +97,11 @@ export function stdioTransport(command, args, options) {
 
   const start = () => {
     if (child) return;
+    // Tagged, so what the server leaves behind (a daemon that left its group) is found and
+    // killed once it exits (reap.js).
+    const tag = newRunTag();
     child = spawn(command, args ?? [], {
-      env: { ...process.env, ...o.env },
+      env: { ...process.env, ...o.env, [RUN_TAG_VAR]: tag },
       cwd: o.cwd,
       stdio: ['pipe', 'pipe', o.stderr ?? 'pipe'],
       windowsHide: true,
@@ -109,6 +113,8 @@ export function stdioTransport(command, args, options) {
     // Writes to a process that died fail with EPIPE; the exit is reported by 'close'.
     child.stdin.on('error', () => {});
     child.on('error', (error) => finish(`could not run ${label}: ${error.message}`));
+    // At `exit`, not `close`: a daemon holding the server's pipes open would delay `close`.
+    child.on('exit', () => killTagged(tag));
     child.on('close', (code, signal) =>
       finish(`${label} exited with ${signal ? `signal ${signal}` : `code ${code}`}`),
     );

@@ -861,6 +861,20 @@ fn each_childs_transcript_reaches_the_hosts_sink_once_and_the_result_names_it() 
     let kept = kept.borrow();
     assert_eq!(kept.len(), 2, "one call per child");
     assert_eq!(*kept, host.runtime.subagent_transcripts(), "what was filed");
+    // Each child is filed under its own index, for its own call of the parent.
+    let mut filed: Vec<(usize, &str)> = kept
+        .iter()
+        .map(|t| (t.index, t.parent_tool_use_id.as_str()))
+        .collect();
+    filed.sort();
+    assert_eq!(filed.iter().map(|f| f.0).collect::<Vec<_>>(), [0, 1]);
+    let mut calls: Vec<&str> = filed.iter().map(|f| f.1).collect();
+    calls.sort();
+    assert_eq!(calls, ["p1", "p2"]);
+    for transcript in kept.iter() {
+        assert_eq!(transcript.agent, "general-purpose");
+        assert_eq!(transcript.depth, 1);
+    }
     for transcript in kept.iter() {
         assert!(matches!(transcript.outcome, Some(Ok(_))), "{transcript:?}");
         assert!(

@@ -1,9 +1,11 @@
 // Command hooks for Node (`agentwire/node`): a plugin's `hooks/hooks.json` command run as the
 // CLI runs it: `/bin/sh -c COMMAND` in the project folder with the event JSON on stdin, in its
-// own process group (killed whole when it exits or times out, a forked daemon included), with
-// the short environment MCP servers get in the CLI (never the host's secrets) plus
+// own process group (killed whole when it exits or times out), with every process it left that
+// still carries its run's tag in its environment killed too (a `setsid` daemon, a double fork:
+// see reap.js for how, and what that cannot find), with the short environment MCP servers get in the CLI (never the host's secrets) plus
 // `CLAUDE_PROJECT_DIR` and `CLAUDE_PLUGIN_ROOT`, and its output kept to 1 MiB per stream.
 import { spawn } from 'node:child_process';
+import { RUN_TAG_VAR, killTagged, newRunTag } from './reap.js';
 
 /** What a hook inherits of the host's environment (the CLI's list for MCP servers). */
 const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ'];
@@ -30,12 +32,14 @@ function capture(stream) {
   };
 }
 
-function killGroup(child) {
+/** Kills the hook's process group, then whatever left it but still carries the run's tag. */
+function killTree(child, tag) {
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
     // The group is gone already.
   }
+  killTagged(tag);
 }
 
 /** Runs command `hook` (`{command, timeoutMs, pluginRoot?}`) with `inputJson` in `cwd`. */
@@ -45,6 +49,8 @@ export function runCommandHook(hook, inputJson, cwd) {
   for (const key of INHERITED_ENV) if (process.env[key] !== undefined) env[key] = process.env[key];
   env.CLAUDE_PROJECT_DIR = projectDir;
   if (hook.pluginRoot) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
+  const tag = newRunTag();
+  env[RUN_TAG_VAR] = tag;
   const started = Date.now();
   return new Promise((resolve) => {
     let child;
@@ -59,7 +65,7 @@ export function runCommandHook(hook, inputJson, cwd) {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child);
+      killTree(child, tag);
     }, hook.timeoutMs);
     // A hook that never reads its stdin is fine: the write fails or is dropped.
     child.stdin.on('error', () => {});
@@ -68,9 +74,9 @@ export function runCommandHook(hook, inputJson, cwd) {
       clearTimeout(timer);
       resolve({ failed: `cannot start /bin/sh: ${error.message}`, durationMs: Date.now() - started });
     });
-    // `close` waits for the pipes; the group is killed at `exit`, so a daemon holding them
+    // `close` waits for the pipes; the tree is killed at `exit`, so a daemon holding them
     // open ends with it instead of keeping the run waiting.
-    child.on('exit', () => killGroup(child));
+    child.on('exit', () => killTree(child, tag));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const durationMs = Date.now() - started;

@@ -180,3 +180,96 @@ fn a_continued_session_starts_with_source_resume() {
         .collect();
     assert_eq!(sources, ["startup", "resume"]);
 }
+
+/// The interactive session on a pseudo-terminal (util-linux `script`), each of `lines` typed
+/// once the prompt shows; everything the terminal showed.
+fn repl(dir: &Path, env: &[(&str, &str)], lines: &[&str]) -> String {
+    use std::io::{Read, Write};
+    let bin = common::agentwire_bin().display().to_string();
+    let mut child = std::process::Command::new("script")
+        .args(["-qec", &format!("'{bin}'"), "/dev/null"])
+        .current_dir(dir)
+        .env("TERM", "xterm")
+        .env_remove("AGENTWIRE_MODEL")
+        .env_remove("ANTHROPIC_API_KEY")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run `script` (util-linux) for a pseudo-terminal");
+    let shown = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let sink = shown.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+    });
+    let mut keys = child.stdin.take().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    for (n, line) in lines.iter().enumerate() {
+        while shown.lock().unwrap().matches("you ›").count() <= n {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no prompt; the terminal showed:\n{}",
+                shown.lock().unwrap()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        keys.write_all(format!("{line}\n").as_bytes()).unwrap();
+        keys.flush().unwrap();
+    }
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let shown = shown.lock().unwrap().clone();
+    assert!(status.success(), "{status:?}: {shown}");
+    shown
+}
+
+#[test]
+fn the_repl_resume_command_starts_the_session_again_with_source_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    let record =
+        "cat >> \"$CLAUDE_PROJECT_DIR/starts.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/starts.jsonl\"";
+    let user =
+        json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": record}]}]}});
+    std::fs::write(home.path().join(".claude/settings.json"), user.to_string()).unwrap();
+    let home_env = home.path().display().to_string();
+    let state_env = state.path().display().to_string();
+    let env = [
+        ("HOME", home_env.as_str()),
+        ("AGENTWIRE_STATE_DIR", state_env.as_str()),
+    ];
+    let first = run_cli(dir.path(), &["run", "--json", "hello"], &env);
+    assert_eq!(first.code, 0, "{first:?}");
+    let session = first.ndjson()[0]["id"].as_str().unwrap().to_owned();
+    // An unknown session is refused and fires nothing; the stored one is continued.
+    let resume = format!("/resume {session}");
+    let shown = repl(
+        dir.path(),
+        &env,
+        &["/resume no-such-session", &resume, "/quit"],
+    );
+    assert!(shown.contains("cannot resume"), "{shown}");
+    assert!(
+        shown.contains(&format!("continuing session {session}")),
+        "{shown}"
+    );
+    let sources: Vec<String> = std::fs::read_to_string(dir.path().join("starts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| v["source"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(sources, ["startup", "startup", "resume"]);
+}

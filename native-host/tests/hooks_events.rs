@@ -139,6 +139,72 @@ fn an_automatic_compaction_fires_pre_compact_auto_and_session_start_compact() {
     assert!(summary.to_lowercase().contains("summar"), "{summary}");
 }
 
+#[test]
+fn stubbing_old_tool_results_fires_pre_compact_auto_once_and_no_session_start_compact() {
+    let big = json!({"echo": "a long tool result that fills the window. ", "times": 200});
+    let replies = vec![
+        harness::call(1, "peek", big),
+        ModelResponse::text("first answer"),
+        ModelResponse::text("second answer"),
+        ModelResponse::text("third answer"),
+    ];
+    let world = World::new(Policy::new(), compaction_hooks(), replies);
+    let observer = Observer::default();
+    local(async {
+        world.runtime.run("hello there", &observer).await.unwrap();
+        assert!(recorded(&world, "pre-auto.json").is_none());
+        world.runtime.with_agent(|agent| {
+            let context = &mut agent.config_mut().context;
+            context.window = Some(1000);
+            context.keep_tool_results = 0;
+        });
+        world.runtime.run("and now?", &observer).await.unwrap();
+        // The stubbed conversation fits: no compaction, so no second `PreCompact`.
+        world.runtime.run("and then?", &observer).await.unwrap();
+    });
+    let pre = recorded(&world, "pre-auto.json").expect("PreCompact auto ran for the stubs");
+    assert_eq!(pre["hook_event_name"], "PreCompact");
+    assert_eq!(pre["trigger"], "auto");
+    assert_eq!(pre["custom_instructions"], "");
+    assert!(recorded(&world, "pre-manual.json").is_none());
+    assert!(
+        recorded(&world, "start-compact.json").is_none(),
+        "stubs keep the conversation: no SessionStart compact"
+    );
+    let requests = world.model.requests.borrow();
+    assert_eq!(
+        requests.len(),
+        4,
+        "no summary request: call, answer, answer, answer"
+    );
+    let results: Vec<&String> = requests[2]
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            ChatMessage::Tool { content, .. } => Some(content),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 1);
+    assert!(results[0].starts_with("[result of peek (call c1, 8400 characters) cleared"));
+    let second = format!("{:?}", requests[2].messages);
+    assert!(!second.to_lowercase().contains("summar"), "{second}");
+    drop(requests);
+    let stubs = observer
+        .events
+        .borrow()
+        .iter()
+        .filter(|e| matches!(e, agentwire::agent::UiEvent::Compacted { .. }))
+        .count();
+    assert_eq!(stubs, 1);
+    let events: Vec<String> = world
+        .hook_audit()
+        .iter()
+        .map(|l| l["event"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(events, ["PreCompact"]);
+}
+
 fn agent_call(prompt: &str) -> ModelResponse {
     ModelResponse {
         text: None,

@@ -1,14 +1,15 @@
 // Hooks in the npm package: JS functions get Claude Code's event shapes and answer with its
 // output shapes, merged by the core with the CLI's only-tighten rule (a hook's `allow` never
 // beats the user's deny); a plugin's hooks/hooks.json command hooks run in Node as the CLI
-// runs them (clean environment, timeout, bounded output); the browser entry never starts one.
+// runs them (clean environment, timeout, bounded output, daemons reaped); the browser entry never
+// starts one.
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createAgent } from 'agentwire';
-import { loadPluginDir } from 'agentwire/node';
+import { loadPluginDir, stdioTransport } from 'agentwire/node';
 
 /** A model that calls `tool` with `args` once, then answers with the tool results it saw. */
 function caller(tool, args = {}) {
@@ -222,6 +223,94 @@ test('a command hook that hangs is killed at its timeout, one that floods is bou
     } finally {
       agent.close();
     }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** Whether `pid` is a live process (a zombie is dead: it only waits for init to reap it). */
+async function alive(pid) {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return !/^\S+ \(.*\) Z /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** The pid a daemon wrote to `file`, waiting for it to appear. */
+async function pidIn(file) {
+  for (let i = 0; i < 200; i += 1) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text.trim()) return Number(text.trim());
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no pid in ${file}`);
+}
+
+/** Waits until none of `pids` is alive; the ones still alive after 5 s. */
+async function survivors(pids) {
+  for (let i = 0; i < 200; i += 1) {
+    const left = [];
+    for (const pid of pids) if (await alive(pid)) left.push(pid);
+    if (left.length === 0) return [];
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const left = [];
+  for (const pid of pids) if (await alive(pid)) left.push(pid);
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  return left;
+}
+
+// A daemon that leaves the hook's process group with `setsid`, and a double fork that does the
+// same from a subshell: neither is the hook's child or in its group any more.
+const DAEMONS = [
+  `setsid sh -c 'echo $$ > "$CLAUDE_PLUGIN_ROOT/setsid.pid"; exec sleep 300' </dev/null >/dev/null 2>&1 &`,
+  `(setsid sh -c 'echo $$ > "$CLAUDE_PLUGIN_ROOT/double.pid"; exec sleep 300' </dev/null >/dev/null 2>&1 &) ;`,
+].join(' ');
+
+test('daemons a command hook forks (setsid, double fork) are killed when it exits and at its timeout', async () => {
+  const dir = await plugin({
+    UserPromptSubmit: [{ hooks: [
+      { type: 'command', command: `${DAEMONS} sleep 0.2; echo started` },
+      { type: 'command', command: `${DAEMONS.replaceAll('.pid', '-slow.pid')} sleep 30`, timeout: 1 },
+    ] }],
+  });
+  try {
+    const model = { async complete() { return { text: 'ok' }; } };
+    const events = [];
+    const agent = await createAgent({ model, servers: {}, plugins: [await loadPluginDir(dir)] });
+    try {
+      assert.equal(await agent.run('hello', { onEvent: (e) => events.push(e) }), 'ok');
+      const pids = [];
+      for (const name of ['setsid', 'double', 'setsid-slow', 'double-slow']) {
+        pids.push(await pidIn(join(dir, `${name}.pid`)));
+      }
+      assert.deepEqual(await survivors(pids), [], 'a daemon outlived its hook');
+      const notices = events.filter((e) => e.type === 'hook_notice').map((e) => e.message).join('\n');
+      assert.match(notices, /sleep 30.*timed out/);
+    } finally {
+      agent.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a daemon a stdio server forks (setsid) is killed when the server exits', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'aw-stdio-daemon-'));
+  try {
+    const file = join(dir, 'daemon.pid');
+    // The "server" starts a daemon, then echoes what it reads until its stdin closes.
+    const script = `setsid sh -c 'echo $$ > "${file}"; exec sleep 300' </dev/null >/dev/null 2>&1 & exec cat`;
+    const transport = stdioTransport('/bin/sh', ['-c', script]);
+    const closed = new Promise((resolve) => transport.onClose(resolve));
+    transport.onMessage(() => {});
+    const daemon = await pidIn(file);
+    assert.ok(await alive(daemon), 'the daemon runs while its server does');
+    transport.close();
+    assert.match(await closed, /exited with code 0/);
+    assert.deepEqual(await survivors([daemon]), [], 'the daemon outlived its server');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -28,6 +28,8 @@ pub(super) struct ContextState {
     misses: u8,
     /// Summaries adopted in this session (the driver fires `SessionStart` `compact` after one).
     summaries: u64,
+    /// Old tool results were stubbed since the driver last asked (it fires `PreCompact`).
+    stubbed: bool,
 }
 
 /// A summary request in flight.
@@ -48,6 +50,12 @@ impl Agent {
             self.run.as_ref().map(|run| &run.phase),
             Some(Phase::Summarising(Summarising { manual: false, .. }))
         )
+    }
+
+    /// Whether old tool results were stubbed (a compaction without a summary request) since
+    /// the last call; the driver fires `PreCompact` `auto` for it before the next request.
+    pub fn poll_stub_compaction(&mut self) -> bool {
+        std::mem::take(&mut self.context.stubbed)
     }
 
     /// How many summaries replaced the conversation in this session (manual or automatic).
@@ -125,6 +133,7 @@ impl Agent {
             // compacts again at once; otherwise summarise.
             if after <= threshold - threshold / 4 {
                 self.adopt(CompactionMode::Stub, before, after, stubbed.clone());
+                self.context.stubbed = true;
                 return self.guard(now, before, after, threshold);
             }
         }

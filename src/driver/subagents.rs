@@ -35,6 +35,29 @@ pub type ModelResolver =
 /// the parent's tool result names instead of the transcript's index.
 pub type ChildTranscriptSink = Rc<dyn Fn(&ChildTranscript) -> Option<String>>;
 
+/// The definition's skills, read from the parent's, for the child's first request (each
+/// after a blank line); what they disallow is added to `policy` as deny rules, so it stays
+/// denied for the whole child run. A skill that does not load stops the child: why, naming
+/// the agent and the skill.
+fn preload_skills(
+    parent: &Agent,
+    def: &AgentDefinition,
+    policy: &mut crate::policy::Policy,
+) -> Result<String, String> {
+    let mut preloaded = String::new();
+    for name in &def.skills {
+        let (body, denied) = parent
+            .skill_for_preload(name)
+            .map_err(|why| format!("agent {}: skill {name}: {why}", def.name))?;
+        preloaded.push_str("\n\n");
+        preloaded.push_str(body.trim_end());
+        for pattern in denied {
+            let _ = policy.add_rule(RuleKind::Deny, &pattern);
+        }
+    }
+    Ok(preloaded)
+}
+
 /// The runtime's subagent settings and bookkeeping.
 pub(super) struct SubagentState {
     set: RefCell<Rc<AgentSet>>,
@@ -280,26 +303,10 @@ impl<C: Clock> Runtime<C> {
                 let parent = parent.borrow();
                 let mut scope =
                     child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
-                // The definition's skills, read from the parent's, go into the child's first
-                // request; what they disallow stays denied for the whole child run.
-                let mut preloaded = String::new();
-                for name in &def.skills {
-                    match parent.skill_for_preload(name) {
-                        Ok((body, denied)) => {
-                            preloaded.push_str("\n\n");
-                            preloaded.push_str(body.trim_end());
-                            for pattern in denied {
-                                let _ = scope.policy.add_rule(RuleKind::Deny, &pattern);
-                            }
-                        }
-                        Err(why) => {
-                            return Ok(ToolOutput::error(format!(
-                                "agent {}: skill {name}: {why}",
-                                def.name
-                            )))
-                        }
-                    }
-                }
+                let preloaded = match preload_skills(&parent, def, &mut scope.policy) {
+                    Ok(preloaded) => preloaded,
+                    Err(why) => return Ok(ToolOutput::error(why)),
+                };
                 let mut config = parent.config().clone();
                 config.system_prompt = def.system_prompt();
                 if let Some(turns) = def.max_turns {

@@ -96,7 +96,18 @@ impl<C: Clock> Runtime<C> {
         let interruptible = child.is_none();
         loop {
             match child {
-                None => self.drain_outputs(observer, outcome),
+                None => {
+                    // Stubbing old tool results is a compaction too, just one without a
+                    // summary request: its `PreCompact` runs before the request goes out (and
+                    // before its `compacted` event is shown). No `SessionStart` `compact`
+                    // follows: the conversation, context hooks gave included, is all kept.
+                    let stubbed = agent.borrow_mut().poll_stub_compaction();
+                    if stubbed {
+                        let hooks = self.pre_compact("auto", None, observer);
+                        let _ = unless_interrupted(&self.interrupt, hooks).await;
+                    }
+                    self.drain_outputs(observer, outcome)
+                }
                 Some(guard) => {
                     if guard.over_budget() {
                         continue;

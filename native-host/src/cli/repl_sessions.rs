@@ -25,7 +25,7 @@ pub async fn run(app: &App, action: Action, args: &str) {
                 Err(e) => crate::errln!("cannot compact: {e}"),
             }
         }
-        Action::Resume => resume(app, args),
+        Action::Resume => resume(app, args).await,
         _ => {}
     }
 }
@@ -60,7 +60,9 @@ pub fn context_lines(report: &ContextReport) -> String {
     lines.join("\n")
 }
 
-fn resume(app: &App, args: &str) {
+/// `/resume`: lists the sessions, or continues one and fires `SessionStart` `resume` (as
+/// `--continue` and `--resume` do), whose hooks' context joins the next prompt.
+async fn resume(app: &App, args: &str) {
     let Some(store) = app.sessions.borrow().clone() else {
         crate::errln!("sessions are not kept (--no-session-persistence, or no state directory)");
         return;
@@ -93,7 +95,10 @@ fn resume(app: &App, args: &str) {
         _ => args.to_owned(),
     };
     match crate::app::session_attach::switch(app, &id) {
-        Ok(n) => crate::outln!("continuing session {id} ({n} messages)"),
+        Ok(n) => {
+            crate::outln!("continuing session {id} ({n} messages)");
+            app.session_start("resume").await;
+        }
         Err(e) => crate::errln!("cannot resume: {e}"),
     }
 }

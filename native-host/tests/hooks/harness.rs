@@ -43,7 +43,8 @@ impl ModelBackend for Scripted {
     }
 }
 
-/// `touch_marker` (execute risk) writes `<dir>/ran-<n>`; `peek` (read risk) answers "peeked".
+/// `touch_marker` (execute risk) writes `<dir>/ran-<n>`; `peek` (read risk) answers its `echo`
+/// argument (`times` times), else "peeked".
 pub struct MarkerTools {
     pub dir: PathBuf,
 }
@@ -55,6 +56,9 @@ impl LocalTools for MarkerTools {
                 let n = arguments["n"].as_u64().unwrap_or(0);
                 std::fs::write(self.dir.join(format!("ran-{n}")), arguments.to_string()).unwrap();
                 ToolOutput::text(format!("touched {n}"))
+            } else if let Some(echo) = arguments["echo"].as_str() {
+                let times = arguments["times"].as_u64().unwrap_or(1) as usize;
+                ToolOutput::text(echo.repeat(times))
             } else {
                 ToolOutput::text("peeked")
             }

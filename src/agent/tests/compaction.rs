@@ -61,6 +61,10 @@ fn old_tool_results_are_stubbed_before_anything_is_summarised() {
     assert_history_consistent(&last.messages);
     let report = h.agent.context_report();
     assert!(report.total <= 800, "{report:?}");
+    // The driver learns of the stubs once (it fires `PreCompact` for them), then not again.
+    assert!(h.agent.poll_stub_compaction());
+    assert!(!h.agent.poll_stub_compaction());
+    assert_eq!(h.agent.summary_compactions(), 0);
 }
 
 #[test]
@@ -114,6 +118,9 @@ fn a_summary_request_extends_the_request_before_it() {
         }
     )));
     assert_eq!(transcript.history(), h.agent.history());
+    // A summary is no stub compaction: its `PreCompact` comes from `is_compacting`.
+    assert!(!h.agent.poll_stub_compaction());
+    assert_eq!(h.agent.summary_compactions(), 1);
 }
 
 #[test]

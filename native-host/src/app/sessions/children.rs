@@ -204,4 +204,53 @@ mod tests {
             "ids stay in the store"
         );
     }
+
+    #[test]
+    fn a_session_keeps_at_most_max_children_and_then_says_so() {
+        let state = tempfile::tempdir().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(state.path(), root.path(), Vec::new());
+        let session = store.create().unwrap();
+        let first = store.save_child(&session.id, &child(0, "fine")).unwrap();
+        assert_eq!(first.file_name().unwrap(), "1.jsonl");
+        // Every number the next MAX_CHILDREN tries is taken (by folders, which are not counted
+        // as children): the child is refused, never written past the cap.
+        let dir = store.children_dir(&session.id).unwrap();
+        for n in 2..2 + MAX_CHILDREN {
+            std::fs::create_dir(dir.join(format!("{n}.jsonl"))).unwrap();
+        }
+        let refused = store
+            .save_child(&session.id, &child(1, "more"))
+            .unwrap_err();
+        assert!(
+            refused.contains(&format!("more than {MAX_CHILDREN} child transcripts")),
+            "{refused}"
+        );
+        assert!(!dir.join(format!("{}.jsonl", 2 + MAX_CHILDREN)).exists());
+        // One free number within reach is taken.
+        std::fs::remove_dir(dir.join(format!("{}.jsonl", 1 + MAX_CHILDREN))).unwrap();
+        let last = store.save_child(&session.id, &child(1, "more")).unwrap();
+        assert_eq!(
+            last.file_name().unwrap().to_str().unwrap(),
+            format!("{}.jsonl", 1 + MAX_CHILDREN)
+        );
+    }
+
+    #[test]
+    fn a_link_planted_where_the_next_child_goes_is_an_error_and_never_written_through() {
+        let state = tempfile::tempdir().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let store = SessionStore::new(state.path(), root.path(), Vec::new());
+        let session = store.create().unwrap();
+        store.save_child(&session.id, &child(0, "fine")).unwrap();
+        let dir = store.children_dir(&session.id).unwrap();
+        let target = root.path().join("planted");
+        std::os::unix::fs::symlink(&target, dir.join("2.jsonl")).unwrap();
+        let refused = store
+            .save_child(&session.id, &child(1, "more"))
+            .unwrap_err();
+        assert!(refused.contains("2.jsonl"), "{refused}");
+        assert!(!target.exists(), "nothing was written through the link");
+        assert!(!dir.join("3.jsonl").exists(), "nor around it");
+    }
 }

@@ -181,3 +181,38 @@ fn secrets_with_json_escapes_are_hidden_too() {
     assert!(text.contains(&format!("use {REDACTED} here")), "{text}");
     assert_eq!(hide_secrets("plain", &[]), "plain");
 }
+
+/// A line the file cannot take whole (here the file-size limit, as a full disk would) is an
+/// error the caller sees, never a half line reported as written. The append runs in a child
+/// process of this test binary with `ulimit -f` set, so no other test shares the limit.
+#[test]
+fn a_line_cut_short_by_the_file_size_limit_is_an_error() {
+    const CHILD: &str = "AW_TEST_SHORT_WRITE_DIR";
+    const NAME: &str = "app::sessions::tests::a_line_cut_short_by_the_file_size_limit_is_an_error";
+    if let Some(dir) = std::env::var_os(CHILD) {
+        let store = store(Path::new(&dir));
+        let mut session = store.create().unwrap();
+        let result = session.append(&user(&"x".repeat(4000)));
+        println!("append said: {result:?}");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // An ignored signal stays ignored across `exec`: SIGXFSZ would kill the child at the limit.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2; exec \"$0\" --exact {NAME} --nocapture --test-threads 1"
+    );
+    let out = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(script)
+        .arg(std::env::current_exe().unwrap())
+        .env(CHILD, tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("append said: Err(\"cannot write "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("File too large"), "{stdout}");
+}
