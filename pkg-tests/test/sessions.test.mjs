@@ -319,3 +319,25 @@ test('a new request instead of a decision answers the paused calls as not run, a
     agent.close();
   }
 });
+
+test('agent.compact() compacts now: it resolves to nothing, emits compacted, the store gets the compaction entry, and runs go on', async () => {
+  const store = memorySession();
+  const agent = await createAgent({ session: store, servers: {} });
+  try {
+    await agent.run('hello');
+    await agent.run('again');
+    const events = [];
+    assert.equal(await agent.compact('the greetings', { onEvent: (e) => events.push(e) }), undefined);
+    const compacted = events.filter((e) => e.type === 'compacted');
+    assert.equal(compacted.length, 1, JSON.stringify(events));
+    assert.ok(compacted[0].tokens_after < compacted[0].tokens_before, JSON.stringify(compacted[0]));
+    assert.equal(store.entries.at(-1).type, 'compaction');
+    const reloaded = await createAgent({ session: memorySession(store.entries), servers: {} });
+    assert.deepEqual(reloaded.history(), agent.history());
+    reloaded.close();
+    await agent.run('after');
+    assert.deepEqual(store.entries.map((e) => e.type).slice(-2), ['user', 'assistant']);
+  } finally {
+    agent.close();
+  }
+});

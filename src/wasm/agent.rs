@@ -32,10 +32,12 @@ pub struct WasmAgent {
     session: Rc<RefCell<Option<crate::driver::TranscriptSink>>>,
 }
 
-/// What a run starts from: the user's prompt, or a paused run's decisions (call id, answer).
+/// What a run starts from: the user's prompt, a paused run's decisions (call id, answer), or
+/// a compaction now (its focus), which resolves to nothing.
 pub(super) enum Start {
     Prompt(String),
     Resume(Vec<(String, crate::agent::Approval)>),
+    Compact(Option<String>),
 }
 
 /// A stop asked for between `run()` and the run's first step (the runtime only accepts one
@@ -528,15 +530,9 @@ impl WasmAgent {
     /// events (`compacted`) go to `emit(json)`. Rejects while a run is active or when the
     /// summary request fails.
     pub fn compact(&self, focus: Option<String>, emit: Function) -> Promise {
-        let runtime = Rc::clone(&self.runtime);
-        let audit = self.audit_events;
-        future_to_promise(async move {
-            let observer = JsObserver::new(emit, None, audit);
-            match runtime.compact(focus.as_deref(), &observer).await {
-                Ok(()) => Ok(JsValue::UNDEFINED),
-                Err(error) => Err(JsError::new(&error.0).into()),
-            }
-        })
+        // Through the runs' async body, so the module carries no second copy of it; a stop
+        // asked for before its first step reaches it as it reaches a run.
+        self.start(Start::Compact(focus), emit, None)
     }
 
     /// Starts a new conversation; throws while a run is active.
@@ -557,8 +553,8 @@ impl WasmAgent {
         self.start(Start::Prompt(prompt), emit, approve)
     }
 
-    /// The promise of a run, new (`run`) or resumed (`resume`): one async body for both, so
-    /// the module carries one copy of it.
+    /// The promise of a run, new (`run`), resumed (`resume`) or a compaction (`compact`): one
+    /// async body for all, so the module carries one copy of it.
     pub(super) fn start(&self, start: Start, emit: Function, approve: Option<Function>) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let stop = Rc::clone(&self.stop);
@@ -571,8 +567,14 @@ impl WasmAgent {
             let handle = runtime.interrupt_handle();
             let run = async {
                 match &start {
-                    Start::Prompt(prompt) => runtime.run(prompt, &observer).await,
-                    Start::Resume(decisions) => runtime.resume(decisions, &observer).await,
+                    Start::Prompt(prompt) => runtime.run(prompt, &observer).await.map(Some),
+                    Start::Resume(decisions) => {
+                        runtime.resume(decisions, &observer).await.map(Some)
+                    }
+                    Start::Compact(focus) => runtime
+                        .compact(focus.as_deref(), &observer)
+                        .await
+                        .map(|()| None),
                 }
             };
             futures::pin_mut!(run);
@@ -589,7 +591,8 @@ impl WasmAgent {
             .await;
             *stop.borrow_mut() = RunStop::default();
             match result {
-                Ok(answer) => Ok(JsValue::from_str(&answer)),
+                Ok(Some(answer)) => Ok(JsValue::from_str(&answer)),
+                Ok(None) => Ok(JsValue::UNDEFINED),
                 Err(error) => Err(JsError::new(&error.0).into()),
             }
         })

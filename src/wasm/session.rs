@@ -24,13 +24,15 @@ fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
     let Ok(Value::Object(map)) = crate::json::parse_str(json) else {
         return Err("the approvals must be an object { callId: answer }".into());
     };
-    map.iter()
-        .map(|(id, answer)| {
-            let answer = Approval::parse(answer.as_str().unwrap_or_default())
-                .map_err(|e| format!("approvals.{id}: {e}"))?;
-            Ok((id.clone(), answer))
-        })
-        .collect()
+    // A plain loop: collecting into a `Result<Vec<_>, _>` compiles a generic adapter of its own.
+    let mut decisions = Vec::with_capacity(map.len());
+    for (id, answer) in &map {
+        match Approval::parse(answer.as_str().unwrap_or_default()) {
+            Ok(answer) => decisions.push((id.clone(), answer)),
+            Err(e) => return Err(format!("approvals.{id}: {e}")),
+        }
+    }
+    Ok(decisions)
 }
 
 /// The result a call of a paused run gets when a new request comes instead of a decision.
