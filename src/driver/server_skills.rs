@@ -12,11 +12,10 @@ use super::runtime::Runtime;
 use super::traits::Clock;
 use crate::agent::ToolInvocation;
 use crate::content::ToolOutput;
-use crate::ext::server_skill::{add_server_skills, qualified_names, HeldSkill};
+use crate::ext::server_skill::{admit_server_skills, HeldSkill};
 use crate::ext::server_skill::{remove_server_skills, server_skill_record};
 use crate::ext::tools::{ACTIVATE_SKILL, READ_SKILL_FILE};
 use crate::json::quoted;
-use crate::mcp::skills::parse_skill_list;
 use crate::mcp::ListKind;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
@@ -77,26 +76,9 @@ impl<C: Clock> Runtime<C> {
 
     /// Puts one server's listing in the skill set; the notices of what was left out.
     fn offer_server_skills(&self, server: &str, items: &[Value]) -> Vec<String> {
-        let (skills, warnings) = parse_skill_list(items);
-        let mut notices: Vec<String> = warnings
-            .into_iter()
-            .map(|why| format!("MCP server {server}: skill left out: {why}"))
-            .collect();
-        let (added, refused) =
-            self.with_agent(|agent| add_server_skills(agent.skills_mut(), server, &skills));
-        notices.extend(refused);
-        let names = qualified_names(server, &skills);
-        let mut state = self.server_skills.borrow_mut();
-        for (skill, qualified) in skills.into_iter().zip(names) {
-            if added.contains(&qualified) {
-                let server = server.to_owned();
-                state.held.push(HeldSkill {
-                    server,
-                    qualified,
-                    skill,
-                });
-            }
-        }
+        let (held, notices) =
+            self.with_agent(|agent| admit_server_skills(agent.skills_mut(), server, items));
+        self.server_skills.borrow_mut().held.extend(held);
         notices
     }
 

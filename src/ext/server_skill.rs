@@ -149,6 +149,35 @@ pub fn add_server_skills(
     (added, warnings)
 }
 
+/// Puts `server`'s `skills/list` entries (`items`) in `set` as `<server>:<skill>` → the skills
+/// it took, held for their reads, and the notices naming the server (entries left out, names
+/// taken). Both hosts admit a listing through this: the native driver and npm's skill book.
+pub fn admit_server_skills(
+    set: &mut SkillSet,
+    server: &str,
+    items: &[Value],
+) -> (Vec<HeldSkill>, Vec<String>) {
+    let (skills, warnings) = crate::mcp::skills::parse_skill_list(items);
+    let mut notices: Vec<String> = warnings
+        .into_iter()
+        .map(|why| format!("MCP server {server}: skill left out: {why}"))
+        .collect();
+    let (added, refused) = add_server_skills(set, server, &skills);
+    notices.extend(refused);
+    let names = qualified_names(server, &skills);
+    let held = skills
+        .into_iter()
+        .zip(names)
+        .filter(|(_, qualified)| added.contains(qualified))
+        .map(|(skill, qualified)| HeldSkill {
+            server: server.to_owned(),
+            qualified,
+            skill,
+        })
+        .collect();
+    (held, notices)
+}
+
 /// Removes every skill of `server` from `set`; returns how many.
 pub fn remove_server_skills(set: &mut SkillSet, server: &str) -> usize {
     let mine: Vec<String> = set

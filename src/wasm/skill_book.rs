@@ -6,13 +6,12 @@
 //! bytes in both homes.
 
 use crate::ext::server_skill::HeldSkill;
-use crate::ext::server_skill::{add_server_skills, qualified_names, remove_server_skills};
+use crate::ext::server_skill::{admit_server_skills, remove_server_skills};
 use crate::ext::{
     check_json, skill_from_json, skill_json, Activation, Expansion, LocalSkills, Scope, Skill,
     SkillHost,
 };
 use crate::json::to_text;
-use crate::mcp::skills::parse_skill_list;
 use crate::registry::names::plugin_part;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -77,24 +76,8 @@ impl SkillBook {
     /// server (entries left out, names taken).
     fn add_server(&mut self, server: &str, items: &[Value]) -> Value {
         self.remove_server(server);
-        let (skills, warnings) = parse_skill_list(items);
-        let mut notices: Vec<String> = warnings
-            .into_iter()
-            .map(|why| format!("MCP server {server}: skill left out: {why}"))
-            .collect();
-        let (added, refused) = add_server_skills(&mut self.skills.set, server, &skills);
-        notices.extend(refused);
-        let names = qualified_names(server, &skills);
-        for (skill, qualified) in skills.into_iter().zip(names) {
-            if added.contains(&qualified) {
-                let server = server.to_owned();
-                self.served.push(HeldSkill {
-                    server,
-                    qualified,
-                    skill,
-                });
-            }
-        }
+        let (held, notices) = admit_server_skills(&mut self.skills.set, server, items);
+        self.served.extend(held);
         Value::from(notices)
     }
 
