@@ -14,7 +14,7 @@ export { discoverExtensions, loadPluginDir, loadSkillDir } from './lib/node-exte
 export { loadInstructions } from './lib/node-instructions.js';
 import { setCommandHookRunner } from './lib/hooks.js';
 import { runCommandHook } from './lib/node-hooks.js';
-import { RUN_TAG_VAR, killTagged, newRunTag } from './lib/reap.js';
+import { RUN_TAG_VAR, newRunTag, sweepTagged } from './lib/reap.js';
 
 // Only this entry starts processes for plugins' command hooks.
 setCommandHookRunner(runCommandHook);
@@ -114,7 +114,7 @@ export function stdioTransport(command, args, options) {
     child.stdin.on('error', () => {});
     child.on('error', (error) => finish(`could not run ${label}: ${error.message}`));
     // At `exit`, not `close`: a daemon holding the server's pipes open would delay `close`.
-    child.on('exit', () => killTagged(tag));
+    child.on('exit', () => void sweepTagged(tag));
     child.on('close', (code, signal) =>
       finish(`${label} exited with ${signal ? `signal ${signal}` : `code ${code}`}`),
     );

@@ -5,7 +5,7 @@
 // see reap.js for how, and what that cannot find), with the short environment MCP servers get in the CLI (never the host's secrets) plus
 // `CLAUDE_PROJECT_DIR` and `CLAUDE_PLUGIN_ROOT`, and its output kept to 1 MiB per stream.
 import { spawn } from 'node:child_process';
-import { RUN_TAG_VAR, killTagged, newRunTag } from './reap.js';
+import { RUN_TAG_VAR, newRunTag, sweepTagged } from './reap.js';
 
 /** What a hook inherits of the host's environment (the CLI's list for MCP servers). */
 const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ'];
@@ -32,14 +32,15 @@ function capture(stream) {
   };
 }
 
-/** Kills the hook's process group, then whatever left it but still carries the run's tag. */
+/** Kills the hook's process group, then whatever left it but still carries the run's tag;
+ * resolves once that is done. */
 function killTree(child, tag) {
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
     // The group is gone already.
   }
-  killTagged(tag);
+  return sweepTagged(tag);
 }
 
 /** Runs command `hook` (`{command, timeoutMs, pluginRoot?}`) with `inputJson` in `cwd`. */
@@ -63,9 +64,11 @@ export function runCommandHook(hook, inputJson, cwd) {
     const stdout = capture(child.stdout);
     const stderr = capture(child.stderr);
     let timedOut = false;
+    // The sweep of what the hook left; its result waits for it, so nothing outlives the call.
+    let swept = Promise.resolve();
     const timer = setTimeout(() => {
       timedOut = true;
-      killTree(child, tag);
+      swept = killTree(child, tag);
     }, hook.timeoutMs);
     // A hook that never reads its stdin is fine: the write fails or is dropped.
     child.stdin.on('error', () => {});
@@ -76,13 +79,17 @@ export function runCommandHook(hook, inputJson, cwd) {
     });
     // `close` waits for the pipes; the tree is killed at `exit`, so a daemon holding them
     // open ends with it instead of keeping the run waiting.
-    child.on('exit', () => killTree(child, tag));
+    child.on('exit', () => {
+      swept = killTree(child, tag);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const durationMs = Date.now() - started;
-      if (timedOut) resolve({ timedOut: true, durationMs });
-      else if (code === null) resolve({ failed: `killed by ${signal}`, durationMs, stdout: stdout(), stderr: stderr() });
-      else resolve({ code, stdout: stdout(), stderr: stderr(), durationMs });
+      let result;
+      if (timedOut) result = { timedOut: true, durationMs };
+      else if (code === null) result = { failed: `killed by ${signal}`, durationMs, stdout: stdout(), stderr: stderr() };
+      else result = { code, stdout: stdout(), stderr: stderr(), durationMs };
+      swept.then(() => resolve(result));
     });
   });
 }

@@ -24,8 +24,8 @@ export function newRunTag() {
   return randomBytes(16).toString('hex');
 }
 
-/** The pids of this user's processes (not this one) whose environment carries `needle`. */
-function tagged(needle) {
+/** The pids of this user's processes (not this one) whose environment carries one of `needles`. */
+function tagged(needles) {
   let names;
   try {
     names = readdirSync('/proc');
@@ -40,7 +40,8 @@ function tagged(needle) {
     try {
       if (uid !== undefined && statSync(`/proc/${name}`).uid !== uid) continue;
       // A zombie's environment reads empty: it is dead already and needs no signal.
-      if (readFileSync(`/proc/${name}/environ`).includes(needle)) found.push(pid);
+      const environ = readFileSync(`/proc/${name}/environ`);
+      if (needles.some((needle) => environ.includes(needle))) found.push(pid);
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -48,13 +49,13 @@ function tagged(needle) {
   return found;
 }
 
-/** Kills every process of this user whose environment carries `tag`; how many were signalled. */
-export function killTagged(tag) {
-  // The variable starts its own NUL-separated entry; the tag is hex, so it cannot end early.
-  const needle = Buffer.from(`${RUN_TAG_VAR}=${tag}\0`);
+/** Kills every process of this user whose environment carries one of `tags`; how many were signalled. */
+function killTagged(tags) {
+  // The variable starts its own NUL-separated entry; a tag is hex, so it cannot end early.
+  const needles = tags.map((tag) => Buffer.from(`${RUN_TAG_VAR}=${tag}\0`));
   let killed = 0;
   for (let pass = 0; pass < MAX_PASSES; pass += 1) {
-    const found = tagged(needle);
+    const found = tagged(needles);
     if (found.length === 0) break;
     for (const pid of found) {
       try {
@@ -66,4 +67,35 @@ export function killTagged(tag) {
     }
   }
   return killed;
+}
+
+/** Tags waiting for the next sweep, each with the callers waiting for it. */
+const queued = new Map();
+let sweepScheduled = false;
+
+/** Sweeps every queued tag in one pass over /proc, then tells their callers. */
+function sweepQueued() {
+  sweepScheduled = false;
+  const batch = new Map(queued);
+  queued.clear();
+  killTagged([...batch.keys()]);
+  for (const waiting of batch.values()) for (const done of waiting) done();
+}
+
+/**
+ * Kills every process of this user whose environment carries `tag`; resolves once none is
+ * left. Tags asked for in the same turn of the event loop share one scan of /proc (20 hooks
+ * of one event ending together cost one scan, not 20: each scan reads every process's
+ * environment synchronously).
+ */
+export function sweepTagged(tag) {
+  return new Promise((resolve) => {
+    const waiting = queued.get(tag);
+    if (waiting) waiting.push(resolve);
+    else queued.set(tag, [resolve]);
+    if (!sweepScheduled) {
+      sweepScheduled = true;
+      setImmediate(sweepQueued);
+    }
+  });
 }
