@@ -61,7 +61,7 @@ impl StreamableHttp {
     /// machine is closed.
     pub fn set_access_token(
         &mut self,
-        _now: Instant,
+        now: Instant,
         token: impl Into<String>,
     ) -> Result<(), super::HttpError> {
         if let State::Closed(reason) = &self.state {
@@ -83,6 +83,7 @@ impl StreamableHttp {
                 self.open_stream(exchange);
             }
         }
+        self.arm_listen_wait(now);
         Ok(())
     }
 

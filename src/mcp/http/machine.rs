@@ -6,7 +6,12 @@ use super::types::{HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, Ht
 use crate::jsonrpc::{Id, Message};
 use crate::time::Instant;
 use crate::vec_map::VecMap;
+use core::time::Duration;
 use std::collections::VecDeque;
+
+/// How long the messages after `notifications/initialized` wait for the standalone `GET`
+/// stream's answer (see [`StreamableHttp`]'s `listen_wait`): one round trip on a live server.
+pub const LISTEN_WAIT: Duration = Duration::from_secs(2);
 
 /// Headers the protocol sets itself; a user header of the same name is dropped.
 const PROTOCOL_HEADERS: [&str; 5] = [
@@ -75,6 +80,11 @@ pub struct StreamableHttp {
     /// later messages are held until the session id (and protocol version) is known.
     pub(crate) gate: Option<HttpRequestId>,
     pub(crate) held: VecDeque<Vec<u8>>,
+    /// When the gate is the standalone `GET` stream: the time it opens anyway (armed by the
+    /// input that opened the stream). A legacy server sends its own requests (sampling,
+    /// elicitation, roots) on that stream alone and may drop them while it is not open yet, so
+    /// a tool call that overtook the `GET` would wait for an elicitation that never comes.
+    pub(crate) listen_wait: Option<Instant>,
     /// Whether a `Listen` stream is open or scheduled (there is at most one).
     pub(crate) listening: bool,
     /// Whether the server answered anything yet: before that, an unreachable server is fatal.
@@ -111,6 +121,7 @@ impl StreamableHttp {
             initialize_id: None,
             gate: None,
             held: VecDeque::new(),
+            listen_wait: None,
             listening: false,
             reached: false,
             exchanges: VecMap::new(),
@@ -171,7 +182,7 @@ impl StreamableHttp {
 
     /// Sends JSON-RPC messages: `bytes` holds one or more whole lines (the trailing newline is
     /// optional); each non-blank line becomes one `POST`.
-    pub fn send(&mut self, _now: Instant, bytes: &[u8]) -> Result<(), HttpError> {
+    pub fn send(&mut self, now: Instant, bytes: &[u8]) -> Result<(), HttpError> {
         match &self.state {
             State::Open => {}
             State::Closing { .. } => return Err(HttpError::Closed("closing".into())),
@@ -182,6 +193,7 @@ impl StreamableHttp {
                 self.post(line.to_vec());
             }
         }
+        self.arm_listen_wait(now);
         Ok(())
     }
 
@@ -236,7 +248,12 @@ impl StreamableHttp {
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let reconnect = self.scheduled.iter().map(|s| s.at).min();
+        let reconnect = self
+            .scheduled
+            .iter()
+            .map(|s| s.at)
+            .chain(self.listen_wait)
+            .min();
         let closing = match self.state {
             State::Closing { deadline } => Some(deadline),
             _ => None,
@@ -298,9 +315,25 @@ impl StreamableHttp {
             self.gate = Some(id);
         }
         if opens_listen {
-            // Right away rather than after the 202: the stream is then in place before the
-            // first requests, so a server that answers on "any open stream" picks it early.
-            self.start_listening();
+            // Right away rather than after the 202, and what follows waits for the stream's
+            // head: the stream is then in place before the first requests, so a server that
+            // sends its requests on it (or on "any open stream") never finds it missing.
+            if let Some(listen) = self.start_listening() {
+                if self.gate.is_none() {
+                    self.gate = Some(listen);
+                }
+            }
+        }
+    }
+
+    /// Starts the clock of a gate on the standalone stream opened by the input at `now`.
+    pub(crate) fn arm_listen_wait(&mut self, now: Instant) {
+        let on_listen = self
+            .gate
+            .and_then(|id| self.exchanges.get(&id))
+            .is_some_and(|exchange| exchange.role == Role::Listen);
+        if on_listen && self.listen_wait.is_none() {
+            self.listen_wait = Some(now + LISTEN_WAIT);
         }
     }
 
@@ -310,6 +343,7 @@ impl StreamableHttp {
             return;
         }
         self.gate = None;
+        self.listen_wait = None;
         while self.gate.is_none() && self.state == State::Open {
             let Some(body) = self.held.pop_front() else {
                 break;
@@ -383,20 +417,26 @@ impl StreamableHttp {
     }
 
     /// Starts a `GET` for a stream (standalone or resumed), carrying over its event id.
-    pub(crate) fn open_stream(&mut self, exchange: Exchange) {
+    pub(crate) fn open_stream(&mut self, exchange: Exchange) -> HttpRequestId {
         let headers = self.headers(HttpMethod::Get, exchange.last_event_id.as_deref());
         let fresh = Exchange {
             body: super::exchange::Body::Head,
             got_event: false,
             ..exchange
         };
-        self.issue(HttpMethod::Get, headers, None, fresh);
+        self.issue(HttpMethod::Get, headers, None, fresh)
     }
 
     /// Drops an exchange and tells the host to stop performing it.
     pub(crate) fn abort(&mut self, id: HttpRequestId) {
         if self.exchanges.remove(&id).is_some() {
             self.aborts.push_back(id);
+        }
+        if self.gate == Some(id) {
+            // A dropped stream answers nothing: what waited behind it waits for the next gate
+            // (a new session's `initialize`) or goes with the machine.
+            self.gate = None;
+            self.listen_wait = None;
         }
     }
 

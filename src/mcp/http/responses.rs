@@ -19,11 +19,16 @@ impl StreamableHttp {
     /// The status line and headers of request `id` arrived.
     pub fn handle_response_head(
         &mut self,
-        _now: Instant,
+        now: Instant,
         id: HttpRequestId,
         status: u16,
         headers: &[(String, String)],
     ) {
+        self.take_head(id, status, headers);
+        self.arm_listen_wait(now);
+    }
+
+    fn take_head(&mut self, id: HttpRequestId, status: u16, headers: &[(String, String)]) {
         if self.is_closed() {
             return;
         }
@@ -35,6 +40,11 @@ impl StreamableHttp {
         }
         self.reached = true;
         let role = exchange.role;
+        if role == Role::Listen {
+            // Answered, whatever the status: the server knows of the stream now (or refused
+            // it), so the messages held behind it can go.
+            self.release_gate(id);
+        }
         let success = (200..300).contains(&status);
         if self.authorization_refused(id, status, headers) {
             return;
@@ -93,7 +103,12 @@ impl StreamableHttp {
     }
 
     /// A chunk of the body of request `id` arrived.
-    pub fn handle_body_chunk(&mut self, _now: Instant, id: HttpRequestId, bytes: &[u8]) {
+    pub fn handle_body_chunk(&mut self, now: Instant, id: HttpRequestId, bytes: &[u8]) {
+        self.take_chunk(id, bytes);
+        self.arm_listen_wait(now);
+    }
+
+    fn take_chunk(&mut self, id: HttpRequestId, bytes: &[u8]) {
         if self.is_closed() {
             return;
         }
@@ -143,12 +158,14 @@ impl StreamableHttp {
     /// The body of request `id` ended normally.
     pub fn handle_body_end(&mut self, now: Instant, id: HttpRequestId) {
         self.finish(now, id, None);
+        self.arm_listen_wait(now);
     }
 
     /// Request `id` failed: before its head (connection refused, DNS, TLS, ...) or while its
     /// body was streaming (connection reset, ...). `message` should say what happened.
     pub fn handle_request_error(&mut self, now: Instant, id: HttpRequestId, message: &str) {
         self.finish(now, id, Some(message));
+        self.arm_listen_wait(now);
     }
 
     /// Starts the reconnections that are due and ends a `close` whose `DELETE` went
@@ -164,6 +181,12 @@ impl StreamableHttp {
         }
         if self.state != State::Open {
             return;
+        }
+        if let (Some(gate), Some(at)) = (self.gate, self.listen_wait) {
+            if now >= at {
+                // The stream is slow to answer (it stays open): the messages go anyway.
+                self.release_gate(gate);
+            }
         }
         let (due, later): (Vec<Scheduled>, Vec<Scheduled>) = std::mem::take(&mut self.scheduled)
             .into_iter()
@@ -195,11 +218,14 @@ impl StreamableHttp {
         }
     }
 
-    pub(crate) fn start_listening(&mut self) {
+    /// Opens the standalone `GET` stream unless it is open, off or the machine is not open;
+    /// the id of its request.
+    pub(crate) fn start_listening(&mut self) -> Option<HttpRequestId> {
         if !self.listening && self.config.listen && self.state == State::Open {
             self.listening = true;
-            self.open_stream(Exchange::new(Role::Listen, Vec::new()));
+            return Some(self.open_stream(Exchange::new(Role::Listen, Vec::new())));
         }
+        None
     }
 
     /// Applies decoded events of `exchange`'s stream: messages go up, the last event id and the

@@ -68,7 +68,7 @@ fn a_403_step_up_resends_the_request_and_the_rounds_are_limited() {
     for status in [403, 401] {
         let mut host = oauth_host();
         host.handshake("s");
-        let _get = host.request();
+        let _get = host.listen();
         host.send(call(3));
         let challenge = [("WWW-Authenticate", "Bearer error=\"insufficient_scope\"")];
         for round in 0..MAX_AUTHORIZATIONS {
@@ -115,7 +115,7 @@ fn a_403_step_up_resends_the_request_and_the_rounds_are_limited() {
 fn a_success_resets_the_rounds_and_a_failed_authorization_closes() {
     let mut host = oauth_host();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     for id in 3..3 + u64::from(MAX_AUTHORIZATIONS) + 1 {
         host.send(call(id));
         let post = host.request();
@@ -168,7 +168,7 @@ fn a_step_up_that_never_satisfies_one_request_gives_up_on_it_while_others_succee
     // 403 fails only that call: the server keeps serving the rest.
     let mut host = oauth_host();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(3));
     let step_up = [(
         "WWW-Authenticate",

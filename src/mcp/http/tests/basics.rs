@@ -49,6 +49,8 @@ fn session_id_and_protocol_version_are_echoed_after_initialize() {
     host.send(call(2));
     let get = host.request();
     assert!(is_get(&get), "the GET stream opens after initialized");
+    host.no_request();
+    host.sse_head(get.id);
     let post = host.request();
     assert_eq!(post.header("mcp-session-id"), Some("abc-123"));
     assert_eq!(post.header("mcp-protocol-version"), Some("2025-06-18"));
@@ -84,7 +86,7 @@ fn messages_wait_while_initialize_has_no_answer_yet() {
 fn several_lines_in_one_send_become_one_post_each() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     let mut bytes = serde_json::to_vec(&call(2)).unwrap();
     bytes.extend_from_slice(b"\n\n");
     bytes.extend_from_slice(&serde_json::to_vec(&call(3)).unwrap());
@@ -102,7 +104,7 @@ fn several_lines_in_one_send_become_one_post_each() {
 fn pretty_printed_json_and_batches_become_one_line_per_message() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(2));
     let post = host.request();
     let batch = json!([
@@ -146,7 +148,7 @@ fn user_headers_are_sent_but_cannot_override_protocol_headers() {
 fn a_json_answer_without_the_response_fails_the_request_at_once() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(7));
     let post = host.request();
     host.json(post.id, &[], "");
@@ -163,7 +165,7 @@ fn a_json_answer_without_the_response_fails_the_request_at_once() {
 fn invalid_json_is_handed_up_as_one_line_for_the_session_to_report() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(2));
     let post = host.request();
     host.json(post.id, &[], "{not json\n at all");

@@ -5,6 +5,7 @@ mod auth_streams;
 mod basics;
 mod chaos;
 mod errors;
+mod listen_gate;
 mod modern;
 mod oversize;
 mod pair;
@@ -53,6 +54,19 @@ impl Host {
         self.http
             .poll_request()
             .expect("the machine should have issued a request")
+    }
+
+    /// Takes the standalone `GET` stream's request and answers it with an open event stream,
+    /// which releases the messages held behind it; its id.
+    pub fn listen(&mut self) -> HttpRequestId {
+        let get = self.request();
+        assert_eq!(
+            get.method,
+            HttpMethod::Get,
+            "the standalone stream opens first"
+        );
+        self.sse_head(get.id);
+        get.id
     }
 
     pub fn no_request(&mut self) {

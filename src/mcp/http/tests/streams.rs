@@ -10,7 +10,7 @@ fn event(id: &str, data: &Value) -> String {
 fn an_sse_answer_delivers_notifications_then_the_response_in_any_chunking() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(2));
     let post = host.request();
     let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
@@ -35,7 +35,7 @@ fn an_sse_answer_delivers_notifications_then_the_response_in_any_chunking() {
 fn a_retry_field_sent_without_data_sets_the_resume_delay() {
     let mut host = Host::new();
     host.handshake("sess");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(6));
     let post = host.request();
     host.sse_head(post.id);
@@ -57,7 +57,7 @@ fn a_retry_field_sent_without_data_sets_the_resume_delay() {
 fn a_dropped_stream_is_resumed_with_last_event_id_after_the_retry_delay() {
     let mut host = Host::new();
     host.handshake("sess");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(5));
     let post = host.request();
     host.sse_head(post.id);
@@ -97,7 +97,7 @@ fn a_dropped_stream_is_resumed_with_last_event_id_after_the_retry_delay() {
 fn a_network_error_mid_stream_resumes_from_the_latest_id_with_backoff() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(3));
     let post = host.request();
     host.sse_head(post.id);
@@ -124,7 +124,7 @@ fn a_network_error_mid_stream_resumes_from_the_latest_id_with_backoff() {
 fn a_stream_without_event_ids_cannot_resume_and_fails_its_request() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(4));
     let post = host.request();
     host.sse_head(post.id);
@@ -232,7 +232,7 @@ fn a_server_without_a_get_stream_is_left_alone() {
 fn a_server_request_on_a_stream_is_handed_up_and_its_answer_posted() {
     let mut host = Host::new();
     host.handshake("s");
-    let _get = host.request();
+    let _get = host.listen();
     host.send(call(2));
     let post = host.request();
     host.sse_head(post.id);
