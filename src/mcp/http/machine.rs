@@ -41,7 +41,8 @@ pub(crate) enum State {
 /// for [`ClientSession::handle_bytes`](crate::mcp::ClientSession::handle_bytes). Along the way it
 /// keeps the `Mcp-Session-Id` from the `initialize` answer and echoes it, adds
 /// `MCP-Protocol-Version` once the version is negotiated (read from the `initialize` result as
-/// it passes), opens the optional `GET` stream, resumes broken streams with `Last-Event-ID` after
+/// it passes), opens the optional `GET` stream (and holds what follows until it is answered, at
+/// most [`LISTEN_WAIT`]), resumes broken streams with `Last-Event-ID` after
 /// the server's `retry` delay, and sends `DELETE` on [`close`](Self::close).
 ///
 /// Contract, in the style of quinn-proto: getters (`&self`); commands ([`send`](Self::send),

@@ -75,7 +75,7 @@ mod types;
 
 pub use auth::MAX_AUTHORIZATIONS;
 pub use legacy_sse::LegacySse;
-pub use machine::StreamableHttp;
+pub use machine::{StreamableHttp, LISTEN_WAIT};
 pub use renew::MAX_REINITIALIZATIONS;
 pub use types::{
     find_header, HttpConfig, HttpError, HttpEvent, HttpMethod, HttpRequest, HttpRequestId,

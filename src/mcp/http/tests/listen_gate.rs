@@ -3,7 +3,7 @@
 //! and drops them while it is not open, so a call must not overtake it.
 
 use super::*;
-use crate::mcp::http::machine::LISTEN_WAIT;
+use crate::mcp::http::LISTEN_WAIT;
 
 fn after_handshake() -> (Host, HttpRequest) {
     let mut host = Host::new();
