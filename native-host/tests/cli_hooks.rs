@@ -273,3 +273,57 @@ fn the_repl_resume_command_starts_the_session_again_with_source_resume() {
         .collect();
     assert_eq!(sources, ["startup", "startup", "resume"]);
 }
+
+#[test]
+fn a_stop_hook_that_blocks_once_continues_a_cli_run_on_the_mock_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    // Exit 2 with an instruction the mock model acts on, then exit 0 once it is told the run
+    // already continued.
+    let script = "input=$(cat)\n\
+        if printf '%s' \"$input\" | grep -q '\"stop_hook_active\": *true'; then exit 0; fi\n\
+        echo 'now calculate 2+3*4' >&2\nexit 2\n";
+    std::fs::write(dir.path().join("stop.sh"), script).unwrap();
+    let settings = dir.path().join("stop.json");
+    let hooks = json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR/stop.sh\""}]}]}});
+    std::fs::write(&settings, hooks.to_string()).unwrap();
+    let home_env = home.path().display().to_string();
+    let args = [
+        "--json",
+        "--settings",
+        settings.to_str().unwrap(),
+        "run",
+        "hello",
+    ];
+    let out = run_cli(dir.path(), &args, &[("HOME", &home_env)]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let events = out.ndjson();
+    let dones: Vec<&serde_json::Value> = events.iter().filter(|e| e["type"] == "done").collect();
+    assert_eq!(dones.len(), 1, "{}", out.stdout);
+    // The continuation's request carried the hook's reason: the model acted on it.
+    let tools: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_start")
+        .map(|e| &e["name"])
+        .collect();
+    assert_eq!(tools, ["calculator"], "{}", out.stdout);
+    assert!(
+        dones[0]["answer"].as_str().unwrap().contains("14"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(events.last().unwrap()["type"], "done", "{}", out.stdout);
+    let notices: Vec<&serde_json::Value> = events
+        .iter()
+        .filter(|e| e["type"] == "hook_notice")
+        .collect();
+    assert!(
+        notices.iter().any(|n| n["message"]
+            .as_str()
+            .unwrap()
+            .contains("continued the run (1 of at most 8)")),
+        "{}",
+        out.stdout
+    );
+}

@@ -137,6 +137,28 @@ fn an_automatic_compaction_fires_pre_compact_auto_and_session_start_compact() {
     assert_eq!(requests.len(), 3, "answer, summary, answer");
     let summary = format!("{:?}", requests[1].messages.last());
     assert!(summary.to_lowercase().contains("summar"), "{summary}");
+    // The hook's context reached the request right after the compaction, in the same run:
+    // the compacted conversation, then the context as a message of its own.
+    let after = &requests[2];
+    assert!(!after.system.contains("canary"));
+    assert_eq!(
+        after.messages.last(),
+        Some(&ChatMessage::User {
+            content: "<hook-context>\nafter-compact canary 31\n</hook-context>".into()
+        })
+    );
+    let compacted = &after.messages[..after.messages.len() - 1];
+    assert!(!format!("{compacted:?}").contains("canary"));
+    assert!(format!("{compacted:?}").contains("and now?"));
+    drop(requests);
+    // It is in the history once, not held back for the next prompt as well.
+    world
+        .runtime
+        .with_agent(|agent| agent.config_mut().context.window = None);
+    local(world.runtime.run("later", &observer)).unwrap();
+    let requests = world.model.requests.borrow();
+    let last = format!("{:?}", requests.last().unwrap().messages);
+    assert_eq!(last.matches("canary 31").count(), 1, "{last}");
 }
 
 #[test]
@@ -217,21 +239,27 @@ fn agent_call(prompt: &str) -> ModelResponse {
     }
 }
 
+/// A `SubagentStop` hook that saves its input and blocks unless it follows a continuation.
+const SUB_STOP: &str = r#"f="$CLAUDE_PROJECT_DIR/sub-stop.json"; [ -e "$f" ] && f="$CLAUDE_PROJECT_DIR/sub-stop-2.json"; cat > "$f"; grep -q '"stop_hook_active": *true' "$f" || printf '%s' '{"decision": "block", "reason": "keep going"}'"#;
+
 #[test]
 fn a_subagent_fires_subagent_start_with_context_for_its_prompt_and_subagent_stop_with_its_answer() {
     let context = json!({"hookSpecificOutput": {
         "hookEventName": "SubagentStart", "additionalContext": "child canary 44"}});
-    let block = json!({"decision": "block", "reason": "keep going"});
+    // Blocks once: the child goes on with the reason, and the next firing says it follows a
+    // continuation (saved beside the first).
+    let sub_stop = command(SUB_STOP, None);
     let settings = json!({"hooks": {
         "SubagentStart": [
             {"matcher": "general-purpose", "hooks": [recorder("sub-start.json", Some(context))]},
             {"matcher": "^Explore$", "hooks": [recorder("explore-start.json", None)]}
         ],
-        "SubagentStop": [{"matcher": "general-purpose|Plan", "hooks": [recorder("sub-stop.json", Some(block))]}]
+        "SubagentStop": [{"matcher": "general-purpose|Plan", "hooks": [sub_stop]}]
     }});
     let replies = vec![
         agent_call("count the files"),
         ModelResponse::text("the child's answer: 3 files"),
+        ModelResponse::text("the child's second answer: 4 files"),
         ModelResponse::text("parent done"),
     ];
     let world = World::new(Policy::new(), settings, replies);
@@ -254,25 +282,45 @@ fn a_subagent_fires_subagent_start_with_context_for_its_prompt_and_subagent_stop
         stop["last_assistant_message"],
         "the child's answer: 3 files"
     );
+    let again = recorded(&world, "sub-stop-2.json").expect("SubagentStop ran again");
+    assert_eq!(again["stop_hook_active"], true);
+    assert_eq!(again["agent_id"], id.as_str());
+    assert_eq!(
+        again["last_assistant_message"],
+        "the child's second answer: 4 files"
+    );
     // The context reached the child's first request as conversation, not as its system prompt,
     // and never the parent's requests.
     let requests = world.model.requests.borrow();
-    assert_eq!(requests.len(), 3);
+    assert_eq!(requests.len(), 4, "parent, child, child continued, parent");
     let child = format!("{:?}", requests[1].messages);
     assert!(child.contains("child canary 44") && child.contains("count the files"));
     assert!(!requests[1].system.contains("canary"));
-    assert!(!format!("{:?}", requests[2].messages).contains("canary"));
-    // A hook asking the child to go on is told no, visibly.
-    let notices = observer.notices().join("\n");
-    assert!(
-        notices.contains("asked agent general-purpose to continue")
-            && notices.contains("keep going"),
-        "{notices}"
+    // The hook's block continued the child inside its own run: its second request extends
+    // its first with the answer and the reason.
+    let (first, second) = (&requests[1], &requests[2]);
+    assert_eq!(second.system, first.system);
+    assert_eq!(second.messages[..first.messages.len()], first.messages[..]);
+    assert_eq!(
+        second.messages.last(),
+        Some(&ChatMessage::User {
+            content: "SubagentStop hook feedback:\nblocked by hook ".to_owned()
+                + SUB_STOP
+                + ": keep going"
+        })
     );
+    // The parent got the child's last answer only.
+    let parent = format!("{:?}", requests[3].messages);
+    assert!(!parent.contains("canary"));
+    assert!(
+        parent.contains("4 files") && !parent.contains("3 files"),
+        "{parent}"
+    );
+    drop(requests);
     let events: Vec<String> = world
         .hook_audit()
         .iter()
         .map(|l| l["event"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(events, ["SubagentStart", "SubagentStop"]);
+    assert_eq!(events, ["SubagentStart", "SubagentStop", "SubagentStop"]);
 }

@@ -147,6 +147,70 @@ test('a blocking prompt hook stops the run before the model; a slow one is stopp
   }
 });
 
+test('a Stop function that blocks continues the same run: the reason as the next user message, one done, stop_hook_active next time', async () => {
+  const requests = [];
+  const answers = ['first answer', 'changelog written', 'never asked for'];
+  const model = {
+    async complete(request) {
+      requests.push(JSON.parse(JSON.stringify(request)));
+      return { text: answers[requests.length - 1] };
+    },
+  };
+  const seen = [];
+  const events = [];
+  const agent = await createAgent({
+    model,
+    servers: {},
+    hooks: {
+      Stop: [function changelog(input) {
+        seen.push(input);
+        if (!input.stop_hook_active) return { decision: 'block', reason: 'also write the changelog' };
+      }],
+    },
+  });
+  try {
+    const answer = await agent.run('go', { onEvent: (e) => events.push(e) });
+    assert.equal(answer, 'changelog written');
+    assert.equal(requests.length, 2);
+    // The second request extends the first: same system prompt and tools, every message kept.
+    const [first, second] = requests;
+    assert.equal(JSON.stringify(second.system), JSON.stringify(first.system));
+    assert.equal(JSON.stringify(second.tools), JSON.stringify(first.tools));
+    assert.equal(
+      JSON.stringify(second.messages.slice(0, first.messages.length)),
+      JSON.stringify(first.messages),
+    );
+    const added = second.messages.slice(first.messages.length);
+    assert.deepEqual(added.map((m) => m.role), ['assistant', 'user']);
+    assert.match(added[1].content, /^Stop hook feedback:\n.*also write the changelog$/);
+    // One run, one terminal event.
+    assert.deepEqual(events.filter((e) => e.type === 'done').map((e) => e.answer), ['changelog written']);
+    assert.equal(events.at(-1).type, 'done');
+    assert.deepEqual(seen.map((i) => i.stop_hook_active), [false, true]);
+    assert.equal(seen[0].hook_event_name, 'Stop');
+    assert.equal(seen[0].last_assistant_message, 'first answer');
+  } finally {
+    agent.close();
+  }
+  // A function that never lets go continues the run 8 times, then the run ends with its answer.
+  let calls = 0;
+  const counting = { async complete() { calls += 1; return { text: `answer ${calls}` }; } };
+  const notices = [];
+  const stubborn = await createAgent({
+    model: counting,
+    servers: {},
+    hooks: { Stop: [() => ({ decision: 'block', reason: 'again' })] },
+  });
+  try {
+    const answer = await stubborn.run('go', { onEvent: (e) => e.type === 'hook_notice' && notices.push(e.message) });
+    assert.equal(calls, 9);
+    assert.equal(answer, 'answer 9');
+    assert.equal(notices.filter((m) => /already continued this run 8 time/.test(m)).length, 1, notices.join('\n'));
+  } finally {
+    stubborn.close();
+  }
+});
+
 test('bad hook options throw naming the culprit', async () => {
   await assert.rejects(createAgent({ servers: {}, hooks: { PreTool: [() => {}] } }), /unknown event "PreTool"/);
   await assert.rejects(createAgent({ servers: {}, hooks: { PreToolUse: ['echo hi'] } }), /hooks\.PreToolUse\[0\]/);

@@ -26,7 +26,8 @@ pub(super) struct ContextState {
     pub(super) last_request_bytes: usize,
     /// Compactions in a row that freed too little.
     misses: u8,
-    /// Summaries adopted in this session (the driver fires `SessionStart` `compact` after one).
+    /// Summaries adopted in this session (after a manual one the driver fires `SessionStart`
+    /// `compact`; after an automatic one the agent asks for it, see `stop.rs`).
     summaries: u64,
     /// Old tool results were stubbed since the driver last asked (it fires `PreCompact`).
     stubbed: bool,
@@ -255,7 +256,8 @@ impl Agent {
         if let Some(run) = self.run.as_mut() {
             run.phase = Phase::AwaitingModel;
         }
-        self.request_model(now);
+        // `SessionStart` `compact` first: its context joins the rest of this run.
+        self.after_summary(now);
     }
 
     /// A failed model call: a context-length error gets one compaction and one retry
@@ -320,6 +322,7 @@ impl Agent {
             budget_left: self.config.output_budget_chars,
             usage: None,
             overflow_retried: false,
+            continuations: 0,
         });
         self.send_summary_request(request, before, true);
         Ok(())

@@ -21,7 +21,8 @@ use serde_json::{json, Value};
 /// Hooks for the host to run, all at once, each under its own timeout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HookRequest {
-    /// The tool call the hooks are about (answer with the same id).
+    /// The tool call the hooks are about, or [`crate::agent::RUN_HOOKS_ID`] for hooks about the
+    /// run itself (`Stop`, `SubagentStop`, `SessionStart` after a compaction); answer with it.
     pub call_id: String,
     /// The event.
     pub event: HookEvent,
@@ -87,6 +88,13 @@ impl Agent {
         event: HookEvent,
         runs: Vec<HookRun>,
     ) -> Result<(), AgentError> {
+        if let Some(Run {
+            phase: Phase::RunHooks(_),
+            ..
+        }) = &self.run
+        {
+            return self.handle_run_hook_runs(now, call_id, event, runs);
+        }
         let not_waiting = || AgentError::NotAwaitingHooks(call_id.to_owned());
         let Some(Run {
             phase: Phase::Tools(turn),

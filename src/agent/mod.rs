@@ -15,6 +15,7 @@ mod instructions;
 mod pause;
 mod record;
 mod skills;
+mod stop;
 mod turn;
 mod types;
 
@@ -22,9 +23,11 @@ pub use events::UiEvent;
 pub use gated::Gated;
 pub use hooks::HookRequest;
 pub use pause::PendingCall;
+pub use stop::RUN_HOOKS_ID;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
-    SearchRequest, ToolFailure, ToolInvocation, DEFAULT_SYSTEM_PROMPT,
+    SearchRequest, ToolFailure, ToolInvocation, DEFAULT_MAX_STOP_CONTINUATIONS,
+    DEFAULT_SYSTEM_PROMPT,
 };
 
 use crate::audit::{AuditLog, AuditRecord, Outcome};
@@ -64,6 +67,8 @@ struct Run {
     usage: Option<Usage>,
     /// A context-length error was already answered with a compaction and a retry.
     overflow_retried: bool,
+    /// How often `Stop` hooks continued this run.
+    continuations: u32,
 }
 
 /// The agent loop for one conversation.
@@ -114,6 +119,8 @@ pub struct Agent {
     /// The session's hooks and what their inputs carry.
     hooks: crate::hooks::HookSet,
     hook_context: crate::hooks::HookContext,
+    /// A child's `agent_id` and `agent_type`: its answer fires `SubagentStop`, not `Stop`.
+    subagent: Option<(String, String)>,
 }
 
 impl Agent {
@@ -135,6 +142,7 @@ impl Agent {
             path_rules: Default::default(),
             hooks: crate::hooks::HookSet::default(),
             hook_context: crate::hooks::HookContext::default(),
+            subagent: None,
         }
     }
 
@@ -228,6 +236,7 @@ impl Agent {
             budget_left: self.config.output_budget_chars,
             usage: None,
             overflow_retried: false,
+            continuations: 0,
         });
         self.request_model(now);
         Ok(())
@@ -283,7 +292,6 @@ impl Agent {
                 .push_back(UiEvent::ModelText { text: text.clone() });
         }
         if response.tool_calls.is_empty() {
-            let (steps, usage) = (run.steps, run.usage);
             self.push_message(
                 ChatMessage::Assistant {
                     content: response.text.clone(),
@@ -291,13 +299,8 @@ impl Agent {
                 },
                 response.usage,
             );
-            let context = Some(self.context_report());
-            self.end_run(UiEvent::Done {
-                answer: response.text.unwrap_or_default(),
-                steps,
-                usage,
-                context,
-            });
+            // `Stop` hooks hear the answer before the run is reported done: they may continue it.
+            self.finish_answer(response.text.unwrap_or_default());
             return Ok(());
         }
         let mut calls = response.tool_calls;

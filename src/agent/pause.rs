@@ -158,6 +158,7 @@ impl Agent {
             budget_left: self.config.output_budget_chars,
             usage: None,
             overflow_retried: false,
+            continuations: 0,
         });
         self.pump(now);
         Ok(())

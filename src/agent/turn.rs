@@ -31,6 +31,8 @@ pub(super) enum Phase {
     Tools(Turn),
     /// The model's summary of the conversation (a compaction).
     Summarising(super::compaction::Summarising),
+    /// The runs of hooks about the run itself (`Stop`, `SessionStart` after a compaction).
+    RunHooks(super::stop::RunHooks),
 }
 
 /// The tool turn of `run`, when the run waits on tool results or approvals.

@@ -32,7 +32,16 @@ pub struct AgentConfig {
     pub tool_search: ToolSearchConfig,
     /// The context window and compaction (default: window unknown, compact at 80%).
     pub context: crate::context::ContextConfig,
+    /// How often `Stop` (a child's `SubagentStop`) hooks may continue one run (default
+    /// [`DEFAULT_MAX_STOP_CONTINUATIONS`]); past it the run ends with its answer and a notice.
+    pub max_stop_continuations: u32,
 }
+
+/// Default bound on a run's `Stop`-hook continuations: enough for a hook that sends the model
+/// back a few times ("the tests still fail"), and well under the default step limit (20), so a
+/// hook that never lets go (one ignoring `stop_hook_active`) costs at most 8 more model calls
+/// and the run still ends with its answer rather than the step limit's error.
+pub const DEFAULT_MAX_STOP_CONTINUATIONS: u32 = 8;
 
 impl Default for AgentConfig {
     fn default() -> Self {
@@ -44,6 +53,7 @@ impl Default for AgentConfig {
             preview_chars: 200,
             tool_search: ToolSearchConfig::default(),
             context: crate::context::ContextConfig::default(),
+            max_stop_continuations: DEFAULT_MAX_STOP_CONTINUATIONS,
         }
     }
 }

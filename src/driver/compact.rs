@@ -17,6 +17,7 @@ impl<C: Clock> Runtime<C> {
         observer: &dyn RunObserver,
     ) -> Result<(), RunError> {
         let _active = Active::new(&self.interrupt);
+        let summaries = self.agent.borrow().summary_compactions();
         self.agent
             .borrow_mut()
             .compact(self.clock.now(), focus)
@@ -25,12 +26,13 @@ impl<C: Clock> Runtime<C> {
         let _ =
             unless_interrupted(&self.interrupt, self.pre_compact("manual", focus, observer)).await;
         // The run loop carries the summary request out (the agent asks for nothing else while
-        // it summarises), so the module has one copy of it; `SessionStart` `compact` fires
-        // there, after the summary.
+        // it summarises), so the module has one copy of it.
         let mut outcome = None;
         self.drive_agent(&self.agent, None, observer, &mut outcome)
             .await;
         self.drain_outputs(observer, &mut outcome);
+        // No run follows, so `SessionStart` `compact`'s context joins the next prompt.
+        self.after_compaction(summaries, observer).await;
         match outcome {
             Some(Err(error)) => Err(error),
             _ => Ok(()),

@@ -1,6 +1,7 @@
-//! Hooks in the driver: tool-call hooks the agent asks for ([`crate::agent::Action::RunHooks`])
-//! and the session events the runtime fires itself (`SessionStart`, `UserPromptSubmit`,
-//! `Stop`, `SessionEnd`, `Notification`, `PreCompact`, `SubagentStart`, `SubagentStop`), all
+//! Hooks in the driver: the hooks the agent asks for ([`crate::agent::Action::RunHooks`]: tool
+//! calls, `Stop` / `SubagentStop` on a final answer, `SessionStart` after an automatic
+//! compaction) and the session events the runtime fires itself (`SessionStart`,
+//! `UserPromptSubmit`, `SessionEnd`, `Notification`, `PreCompact`, `SubagentStart`), all
 //! through the host's [`HookRunner`].
 
 use super::backends::RunObserver;
@@ -118,20 +119,6 @@ impl<C: Clock> Runtime<C> {
         Ok(with_hook_context(&notes, prompt))
     }
 
-    /// Fires `Stop` after a run. A hook asking to continue is told no: a hook cannot make the
-    /// model run again (that would be a model call no user asked for).
-    pub(super) async fn stop_hooks(&self, observer: &dyn RunObserver) {
-        let fields = json!({"stop_hook_active": false});
-        if let Some(verdict) = self.fire_hooks(HookEvent::Stop, "", fields, observer).await {
-            if let Some(reason) = verdict.block {
-                observer.on_event(&UiEvent::HookNotice {
-                    event: "Stop".into(),
-                    message: format!("a Stop hook asked to continue the run, which agentwire does not do: {reason}"),
-                });
-            }
-        }
-    }
-
     /// Fires `Notification` (`permission_prompt`) for an approval the user is asked for.
     pub(super) async fn notify_approval(&self, tool: &str, observer: &dyn RunObserver) {
         let fields = json!({
@@ -165,7 +152,8 @@ impl<C: Clock> Runtime<C> {
     }
 
     /// Fires `SessionStart` `compact` when the agent adopted a summary since it had adopted
-    /// `summaries_before` (the context its hooks give joins the next prompt).
+    /// `summaries_before`, after `/compact` (the context its hooks give joins the next prompt;
+    /// after an automatic compaction the agent asks for these hooks itself).
     pub(super) async fn after_compaction(&self, summaries_before: u64, observer: &dyn RunObserver) {
         let now = self.agent.borrow().summary_compactions();
         if now > summaries_before {
@@ -189,36 +177,6 @@ impl<C: Clock> Runtime<C> {
         {
             Some(verdict) => verdict.context,
             None => Vec::new(),
-        }
-    }
-
-    /// Fires `SubagentStop` for a child that ended. As with `Stop`, a hook asking the child to
-    /// go on is told no (that would be model calls no user asked for).
-    pub(super) async fn subagent_stop(
-        &self,
-        agent_id: &str,
-        agent_type: &str,
-        last_message: Option<&str>,
-        observer: &dyn RunObserver,
-    ) {
-        let mut fields = json!({
-            "stop_hook_active": false,
-            "agent_id": agent_id,
-            "agent_type": agent_type,
-        });
-        if let Some(text) = last_message {
-            fields["last_assistant_message"] = json!(text);
-        }
-        let fired = self
-            .fire_hooks(HookEvent::SubagentStop, agent_type, fields, observer)
-            .await;
-        if let Some(reason) = fired.and_then(|verdict| verdict.block) {
-            observer.on_event(&UiEvent::HookNotice {
-                event: "SubagentStop".into(),
-                message: format!(
-                    "a SubagentStop hook asked agent {agent_type} to continue, which agentwire does not do: {reason}"
-                ),
-            });
         }
     }
 }

@@ -358,6 +358,8 @@ impl<C: Clock> Runtime<C> {
                 finished: Cell::new(false),
             };
             let agent_id = format!("subagent-{index}");
+            // Its final answer fires `SubagentStop` inside its own run, which a hook may continue.
+            agent.borrow_mut().set_subagent(&agent_id, &def.name);
             let notes = self.subagent_start(&agent_id, &def.name, observer).await;
             let prompt = super::hooks::with_hook_context(&notes, &(request.prompt + &preloaded));
             let started = agent.borrow_mut().start_run(self.clock.now(), prompt);
@@ -381,12 +383,6 @@ impl<C: Clock> Runtime<C> {
                 )),
             );
             drop(guard);
-            let last = match &outcome {
-                Some(Ok(answer)) => Some(answer.as_str()),
-                _ => None,
-            };
-            self.subagent_stop(&agent_id, &def.name, last, observer)
-                .await;
             Ok(match outcome {
                 Some(Ok(answer)) => ToolOutput::text(format!("{}\n\n{footer}", answer.trim_end())),
                 Some(Err(message)) => ToolOutput::error(format!(

@@ -78,7 +78,6 @@ impl<C: Clock> Runtime<C> {
         self.drive_agent(&self.agent, None, observer, &mut outcome)
             .await;
         self.drain_outputs(observer, &mut outcome);
-        self.stop_hooks(observer).await;
         outcome.unwrap_or_else(|| Err(RunError("the run ended without an answer".into())))
     }
 
@@ -118,7 +117,6 @@ impl<C: Clock> Runtime<C> {
             let stopped = match action {
                 Some(Action::CallModel(request)) => {
                     // Compaction hooks belong to the main conversation, never to a child's.
-                    let summaries = agent.borrow().summary_compactions();
                     if interruptible && agent.borrow().is_compacting() {
                         let hooks = self.pre_compact("auto", None, observer);
                         // Ctrl-C stops the hooks; the interrupted run then ends as usual.
@@ -135,14 +133,12 @@ impl<C: Clock> Runtime<C> {
                         ModelStream::Reasoning(text) => observer.on_reasoning_delta(text),
                     };
                     let work = model.complete(request, &on_stream);
-                    let stopped = self.wait(interruptible, work).await.map(|response| {
+                    // After an automatic summary the agent asks for `SessionStart` `compact`
+                    // itself (`Action::RunHooks`), so its context joins the rest of the run.
+                    self.wait(interruptible, work).await.map(|response| {
                         let now = self.clock.now();
                         ignore_stale(agent.borrow_mut().handle_model_response(now, response));
-                    });
-                    if interruptible {
-                        self.after_compaction(summaries, observer).await;
-                    }
-                    stopped
+                    })
                 }
                 Some(Action::CallTools(batch)) => {
                     let depth = child.map_or(1, |guard| guard.depth() + 1);

@@ -115,9 +115,12 @@ pub fn read_run(event: HookEvent, hook: &str, run: &HookRun) -> HookResult {
                 HookEvent::PreToolUse | HookEvent::PermissionRequest => {
                     result.permission = Some((Permission::Deny, reason));
                 }
+                // `Stop` / `SubagentStop`: the reason is what the model is told to go on with.
                 HookEvent::UserPromptSubmit
                 | HookEvent::PostToolUse
-                | HookEvent::PostToolUseFailure => result.block = Some(reason),
+                | HookEvent::PostToolUseFailure
+                | HookEvent::Stop
+                | HookEvent::SubagentStop => result.block = Some(reason),
                 // Nothing to block: the event already happened; the user sees why.
                 _ => result.error = Some(reason),
             }

@@ -24,6 +24,15 @@ fn exit_2_blocks_with_stderr_as_the_reason() {
     assert_eq!(prompt.block.as_deref(), Some("blocked by hook guard.sh"));
     let post = read(HookEvent::PostToolUse, 2, "", "lint failed");
     assert!(post.block.unwrap().contains("lint failed"));
+    // A Stop hook's exit 2 asks the model to go on, with stderr as what to do.
+    for event in [HookEvent::Stop, HookEvent::SubagentStop] {
+        let stop = read(event, 2, "", "run the tests first\n");
+        assert_eq!(
+            stop.block.as_deref(),
+            Some("blocked by hook guard.sh: run the tests first")
+        );
+        assert_eq!(stop.error, None);
+    }
     let start = read(HookEvent::SessionStart, 2, "", "x");
     assert_eq!(start.block, None);
     assert_eq!(start.permission, None);

@@ -14,6 +14,7 @@ mod plugins;
 mod skill_api;
 #[cfg(feature = "skill-set")]
 mod skill_host;
+mod stop;
 mod transcript_rebuild;
 mod transcripts;
 mod usage;
