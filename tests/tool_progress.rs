@@ -5,9 +5,15 @@
 mod support;
 
 use agentwire::agent::UiEvent;
-use agentwire::driver::{McpClient, PROGRESS_INTERVAL, PROGRESS_MESSAGE_CHARS};
+use agentwire::agent::DEFAULT_SYSTEM_PROMPT;
+use agentwire::driver::{
+    McpClient, ModelBackend, ModelStream, PROGRESS_INTERVAL, PROGRESS_MESSAGE_CHARS,
+};
+use agentwire::model::{ModelRequest, ModelResponse};
 use agentwire::policy::Policy;
+use agentwire::subagent::{AgentSet, AGENT_TOOL};
 use futures::channel::mpsc;
+use futures::future::LocalBoxFuture;
 use futures::StreamExt;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -59,6 +65,10 @@ fn rig() -> Rig {
         calls(&[("call_1", "mcp__worker__work", json!({}))]),
         answer("finished"),
     ]);
+    rig_with(model)
+}
+
+fn rig_with(model: Rc<dyn ModelBackend>) -> Rig {
     let mut host = Host::with_policy(Policy::new(), model);
     let (transport, from_client, to_client) = memory_pipe();
     let calls = Rc::new(RefCell::new(Vec::new()));
@@ -121,8 +131,10 @@ fn progress_during_a_call_is_shown_coalesced_and_bounded() {
     assert!(run.step(&mut rig.host.pool).is_none());
     assert_eq!(
         progress_events(&observer),
-        [json!({"type": "tool_progress", "id": "call_1", "name": "mcp__worker__work",
-                "server": "worker", "progress": 1.0, "total": 10.0, "message": "one"})]
+        [
+            json!({"type": "tool_progress", "id": "call_1", "name": "mcp__worker__work",
+                "server": "worker", "progress": 1.0, "total": 10.0, "message": "one"})
+        ]
     );
 
     // A flood within the interval: nothing more shown, nothing queued or dropped elsewhere.
@@ -143,7 +155,11 @@ fn progress_during_a_call_is_shown_coalesced_and_bounded() {
         .clock
         .advance(PROGRESS_INTERVAL.as_millis() as u64 - 1);
     assert!(run.step(&mut rig.host.pool).is_none());
-    assert_eq!(progress_events(&observer).len(), 1, "not before the interval");
+    assert_eq!(
+        progress_events(&observer).len(),
+        1,
+        "not before the interval"
+    );
     rig.host.clock.advance(1);
     assert!(run.step(&mut rig.host.pool).is_none());
     let shown = progress_events(&observer);
@@ -155,7 +171,9 @@ fn progress_during_a_call_is_shown_coalesced_and_bounded() {
     assert!(message.starts_with("\u{1b}[2Jxxx"), "cut, not rewritten");
 
     // Nothing new: a quiet interval shows nothing; progress after a quiet spell shows at once.
-    rig.host.clock.advance(10 * PROGRESS_INTERVAL.as_millis() as u64);
+    rig.host
+        .clock
+        .advance(10 * PROGRESS_INTERVAL.as_millis() as u64);
     assert!(run.step(&mut rig.host.pool).is_none());
     assert_eq!(progress_events(&observer).len(), 2);
     rig.progress(9_999, None, "almost");
@@ -191,5 +209,69 @@ fn progress_during_a_call_is_shown_coalesced_and_bounded() {
         ]
     );
     assert_eq!(rig.client.in_flight(), 0);
-    assert_eq!(rig.host.clock.live_sleeps(), 0, "no progress timer outlives its call");
+    assert_eq!(
+        rig.host.clock.live_sleeps(),
+        0,
+        "no progress timer outlives its call"
+    );
+}
+
+/// The parent's turns from one script, a child's from another.
+struct Split {
+    parent: Rc<ScriptedModel>,
+    child: Rc<ScriptedModel>,
+}
+
+impl ModelBackend for Split {
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest,
+        on_stream: &'a dyn Fn(ModelStream<'_>),
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, String>> {
+        match request.system == DEFAULT_SYSTEM_PROMPT {
+            true => self.parent.complete(request, on_stream),
+            false => self.child.complete(request, on_stream),
+        }
+    }
+}
+
+#[test]
+fn a_childs_call_reports_its_progress_labelled_with_the_child() {
+    let args = json!({"description": "task", "prompt": "work", "subagent_type": "general-purpose"});
+    let parent = ScriptedModel::new([calls(&[("p1", AGENT_TOOL, args)]), answer("all done")]);
+    let child = ScriptedModel::new([
+        calls(&[("c1", "mcp__worker__work", json!({}))]),
+        answer("worked"),
+    ]);
+    let mut rig = rig_with(Rc::new(Split { parent, child }));
+    rig.host.runtime.set_agents(AgentSet::with_builtin());
+    let observer = Observer::default();
+    let mut run = Stepper::new(rig.host.runtime.run("go", &observer));
+    assert!(
+        run.step(&mut rig.host.pool).is_none(),
+        "the child's call waits"
+    );
+    rig.progress(5, Some(8), "halfway");
+    assert!(run.step(&mut rig.host.pool).is_none());
+    let shown: Vec<Value> = observer
+        .events
+        .borrow()
+        .iter()
+        .filter(|e| matches!(e, UiEvent::Subagent { event, .. } if matches!(**event, UiEvent::ToolProgress { .. })))
+        .map(UiEvent::to_value)
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            json!({"type": "tool_progress", "id": "c1", "name": "mcp__worker__work",
+                "server": "worker", "progress": 5.0, "total": 8.0, "message": "halfway",
+                "agent": "general-purpose", "parent_tool_use_id": "p1"})
+        ]
+    );
+    let id = rig.calls.borrow()[0]["id"].clone();
+    rig.send(json!({"jsonrpc": "2.0", "id": id,
+        "result": {"content": [{"type": "text", "text": "worked"}]}}));
+    let answer = run.step(&mut rig.host.pool).expect("the run ends");
+    assert_eq!(answer.unwrap(), "all done");
+    assert_eq!(rig.host.clock.live_sleeps(), 0);
 }
