@@ -378,6 +378,21 @@ export type BaseEvent =
       /** The start of what the model was given. */
       output: string;
     }
+  /**
+   * A running MCP call's progress (`notifications/progress`, or a task's `statusMessage`, when
+   * `progress` is the milliseconds the task has run): the latest at most every 250 ms per call,
+   * between its `tool_start` and `tool_end`. `message` is the server's text, at most 200
+   * characters; absent fields were not sent.
+   */
+  | {
+      type: 'tool_progress';
+      id: string;
+      name: string;
+      server?: string;
+      progress: number;
+      total?: number;
+      message?: string;
+    }
   | { type: 'approval_request'; id: string; name: string; args: Record<string, unknown>; risk: Risk }
   /** A `tool_search` ran (besides its `tool_start`/`tool_end`): the tools it found, best first. */
   | { type: 'tool_search'; query: string; results: string[] }

@@ -158,3 +158,31 @@ test('a server allowed to sample uses the agent\'s model in the middle of its to
     other.close();
   }
 });
+
+test('a real stdio server\'s notifications/progress reach onEvent as tool_progress while the call runs', T, async () => {
+  const { command, args } = everythingServer();
+  const tool = 'mcp__everything__trigger-long-running-operation';
+  const model = callOnceModel(tool, { duration: 1.2, steps: 3 });
+  const agent = await createAgent({ servers: { everything: stdioTransport(command, args) }, model, allow: [tool] });
+  try {
+    const log = eventLog();
+    await agent.run('run the long operation', { onEvent: log.onEvent });
+    const types = log.types().filter((t) => t.startsWith('tool_'));
+    assert.equal(types[0], 'tool_start', types.join(', '));
+    assert.equal(types.at(-1), 'tool_end', types.join(', '));
+    const progress = log.of('tool_progress');
+    const [start] = log.of('tool_start');
+    // One a step (0.4 s apart, more than the 250 ms between two of a call); the last may come
+    // with the result, which then ends the call first.
+    assert.deepEqual(progress.slice(0, 2).map((e) => [e.progress, e.total]), [[1, 3], [2, 3]], JSON.stringify(progress));
+    for (const event of progress) {
+      assert.equal(event.id, start.id);
+      assert.equal(event.name, tool);
+      assert.equal(event.server, 'everything');
+      assert.equal('message' in event, false, 'server-everything sends none');
+    }
+    assert.equal(log.of('tool_end')[0].ok, true);
+  } finally {
+    agent.close();
+  }
+});

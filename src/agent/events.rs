@@ -67,6 +67,23 @@ pub enum UiEvent {
         /// The start of what the model was given.
         output: String,
     },
+    /// A running call's progress, as its MCP server reported it (`notifications/progress`,
+    /// or a task's `statusMessage`): the latest at most every 250 ms per call, between the
+    /// call's `tool_start` and `tool_end`.
+    ToolProgress {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// The MCP server running it.
+        server: Option<String>,
+        /// Progress so far (for a task: milliseconds since it started).
+        progress: f64,
+        /// Total, if the server knows it.
+        total: Option<f64>,
+        /// The server's message (untrusted text, at most 200 characters), if any.
+        message: Option<String>,
+    },
     /// The user must approve a call (answer the matching [`crate::agent::Action::RequestApproval`]).
     ApprovalRequest {
         /// Call id.
@@ -137,9 +154,9 @@ pub enum UiEvent {
 }
 
 impl UiEvent {
-    /// The `type` tag: `step_start`, `step_end`, `command_expanded`, `model_text`, `tool_start`, `tool_end`,
-    /// `approval_request`, `tool_search`, `hook_notice`, `error` or `done` (a subagent's event:
-    /// its own tag).
+    /// The `type` tag: `step_start`, `step_end`, `command_expanded`, `model_text`, `tool_start`,
+    /// `tool_progress`, `tool_end`, `approval_request`, `tool_search`, `hook_notice`, `error` or
+    /// `done` (a subagent's event: its own tag).
     pub fn kind(&self) -> &'static str {
         match self {
             UiEvent::StepStart { .. } => "step_start",
@@ -148,6 +165,7 @@ impl UiEvent {
             UiEvent::CommandExpanded { .. } => "command_expanded",
             UiEvent::ToolStart { .. } => "tool_start",
             UiEvent::ToolEnd { .. } => "tool_end",
+            UiEvent::ToolProgress { .. } => "tool_progress",
             UiEvent::ApprovalRequest { .. } => "approval_request",
             UiEvent::ToolSearch { .. } => "tool_search",
             UiEvent::HookNotice { .. } => "hook_notice",
@@ -183,6 +201,27 @@ impl UiEvent {
                 "id": id, "name": name, "ok": ok, "duration_ms": duration_ms,
                 "truncated": truncated, "output": output,
             }),
+            UiEvent::ToolProgress {
+                id,
+                name,
+                server,
+                progress,
+                total,
+                message,
+            } => {
+                let mut v = json!({"id": id, "name": name, "progress": progress});
+                // Absent fields stay absent, as the server sent them.
+                for (key, value) in [
+                    ("server", server.as_deref().map(Value::from)),
+                    ("total", total.map(Value::from)),
+                    ("message", message.as_deref().map(Value::from)),
+                ] {
+                    if let Some(value) = value {
+                        v[key] = value;
+                    }
+                }
+                v
+            }
             UiEvent::ApprovalRequest {
                 id,
                 name,
@@ -262,6 +301,29 @@ mod tests {
                 },
                 json!({"type": "tool_end", "id": "c", "name": "t", "ok": false,
                        "duration_ms": 5, "truncated": true, "output": "o"}),
+            ),
+            (
+                UiEvent::ToolProgress {
+                    id: "c".into(),
+                    name: "mcp__s__t".into(),
+                    server: Some("s".into()),
+                    progress: 3.0,
+                    total: Some(10.0),
+                    message: Some("m".into()),
+                },
+                json!({"type": "tool_progress", "id": "c", "name": "mcp__s__t", "server": "s",
+                       "progress": 3.0, "total": 10.0, "message": "m"}),
+            ),
+            (
+                UiEvent::ToolProgress {
+                    id: "c".into(),
+                    name: "t".into(),
+                    server: None,
+                    progress: 0.5,
+                    total: None,
+                    message: None,
+                },
+                json!({"type": "tool_progress", "id": "c", "name": "t", "progress": 0.5}),
             ),
             (
                 UiEvent::ApprovalRequest {

@@ -1,7 +1,8 @@
 //! `McpClient`: an async handle over one [`ClientSession`], driven by a background future.
 
-use super::connection::{drive, refused, Completion, Inner, Shared};
+use super::connection::{drive, refused, Completion, Inner, Shared, Waiter};
 use super::events::{EventSink, EventStream, EVENT_QUEUE_CAPACITY};
+use super::progress::ProgressWatch;
 use super::traits::{Clock, Spawn, Transport};
 use crate::content::ToolOutput;
 use crate::jsonrpc::{ErrorObject, Id};
@@ -145,8 +146,23 @@ impl McpClient {
         arguments: Value,
         options: CallOptions,
     ) -> Result<ToolOutput, RequestError> {
+        self.call_tool_watched(name, arguments, options, None).await
+    }
+
+    /// [`call_tool`](Self::call_tool), with the call's progress (legacy `notifications/progress`,
+    /// a task's status messages) kept in `progress` instead of the event stream.
+    pub async fn call_tool_watched(
+        &self,
+        name: &str,
+        arguments: Value,
+        options: CallOptions,
+        progress: Option<ProgressWatch>,
+    ) -> Result<ToolOutput, RequestError> {
         match self
-            .command(|s, now| s.call_tool(now, name, arguments, options))
+            .command_watched(
+                |s, now| s.call_tool(now, name, arguments, options),
+                progress,
+            )
             .await?
         {
             Completion::Tool(result) => result,
@@ -233,12 +249,25 @@ impl McpClient {
     where
         F: FnOnce(&mut ClientSession, Instant) -> Result<RequestId, SessionError>,
     {
+        self.command_watched(issue, None).await
+    }
+
+    async fn command_watched<F>(
+        &self,
+        issue: F,
+        progress: Option<ProgressWatch>,
+    ) -> Result<Completion, RequestError>
+    where
+        F: FnOnce(&mut ClientSession, Instant) -> Result<RequestId, SessionError>,
+    {
         let (tx, rx) = oneshot::channel();
         let request = {
             let mut shared = self.inner.shared.borrow_mut();
             let now = (self.inner.now)();
             let request = issue(&mut shared.session, now).map_err(refused)?;
-            shared.waiters.insert(request, tx);
+            shared
+                .waiters
+                .insert(request, Waiter { done: tx, progress });
             request
         };
         self.wake();

@@ -3,6 +3,7 @@
 //! the session, fires timers and routes what the session says to waiting commands.
 
 use super::events::{EventSink, EventStream, Offered, EVENT_QUEUE_CAPACITY};
+use super::progress::{Progress, ProgressWatch};
 use super::traits::{Clock, Transport};
 use crate::content::ToolOutput;
 use crate::jsonrpc::{ErrorObject, Id};
@@ -31,12 +32,20 @@ pub(super) enum Completion {
     Value(Result<Value, RequestError>),
 }
 
+/// A command waiting for its answer, and where its progress goes (a watched `tools/call`).
+pub(super) struct Waiter {
+    /// Told the outcome.
+    pub(super) done: oneshot::Sender<Completion>,
+    /// Told each `Progress` about the request, in place of the event stream.
+    pub(super) progress: Option<ProgressWatch>,
+}
+
 /// What the client handles and the driver share.
 pub(super) struct Shared {
     /// The sans-IO session.
     pub(super) session: ClientSession,
     /// Commands waiting for their answer, by request.
-    pub(super) waiters: super::waiters::Waiters<oneshot::Sender<Completion>>,
+    pub(super) waiters: super::waiters::Waiters<Waiter>,
     /// Told once when the handshake ends, or fails.
     pub(super) ready: Option<oneshot::Sender<Result<ServerDetails, String>>>,
     /// Events no command waits for (list_changed, logs, progress, server requests), bounded.
@@ -86,6 +95,21 @@ impl Shared {
                     self.to_answer.push((id, method, params));
                     continue;
                 }
+                SessionEvent::Progress {
+                    request,
+                    progress,
+                    total,
+                    message,
+                } if self.watched(request).is_some() => {
+                    if let Some(watch) = self.watched(request) {
+                        watch.offer(Progress {
+                            progress,
+                            total,
+                            message,
+                        });
+                    }
+                    continue;
+                }
                 other => {
                     if let Offered::Dropped(Some(SessionEvent::ServerRequest { id, .. })) =
                         self.events.offer(other)
@@ -104,12 +128,19 @@ impl Shared {
                 }
             };
             if let Some(waiter) = self.waiters.remove(request) {
-                let _ = waiter.send(completion);
+                let _ = waiter.done.send(completion);
             }
         }
         let dropped = self.session.dropped_events();
         self.events.count_dropped(dropped - self.session_dropped);
         self.session_dropped = dropped;
+    }
+}
+
+impl Shared {
+    /// Where the progress of `request` goes, when its caller watches it.
+    fn watched(&self, request: crate::mcp::RequestId) -> Option<&ProgressWatch> {
+        self.waiters.get(request)?.progress.as_ref()
     }
 }
 

@@ -176,6 +176,11 @@ impl<C: Clock> ChildGuard<'_, C> {
     pub(super) fn agent_name(&self) -> &str {
         &self.label.agent
     }
+
+    /// The id of the parent's `Agent` call that started the child, for its progress events.
+    pub(super) fn parent_call_id(&self) -> &str {
+        &self.label.parent_tool_use_id
+    }
 }
 
 impl<C: Clock> ChildGuard<'_, C> {

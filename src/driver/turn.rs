@@ -3,6 +3,7 @@
 
 use super::backends::{ModelStream, RunObserver};
 use super::interrupt::unless_interrupted;
+use super::progress::{ChildLabel, ProgressWatch};
 use super::runtime::{Active, Runtime};
 use super::server_status::ServerStatus;
 use super::subagents::ChildGuard;
@@ -142,7 +143,8 @@ impl<C: Clock> Runtime<C> {
                 }
                 Some(Action::CallTools(batch)) => {
                     let depth = child.map_or(1, |guard| guard.depth() + 1);
-                    let work = self.run_batch(agent, batch, depth, observer);
+                    let label = child.map(|guard| (guard.agent_name(), guard.parent_call_id()));
+                    let work = self.run_batch(agent, batch, depth, label, observer);
                     let stopped = self.wait(interruptible, work).await;
                     if stopped.is_ok() && interruptible {
                         self.refresh_servers(observer).await;
@@ -287,12 +289,14 @@ impl<C: Clock> Runtime<C> {
 
     /// Runs `agent`'s batch concurrently, feeding each result to it as soon as it arrives so
     /// `tool_end` events come out in completion order; an `Agent` call starts a child at
-    /// `depth`.
+    /// `depth`. Each call's progress is shown meanwhile (labelled with `child`'s name when a
+    /// child runs the batch).
     async fn run_batch(
         &self,
         agent: &RefCell<Agent>,
         batch: Vec<ToolInvocation>,
         depth: u32,
+        child: ChildLabel<'_>,
         observer: &dyn RunObserver,
     ) {
         let mut running: FuturesUnordered<_> = batch
@@ -301,7 +305,14 @@ impl<C: Clock> Runtime<C> {
                 let result = if call.target == ToolSource::Subagent {
                     self.run_subagent(&call, agent, depth, observer).await
                 } else {
-                    self.invoke(&call).await
+                    let watch = ProgressWatch::default();
+                    let work = self.invoke_watched(&call, None, Some(watch.clone()));
+                    let report = self.report_progress(&watch, &call, child, observer);
+                    futures::pin_mut!(work, report);
+                    match futures::future::select(work, report).await {
+                        futures::future::Either::Left((result, _)) => result,
+                        futures::future::Either::Right((never, _)) => match never {},
+                    }
                 };
                 (call.call_id, result)
             })
@@ -321,6 +332,16 @@ impl<C: Clock> Runtime<C> {
         &self,
         call: &ToolInvocation,
         source: Option<&str>,
+    ) -> Result<ToolOutput, ToolFailure> {
+        self.invoke_watched(call, source, None).await
+    }
+
+    /// [`Runtime::invoke_for`], an MCP call's progress kept in `progress`.
+    async fn invoke_watched(
+        &self,
+        call: &ToolInvocation,
+        source: Option<&str>,
+        progress: Option<ProgressWatch>,
     ) -> Result<ToolOutput, ToolFailure> {
         match &call.target {
             ToolSource::Mcp {
@@ -342,7 +363,7 @@ impl<C: Clock> Runtime<C> {
                     max_total: None,
                 };
                 client
-                    .call_tool(original_name, call.arguments.clone(), options)
+                    .call_tool_watched(original_name, call.arguments.clone(), options, progress)
                     .await
                     .map_err(|e| match e {
                         RequestError::Timeout { .. } => ToolFailure::Timeout,

@@ -55,6 +55,11 @@ impl<V> Waiters<V> {
         }
     }
 
+    /// The value of `id`, if it has one.
+    pub(crate) fn get(&self, id: RequestId) -> Option<&V> {
+        self.slots.get(self.find(id).ok()?)?.1.as_ref()
+    }
+
     /// Takes the value of `id`, if it has one.
     pub(crate) fn remove(&mut self, id: RequestId) -> Option<V> {
         let at = self.find(id).ok()?;
@@ -93,7 +98,10 @@ mod tests {
             waiters.insert(RequestId(id), id * 10);
         }
         assert_eq!(waiters.len(), 5);
+        assert_eq!(waiters.get(RequestId(3)), Some(&30));
         assert_eq!(waiters.remove(RequestId(3)), Some(30));
+        assert_eq!(waiters.get(RequestId(3)), None, "taken");
+        assert_eq!(waiters.get(RequestId(9)), None, "never inserted");
         assert_eq!(waiters.remove(RequestId(3)), None, "taken once");
         assert_eq!(waiters.remove(RequestId(9)), None, "never inserted");
         waiters.insert(RequestId(2), 21);

@@ -1,7 +1,7 @@
 //! How a run looks on a terminal (or as NDJSON), and how approvals are asked.
 
 use crate::os::display_url::redact_message;
-use crate::os::term_safe::visible;
+use crate::os::term_safe::{one_line, visible};
 use agentwire::agent::{Approval, ApprovalRequest, UiEvent};
 use agentwire::audit::AuditRecord;
 use agentwire::driver::RunObserver;
@@ -326,6 +326,38 @@ fn child_progress(event: &UiEvent) -> Option<String> {
     }
 }
 
+/// The human line of a `tool_progress` event (a child's labelled), before escaping:
+/// `⋯ <tool>: 3/10 message`; a count without a total is shown only without a message (a
+/// task's is the time it has run).
+fn progress_line(event: &UiEvent) -> Option<String> {
+    match event {
+        UiEvent::ToolProgress {
+            name,
+            progress,
+            total,
+            message,
+            ..
+        } => {
+            let count = match (total, message) {
+                (Some(total), _) => Some(format!("{progress}/{total}")),
+                (None, None) => Some(progress.to_string()),
+                (None, Some(_)) => None,
+            };
+            let what: Vec<&str> = [count.as_deref(), message.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            Some(format!("⋯ {name}: {}", what.join(" ")))
+        }
+        UiEvent::Subagent {
+            agent,
+            parent_tool_use_id,
+            event,
+        } => progress_line(event).map(|line| format!("  ↳ {agent} [{parent_tool_use_id}] {line}")),
+        _ => None,
+    }
+}
+
 /// `event` as it may be shown: an error's message and a failed tool's output are a peer's
 /// text (an MCP server's error, a model server's complaint), which quotes whatever it was
 /// given, so they go through the redactor as every other error does. A successful tool's
@@ -339,6 +371,22 @@ fn shown(event: &UiEvent) -> Cow<'_, UiEvent> {
         UiEvent::HookNotice { event, message } => Cow::Owned(UiEvent::HookNotice {
             event: event.clone(),
             message: redact_message(message),
+        }),
+        // A server's progress message is a peer's text too (it may quote a command line).
+        UiEvent::ToolProgress {
+            id,
+            name,
+            server,
+            progress,
+            total,
+            message: Some(message),
+        } => Cow::Owned(UiEvent::ToolProgress {
+            id: id.clone(),
+            name: name.clone(),
+            server: server.clone(),
+            progress: *progress,
+            total: *total,
+            message: Some(redact_message(message)),
         }),
         UiEvent::ToolEnd {
             ok: false,
@@ -382,7 +430,13 @@ impl RunObserver for Terminal {
                 // serde_json leaves raw) in JSON's own `\uXXXX` notation.
                 let _ = writeln!(out, "{}", visible(&event.to_value().to_string()));
             }
-            Format::Human => self.print_human(event),
+            Format::Human => match progress_line(event) {
+                // Progress goes with the other live status lines, on stderr, one line each.
+                Some(line) => {
+                    let _ = writeln!(std::io::stderr().lock(), "{}", one_line(&line));
+                }
+                None => self.print_human(event),
+            },
         }
         if event.is_terminal() {
             self.run_usage.set(None);
@@ -564,6 +618,50 @@ mod shown_tests {
             "{human}"
         );
         assert!(!human.contains("abcdefghijklmnop1234"), "{human}");
+    }
+
+    fn progress(total: Option<f64>, message: Option<&str>) -> UiEvent {
+        UiEvent::ToolProgress {
+            id: "c1".into(),
+            name: "mcp__srv__slow".into(),
+            server: Some("srv".into()),
+            progress: 3.0,
+            total,
+            message: message.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn progress_lines_say_count_total_and_message_redacted() {
+        let cases = [
+            (
+                progress(Some(10.0), Some("copying")),
+                "⋯ mcp__srv__slow: 3/10 copying",
+            ),
+            (progress(Some(10.0), None), "⋯ mcp__srv__slow: 3/10"),
+            (progress(None, None), "⋯ mcp__srv__slow: 3"),
+            (progress(None, Some("polling")), "⋯ mcp__srv__slow: polling"),
+        ];
+        for (event, want) in cases {
+            assert_eq!(progress_line(&shown(&event)).as_deref(), Some(want));
+        }
+        let child = UiEvent::Subagent {
+            agent: "general-purpose".into(),
+            parent_tool_use_id: "call_1".into(),
+            event: Box::new(progress(None, Some(LEAK))),
+        };
+        let shown = shown(&child);
+        let line = progress_line(&shown).unwrap();
+        assert!(
+            line.starts_with("  ↳ general-purpose [call_1] ⋯ mcp__srv__slow: upstream refused"),
+            "{line}"
+        );
+        assert!(!line.contains("abcdefghijklmnop1234"), "{line}");
+        assert!(!shown
+            .to_value()
+            .to_string()
+            .contains("abcdefghijklmnop1234"));
+        assert_eq!(progress_line(&UiEvent::StepStart { step: 1 }), None);
     }
 
     #[test]

@@ -73,6 +73,33 @@ test('MCP Tasks: a tools/call the server turns into a task is followed with task
   }
 });
 
+test('MCP Tasks: a running task\'s status message reaches onEvent as tool_progress of its call', async (env) => {
+  const model = callOnceModel('mcp__jobs__report', {});
+  const agent = await createAgent({
+    model,
+    servers: { jobs: httpTransport(env.extUrl) },
+    serverOptions: { jobs: { tasks: true } },
+    allow: ['mcp__jobs__report'],
+  });
+  try {
+    const log = eventLog();
+    const answer = await agent.run('build the report', { onEvent: log.onEvent });
+    assert.equal(answer, 'tool said: report ready after 2 polls');
+    const types = log.types().filter((t) => t.startsWith('tool_'));
+    assert.equal(types[0], 'tool_start', types.join(', '));
+    assert.equal(types.at(-1), 'tool_end', types.join(', '));
+    const [first] = log.of('tool_progress');
+    assert.ok(first, `a tool_progress event: ${JSON.stringify(log.types())}`);
+    assert.equal(first.id, log.of('tool_start')[0].id);
+    assert.equal(first.name, 'mcp__jobs__report');
+    assert.equal(first.server, 'jobs');
+    assert.equal(first.message, 'started', 'the task\'s first statusMessage');
+    assert.equal(first.total, undefined);
+  } finally {
+    agent.close();
+  }
+});
+
 test('MCP Tasks are off unless asked for: the same tool is answered at once, no extension declared', async (env) => {
   const agent = await createAgent({ servers: { jobs: httpTransport(env.extUrl) } });
   try {

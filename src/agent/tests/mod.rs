@@ -300,6 +300,7 @@ fn render_event(event: &UiEvent) -> String {
             if *ok { "ok" } else { "err" },
             if *truncated { " truncated" } else { "" }
         ),
+        UiEvent::ToolProgress { id, progress, .. } => format!("progress {id} {progress}"),
         UiEvent::ApprovalRequest { id, risk, .. } => format!("approve? {id} {risk}"),
         UiEvent::ToolSearch { query, results } => format!("found {query:?}: {results:?}"),
         UiEvent::Error { message } => format!("error: {message}"),
