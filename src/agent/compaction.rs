@@ -9,9 +9,10 @@
 use super::turn::Phase;
 use super::{Agent, Run, UiEvent};
 use crate::agent::AgentError;
-use crate::context::compact::{compacted_history, stub_tool_results, summary_request};
+use crate::context::compact::{compacted_history, stub_tool_results, summary_message};
 use crate::context::{
-    is_context_length_error, window_from_error, ContextReport, Estimator, RequestBytes,
+    is_context_length_error, messages_bytes, window_from_error, ContextReport, Estimator,
+    RequestBytes,
 };
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolDefinition, Usage};
 use crate::time::Instant;
@@ -65,11 +66,7 @@ impl Agent {
     }
 
     fn request_of(&self, tools: &[ToolDefinition], messages: &[ChatMessage]) -> RequestBytes {
-        RequestBytes::of(&ModelRequest {
-            system: self.config.system_prompt.clone(),
-            messages: messages.to_vec(),
-            tools: tools.to_vec(),
-        })
+        RequestBytes::of_parts(&self.config.system_prompt, tools, messages)
     }
 
     fn estimate(&self, tools: &[ToolDefinition], messages: &[ChatMessage]) -> u64 {
@@ -141,20 +138,24 @@ impl Agent {
         // The summary request extends the current request when it fits the window, so its
         // prefix is cached; otherwise it extends the stubbed one.
         let window = config.window.unwrap_or(u64::MAX);
-        let current = summary_request(&self.model_request(tools, &self.history), None);
+        let instruction = summary_message(None);
+        // The current request plus the instruction, measured without building it.
+        let current = self.request_of(tools, &self.history).total()
+            + messages_bytes(std::slice::from_ref(&instruction));
         let base = match stubbed {
-            Some(stubbed) if self.estimate(tools, &current.messages) > window => stubbed,
+            Some(stubbed) if self.context.estimator.tokens(current) > window => stubbed,
             _ => self.history.clone(),
         };
-        let request = summary_request(&self.model_request(tools, &base), None);
+        let mut request = self.model_request(tools, base);
+        request.messages.push(instruction);
         self.send_summary_request(request, before, false);
         true
     }
 
-    fn model_request(&self, tools: &[ToolDefinition], messages: &[ChatMessage]) -> ModelRequest {
+    fn model_request(&self, tools: &[ToolDefinition], messages: Vec<ChatMessage>) -> ModelRequest {
         ModelRequest {
             system: self.config.system_prompt.clone(),
-            messages: messages.to_vec(),
+            messages,
             tools: tools.to_vec(),
         }
     }
@@ -314,7 +315,8 @@ impl Agent {
         }
         let tools = self.session_tools();
         let before = self.estimate(&tools, &self.history);
-        let request = summary_request(&self.model_request(&tools, &self.history), focus);
+        let mut request = self.model_request(&tools, self.history.clone());
+        request.messages.push(summary_message(focus));
         self.run = Some(Run {
             steps: 0,
             phase: Phase::AwaitingModel,

@@ -68,13 +68,19 @@ pub fn stub_tool_results(history: &[ChatMessage], keep: usize) -> Option<Vec<Cha
 /// `base` with the summarising instruction (and the user's `focus`, if any) appended.
 pub fn summary_request(base: &ModelRequest, focus: Option<&str>) -> ModelRequest {
     let mut request = base.clone();
+    request.messages.push(summary_message(focus));
+    request
+}
+
+/// The message [`summary_request`] appends: the summarising instruction, then the user's
+/// `focus`, if any.
+pub fn summary_message(focus: Option<&str>) -> ChatMessage {
     let mut text = SUMMARY_INSTRUCTION.to_owned();
     if let Some(focus) = focus.map(str::trim).filter(|f| !f.is_empty()) {
         text.push_str("\n\nFocus the summary on: ");
         text.push_str(focus);
     }
-    request.messages.push(ChatMessage::User { content: text });
-    request
+    ChatMessage::User { content: text }
 }
 
 /// Where the verbatim tail starts: the latest model step of the current request (it and its

@@ -11,7 +11,7 @@
 pub mod compact;
 
 use crate::json::to_text;
-use crate::model::{ChatMessage, ModelRequest};
+use crate::model::{ChatMessage, ModelRequest, ToolDefinition};
 use serde_json::{json, Value};
 
 /// Bytes per token assumed before a backend reported any usage (a little pessimistic for
@@ -121,10 +121,30 @@ pub fn is_context_length_error(message: &str) -> bool {
 pub fn window_from_error(message: &str) -> Option<u64> {
     let m = message.to_ascii_lowercase();
     let at = m.find("context")?;
-    m[at..]
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|digits| digits.len() >= 3)
-        .find_map(|digits| digits.parse().ok())
+    // Digits read by hand: `str::parse` and the splitting adapters cost the npm runtime more
+    // than this whole function. A run too long for a u64 is skipped, as `parse` would fail.
+    let (mut value, mut digits, mut overflow) = (0u64, 0usize, false);
+    let bytes = &m.as_bytes()[at..];
+    // One past the end reads as a separator, so the last run is judged like the others.
+    for i in 0..=bytes.len() {
+        let byte = bytes.get(i).copied().unwrap_or(b' ');
+        if byte.is_ascii_digit() {
+            match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(byte - b'0')))
+            {
+                Some(v) => value = v,
+                None => overflow = true,
+            }
+            digits += 1;
+            continue;
+        }
+        if digits >= 3 && !overflow {
+            return Some(value);
+        }
+        (value, digits, overflow) = (0, 0, false);
+    }
+    None
 }
 
 /// Bytes of a request, part by part, as the estimate counts them.
@@ -143,20 +163,26 @@ pub struct RequestBytes {
 impl RequestBytes {
     /// Measures `request`.
     pub fn of(request: &ModelRequest) -> RequestBytes {
-        let mut tools = 0;
+        RequestBytes::of_parts(&request.system, &request.tools, &request.messages)
+    }
+
+    /// Measures the request these parts would make, without building it (the agent estimates
+    /// candidate histories before it sends anything).
+    pub fn of_parts(system: &str, tools: &[ToolDefinition], messages: &[ChatMessage]) -> Self {
+        let mut tool_bytes = 0;
         let mut skills = 0;
-        for tool in &request.tools {
+        for tool in tools {
             let n = tool.name.len() + tool.description.len() + to_text(&tool.input_schema).len();
             if tool.name == "activate_skill" {
                 skills += n;
             }
-            tools += n;
+            tool_bytes += n;
         }
         RequestBytes {
-            system: request.system.len(),
-            tools,
+            system: system.len(),
+            tools: tool_bytes,
             skills,
-            messages: messages_bytes(&request.messages),
+            messages: messages_bytes(messages),
         }
     }
 

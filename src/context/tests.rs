@@ -52,6 +52,12 @@ fn context_length_errors_are_recognised_and_their_window_read() {
     ));
     assert!(!is_context_length_error("401 unauthorized"));
     assert_eq!(window_from_error("context window exceeded"), None);
+    // Short numbers, and one too long for a u64, are passed over; the number may end the text.
+    assert_eq!(
+        window_from_error("Context: 12 of 99999999999999999999999 or 20 then 4096"),
+        Some(4096)
+    );
+    assert_eq!(window_from_error("limit 8192, context 42"), None);
 }
 
 #[test]

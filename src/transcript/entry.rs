@@ -4,7 +4,7 @@ use crate::agent::Approval;
 use crate::audit::{redact_text, redact_value};
 use crate::json::to_text;
 use crate::model::{ChatMessage, ToolCall, Usage};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// How a compaction shrank the history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +94,12 @@ pub enum Entry {
     },
 }
 
+/// Adds `key: value` to `map`; one out-of-line copy for every field of every entry kind.
+#[inline(never)]
+fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
+    map.insert(key.to_owned(), value);
+}
+
 fn approval_str(answer: Approval) -> &'static str {
     match answer {
         Approval::Yes => "yes",
@@ -148,21 +154,28 @@ impl Entry {
 
     /// The entry as JSON with its `type` tag.
     pub fn to_value(&self) -> Value {
-        let mut v = match self {
-            Entry::User { content } => json!({ "content": content }),
+        // Built field by field through one helper rather than `json!`, which expands a
+        // serializer call and a key allocation inline at every field (this runs in the npm
+        // runtime for every entry). `type` first, so a reader of the file sees the kind at the
+        // start of each line.
+        let mut out = Map::new();
+        put(&mut out, "type", self.kind().into());
+        match self {
+            Entry::User { content } => put(&mut out, "content", content.as_str().into()),
             Entry::Assistant {
                 content,
                 tool_calls,
                 usage,
             } => {
-                let mut v = json!({
-                    "content": content,
-                    "tool_calls": tool_calls.iter().map(ToolCall::to_value).collect::<Vec<_>>(),
-                });
-                if let Some(usage) = usage {
-                    v["usage"] = usage.to_value();
+                put(&mut out, "content", content.as_deref().into());
+                let mut calls = Vec::with_capacity(tool_calls.len());
+                for call in tool_calls {
+                    calls.push(call.to_value());
                 }
-                v
+                put(&mut out, "tool_calls", Value::Array(calls));
+                if let Some(usage) = usage {
+                    put(&mut out, "usage", usage.to_value());
+                }
             }
             Entry::ToolResult {
                 call_id,
@@ -170,31 +183,38 @@ impl Entry {
                 content,
                 is_error,
             } => {
-                json!({"call_id": call_id, "name": name, "content": content, "is_error": is_error})
+                put(&mut out, "call_id", call_id.as_str().into());
+                put(&mut out, "name", name.as_str().into());
+                put(&mut out, "content", content.as_str().into());
+                put(&mut out, "is_error", (*is_error).into());
             }
             Entry::Approval { call_id, answer } => {
-                json!({"call_id": call_id, "answer": approval_str(*answer)})
+                put(&mut out, "call_id", call_id.as_str().into());
+                put(&mut out, "answer", approval_str(*answer).into());
             }
-            Entry::Command { name, qualified } => json!({"name": name, "qualified": qualified}),
+            Entry::Command { name, qualified } => {
+                put(&mut out, "name", name.as_str().into());
+                put(&mut out, "qualified", qualified.as_str().into());
+            }
             Entry::Compaction {
                 mode,
                 tokens_before,
                 tokens_after,
                 messages,
-            } => json!({
-                "mode": mode.as_str(),
-                "tokens_before": tokens_before,
-                "tokens_after": tokens_after,
-                "messages": messages.iter().map(ChatMessage::to_value).collect::<Vec<_>>(),
-            }),
-            Entry::Clear => json!({}),
-            Entry::Notice { text } | Entry::CatalogNotice { text } => json!({ "text": text }),
-        };
-        // `type` first, so a reader of the file sees the kind at the start of each line.
-        let mut out = Map::new();
-        out.insert("type".into(), self.kind().into());
-        if let Value::Object(fields) = v.take() {
-            out.extend(fields);
+            } => {
+                put(&mut out, "mode", mode.as_str().into());
+                put(&mut out, "tokens_before", (*tokens_before).into());
+                put(&mut out, "tokens_after", (*tokens_after).into());
+                let mut list = Vec::with_capacity(messages.len());
+                for message in messages {
+                    list.push(message.to_value());
+                }
+                put(&mut out, "messages", Value::Array(list));
+            }
+            Entry::Clear => {}
+            Entry::Notice { text } | Entry::CatalogNotice { text } => {
+                put(&mut out, "text", text.as_str().into());
+            }
         }
         Value::Object(out)
     }

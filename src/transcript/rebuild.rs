@@ -51,27 +51,25 @@ pub(super) fn history(entries: &[Entry]) -> Vec<ChatMessage> {
 /// The tool calls of the last model step that have no result yet (a run stopped mid-turn, or
 /// paused for approval), in the model's order.
 pub fn pending_calls(history: &[ChatMessage]) -> Vec<ToolCall> {
-    let Some(at) = history
-        .iter()
-        .rposition(|m| matches!(m, ChatMessage::Assistant { .. }))
-    else {
-        return Vec::new();
-    };
-    let ChatMessage::Assistant { tool_calls, .. } = &history[at] else {
-        return Vec::new();
-    };
-    let answered: Vec<&str> = history[at + 1..]
-        .iter()
-        .filter_map(|m| match m {
-            ChatMessage::Tool { tool_call_id, .. } => Some(tool_call_id.as_str()),
-            _ => None,
-        })
-        .collect();
-    tool_calls
-        .iter()
-        .filter(|c| !answered.contains(&c.id.as_str()))
-        .cloned()
-        .collect()
+    // Plain loops: the iterator adapters collecting into `Vec`s compile to generic code of
+    // their own in the npm runtime, where this runs before every run and resume.
+    let mut pending = Vec::new();
+    let mut at = history.len();
+    while at > 0 {
+        at -= 1;
+        if let ChatMessage::Assistant { tool_calls, .. } = &history[at] {
+            for call in tool_calls {
+                let answered = history[at + 1..].iter().any(|m| {
+                    matches!(m, ChatMessage::Tool { tool_call_id, .. } if *tool_call_id == call.id)
+                });
+                if !answered {
+                    pending.push(call.clone());
+                }
+            }
+            break;
+        }
+    }
+    pending
 }
 
 /// Answers every pending call of the last step with an error result saying why (`reason`), so
