@@ -48,6 +48,13 @@ pub(crate) fn to_text(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
+/// Adds `key: value` to `map`: one out-of-line copy for objects built field by field, where
+/// `json!` would expand a serializer call and a key allocation inline at every field.
+#[inline(never)]
+pub(crate) fn put(map: &mut serde_json::Map<String, Value>, key: &str, value: Value) {
+    map.insert(key.to_owned(), value);
+}
+
 /// The strings of a JSON array (other items skipped); empty for anything but an array.
 pub(crate) fn strings(value: Option<&Value>) -> Vec<String> {
     let mut out = Vec::new();

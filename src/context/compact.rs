@@ -25,7 +25,15 @@ const SKILL_TOOL: &str = "activate_skill";
 /// The text that replaces an old tool result: it names the tool and the call, so the model
 /// knows the call happened and can repeat it.
 pub fn stub_text(name: &str, call_id: &str, chars: usize) -> String {
-    format!("[result of {name} (call {call_id}, {chars} characters) cleared to save context; call the tool again if it is needed]")
+    // Pushed piece by piece: a `format!` here costs the npm runtime more than the text.
+    let mut text = String::from("[result of ");
+    text.push_str(name);
+    text.push_str(" (call ");
+    text.push_str(call_id);
+    text.push_str(", ");
+    text.push_str(&chars.to_string());
+    text.push_str(" characters) cleared to save context; call the tool again if it is needed]");
+    text
 }
 
 fn is_stub(content: &str) -> bool {
@@ -35,23 +43,26 @@ fn is_stub(content: &str) -> bool {
 /// `history` with every tool result but the newest `keep` replaced by a stub; `None` when
 /// nothing would change. Skill activations and results shorter than their stub stay.
 pub fn stub_tool_results(history: &[ChatMessage], keep: usize) -> Option<Vec<ChatMessage>> {
-    let results: Vec<usize> = history
+    let results = history
         .iter()
-        .enumerate()
-        .filter(|(_, m)| matches!(m, ChatMessage::Tool { .. }))
-        .map(|(i, _)| i)
-        .collect();
-    let cut = results.len().saturating_sub(keep);
+        .filter(|m| matches!(m, ChatMessage::Tool { .. }))
+        .count();
+    // The oldest `cut` results are candidates; a plain loop rather than a collected index list.
+    let mut cut = results.saturating_sub(keep);
     let mut out = history.to_vec();
     let mut changed = false;
-    for &i in &results[..cut] {
+    for message in &mut out {
+        if cut == 0 {
+            break;
+        }
         if let ChatMessage::Tool {
             tool_call_id,
             name,
             content,
             ..
-        } = &mut out[i]
+        } = message
         {
+            cut -= 1;
             if name == SKILL_TOOL || is_stub(content) {
                 continue;
             }
@@ -106,23 +117,29 @@ pub fn compacted_history(history: &[ChatMessage], summary: &str) -> Option<Vec<C
         return None;
     };
     let tail = tail_start(history, latest_user);
-    let mut text = format!("{SUMMARY_HEADING}\n{}\n", summary.trim());
-    let skills: Vec<&str> = history[..tail]
-        .iter()
-        .filter_map(|m| match m {
-            ChatMessage::Tool {
-                name,
-                content,
-                is_error: false,
-                ..
-            } if name == SKILL_TOOL => Some(content.as_str()),
-            _ => None,
-        })
-        .collect();
-    if !skills.is_empty() {
-        text.push_str("\n[Skills activated earlier in this conversation, still in force]\n");
-        for skill in skills {
-            text.push_str(skill);
+    let mut text = String::from(SUMMARY_HEADING);
+    text.push('\n');
+    text.push_str(summary.trim());
+    text.push('\n');
+    let mut skills = false;
+    for message in &history[..tail] {
+        if let ChatMessage::Tool {
+            name,
+            content,
+            is_error: false,
+            ..
+        } = message
+        {
+            if name != SKILL_TOOL {
+                continue;
+            }
+            if !skills {
+                text.push_str(
+                    "\n[Skills activated earlier in this conversation, still in force]\n",
+                );
+                skills = true;
+            }
+            text.push_str(content);
             text.push('\n');
         }
     }

@@ -271,11 +271,14 @@ impl<C: Clock> Runtime<C> {
                     UiEvent::Done { answer, .. } => *outcome = Some(Ok(answer.clone())),
                     UiEvent::Error { message } => *outcome = Some(Err(RunError(message.clone()))),
                     UiEvent::Paused { pending } => {
-                        let ids: Vec<&str> = pending.iter().map(|p| p.id.as_str()).collect();
-                        *outcome = Some(Err(RunError(format!(
-                            "paused: waiting for a decision on {}",
-                            ids.join(", ")
-                        ))));
+                        let mut message = String::from("paused: waiting for a decision on ");
+                        for (i, call) in pending.iter().enumerate() {
+                            if i > 0 {
+                                message.push_str(", ");
+                            }
+                            message.push_str(&call.id);
+                        }
+                        *outcome = Some(Err(RunError(message)));
                     }
                     _ => {}
                 }

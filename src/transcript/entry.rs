@@ -2,7 +2,7 @@
 
 use crate::agent::Approval;
 use crate::audit::{redact_text, redact_value};
-use crate::json::to_text;
+use crate::json::{put, to_text};
 use crate::model::{ChatMessage, ToolCall, Usage};
 use serde_json::{Map, Value};
 
@@ -94,12 +94,6 @@ pub enum Entry {
     },
 }
 
-/// Adds `key: value` to `map`; one out-of-line copy for every field of every entry kind.
-#[inline(never)]
-fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
-    map.insert(key.to_owned(), value);
-}
-
 fn approval_str(answer: Approval) -> &'static str {
     match answer {
         Approval::Yes => "yes",
@@ -154,9 +148,8 @@ impl Entry {
 
     /// The entry as JSON with its `type` tag.
     pub fn to_value(&self) -> Value {
-        // Built field by field through one helper rather than `json!`, which expands a
-        // serializer call and a key allocation inline at every field (this runs in the npm
-        // runtime for every entry). `type` first, so a reader of the file sees the kind at the
+        // Built field by field through `put` rather than `json!` (this runs in the npm runtime
+        // for every entry). `type` first, so a reader of the file sees the kind at the
         // start of each line.
         let mut out = Map::new();
         put(&mut out, "type", self.kind().into());

@@ -12,10 +12,10 @@
 use super::agent::{Start, WasmAgent};
 use crate::agent::Approval;
 use crate::driver::TranscriptSink;
-use crate::json::to_text;
+use crate::json::{put, to_text};
 use crate::transcript::Entry;
 use js_sys::{Function, Promise};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -84,14 +84,16 @@ impl WasmAgent {
     /// The calls a paused conversation waits on, as JSON `[{id, name, args}]` (empty when it is
     /// not paused).
     pub fn pending(&self) -> String {
-        let calls: Vec<Value> = self.runtime().with_agent(|agent| {
-            agent
-                .paused_calls()
-                .iter()
-                .map(|call| serde_json::json!({"id": call.id, "name": call.name, "args": call.arguments}))
-                .collect()
-        });
-        to_text(&Value::Array(calls))
+        let calls = self.runtime().with_agent(|agent| agent.paused_calls());
+        let mut list = Vec::with_capacity(calls.len());
+        for call in calls {
+            let mut item = Map::new();
+            put(&mut item, "id", call.id.into());
+            put(&mut item, "name", call.name.into());
+            put(&mut item, "args", call.arguments);
+            list.push(Value::Object(item));
+        }
+        to_text(&Value::Array(list))
     }
 
     /// Continues a paused run with `decisions_json` (`{callId: "yes" | "no" | "always"}`):
