@@ -55,6 +55,12 @@ pub(crate) fn put(map: &mut serde_json::Map<String, Value>, key: &str, value: Va
     map.insert(key.to_owned(), value);
 }
 
+/// Adds `key: text` to `map` (a string value), out of line like [`put`].
+#[inline(never)]
+pub(crate) fn put_str(map: &mut serde_json::Map<String, Value>, key: &str, text: &str) {
+    put(map, key, Value::String(text.to_owned()));
+}
+
 /// The strings of a JSON array (other items skipped); empty for anything but an array.
 pub(crate) fn strings(value: Option<&Value>) -> Vec<String> {
     let mut out = Vec::new();

@@ -200,13 +200,18 @@ impl Agent {
         }
         self.context.misses = 0;
         let window = self.config.context.window.unwrap_or(0);
-        self.end_run(UiEvent::Error {
-            message: format!(
-                "stopped: compacting freed too little twice in a row ({before} → {after} \
-                 estimated tokens, window {window}); start a new conversation or use a model \
-                 with a larger context window"
-            ),
-        });
+        // Pushed piece by piece: a `format!` costs the npm runtime more than the text.
+        let mut message = String::from("stopped: compacting freed too little twice in a row (");
+        for (part, n) in [
+            ("", before),
+            (" → ", after),
+            (" estimated tokens, window ", window),
+        ] {
+            message.push_str(part);
+            message.push_str(&n.to_string());
+        }
+        message.push_str("); start a new conversation or use a model with a larger context window");
+        self.end_run(UiEvent::Error { message });
         true
     }
 

@@ -316,13 +316,7 @@ impl Agent {
             },
             response.usage,
         );
-        let subjects: Vec<_> = calls
-            .iter()
-            .map(|call| match &self.tools {
-                Some(session) => session.subject(call, &self.registry),
-                None => call.clone(),
-            })
-            .collect();
+        let subjects = subjects(self.tools.as_ref(), &self.registry, &calls);
         let limit = self.config.max_identical_calls;
         let mut stuck = None;
         // Keyed on what runs: a `call_tool` counts as a call of its target.
@@ -439,6 +433,23 @@ impl Agent {
         self.policy.clear_run();
         self.out.events.push_back(event);
     }
+}
+
+/// What each of `calls` runs: a `call_tool`'s target, or the call itself. One copy for a new
+/// step and a resumed pause alike.
+fn subjects(
+    tools: Option<&ToolSession>,
+    registry: &Registry,
+    calls: &[crate::model::ToolCall],
+) -> Vec<crate::model::ToolCall> {
+    let mut subjects = Vec::with_capacity(calls.len());
+    for call in calls {
+        subjects.push(match tools {
+            Some(session) => session.subject(call, registry),
+            None => call.clone(),
+        });
+    }
+    subjects
 }
 
 /// Compact JSON with object keys sorted: objects keep their key order (serde_json's

@@ -135,13 +135,7 @@ impl Agent {
             return Err(AgentError::NotAwaitingApproval(id.clone()));
         }
         self.policy.clear_run();
-        let subjects: Vec<ToolCall> = calls
-            .iter()
-            .map(|call| match &self.tools {
-                Some(session) => session.subject(call, &self.registry),
-                None => call.clone(),
-            })
-            .collect();
+        let subjects = super::subjects(self.tools.as_ref(), &self.registry, &calls);
         let mut turn = Turn::new(calls, subjects);
         let preview_chars = self.config.preview_chars;
         for pending in &mut turn.calls {

@@ -2,7 +2,7 @@
 
 use crate::agent::Approval;
 use crate::audit::{redact_text, redact_value};
-use crate::json::{put, to_text};
+use crate::json::{put, put_str, to_text};
 use crate::model::{ChatMessage, ToolCall, Usage};
 use serde_json::{Map, Value};
 
@@ -154,7 +154,7 @@ impl Entry {
         let mut out = Map::new();
         put(&mut out, "type", self.kind().into());
         match self {
-            Entry::User { content } => put(&mut out, "content", content.as_str().into()),
+            Entry::User { content } => put_str(&mut out, "content", content),
             Entry::Assistant {
                 content,
                 tool_calls,
@@ -176,18 +176,18 @@ impl Entry {
                 content,
                 is_error,
             } => {
-                put(&mut out, "call_id", call_id.as_str().into());
-                put(&mut out, "name", name.as_str().into());
-                put(&mut out, "content", content.as_str().into());
+                put_str(&mut out, "call_id", call_id);
+                put_str(&mut out, "name", name);
+                put_str(&mut out, "content", content);
                 put(&mut out, "is_error", (*is_error).into());
             }
             Entry::Approval { call_id, answer } => {
-                put(&mut out, "call_id", call_id.as_str().into());
-                put(&mut out, "answer", approval_str(*answer).into());
+                put_str(&mut out, "call_id", call_id);
+                put_str(&mut out, "answer", approval_str(*answer));
             }
             Entry::Command { name, qualified } => {
-                put(&mut out, "name", name.as_str().into());
-                put(&mut out, "qualified", qualified.as_str().into());
+                put_str(&mut out, "name", name);
+                put_str(&mut out, "qualified", qualified);
             }
             Entry::Compaction {
                 mode,
@@ -195,7 +195,7 @@ impl Entry {
                 tokens_after,
                 messages,
             } => {
-                put(&mut out, "mode", mode.as_str().into());
+                put_str(&mut out, "mode", mode.as_str());
                 put(&mut out, "tokens_before", (*tokens_before).into());
                 put(&mut out, "tokens_after", (*tokens_after).into());
                 let mut list = Vec::with_capacity(messages.len());
@@ -206,7 +206,7 @@ impl Entry {
             }
             Entry::Clear => {}
             Entry::Notice { text } | Entry::CatalogNotice { text } => {
-                put(&mut out, "text", text.as_str().into());
+                put_str(&mut out, "text", text);
             }
         }
         Value::Object(out)

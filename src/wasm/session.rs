@@ -29,7 +29,7 @@ fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
     for (id, answer) in &map {
         match Approval::parse(answer.as_str().unwrap_or_default()) {
             Ok(answer) => decisions.push((id.clone(), answer)),
-            Err(e) => return Err(format!("approvals.{id}: {e}")),
+            Err(e) => return Err(["approvals.", id, ": ", &e].concat()),
         }
     }
     Ok(decisions)
