@@ -124,16 +124,17 @@ impl Agent {
         if before <= threshold && !forced {
             return false;
         }
-        let stubbed = stub_tool_results(&self.history, config.keep_tool_results);
-        if let Some(stubbed) = &stubbed {
-            let after = self.estimate(tools, stubbed);
+        let mut stubbed = stub_tool_results(&self.history, config.keep_tool_results);
+        if let Some(messages) = stubbed.take() {
+            let after = self.estimate(tools, &messages);
             // Stubs must leave real room (a quarter of the threshold), or the next request
             // compacts again at once; otherwise summarise.
             if after <= threshold - threshold / 4 {
-                self.adopt(CompactionMode::Stub, before, after, stubbed.clone());
+                self.adopt(CompactionMode::Stub, before, after, messages);
                 self.context.stubbed = true;
                 return self.guard(now, before, after, threshold);
             }
+            stubbed = Some(messages);
         }
         // The summary request extends the current request when it fits the window, so its
         // prefix is cached; otherwise it extends the stubbed one.
@@ -200,18 +201,13 @@ impl Agent {
         }
         self.context.misses = 0;
         let window = self.config.context.window.unwrap_or(0);
-        // Pushed piece by piece: a `format!` costs the npm runtime more than the text.
-        let mut message = String::from("stopped: compacting freed too little twice in a row (");
-        for (part, n) in [
-            ("", before),
-            (" → ", after),
-            (" estimated tokens, window ", window),
-        ] {
-            message.push_str(part);
-            message.push_str(&n.to_string());
-        }
-        message.push_str("); start a new conversation or use a model with a larger context window");
-        self.end_run(UiEvent::Error { message });
+        self.end_run(UiEvent::Error {
+            message: format!(
+                "stopped: compacting freed too little twice in a row ({before} → {after} \
+                 estimated tokens, window {window}); start a new conversation or use a model \
+                 with a larger context window"
+            ),
+        });
         true
     }
 

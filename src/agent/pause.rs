@@ -60,25 +60,28 @@ impl Agent {
             return Err(AgentError::NoRun);
         };
         let mut pending = Vec::new();
-        for call in turn.calls {
-            match (call.state, call.result) {
+        // By reference, the turn dropped once at the end: moving fields out of each call
+        // would compile drop code for the rest of it into every arm.
+        for call in &turn.calls {
+            match (call.state, &call.result) {
                 (CallState::Finished, Some((content, is_error))) => self.push_message(
                     crate::model::ChatMessage::Tool {
-                        tool_call_id: call.call.id,
-                        name: call.call.name,
-                        content,
-                        is_error,
+                        tool_call_id: call.call.id.clone(),
+                        name: call.call.name.clone(),
+                        content: content.clone(),
+                        is_error: *is_error,
                     },
                     None,
                 ),
                 (state, _) => pending.push(PendingCall {
-                    id: call.call.id,
-                    name: call.subject.name,
-                    arguments: call.subject.arguments,
+                    id: call.call.id.clone(),
+                    name: call.subject.name.clone(),
+                    arguments: call.subject.arguments.clone(),
                     awaiting_approval: state == CallState::AwaitingApproval,
                 }),
             }
         }
+        drop(turn);
         self.policy.clear_run();
         self.out.actions.clear();
         self.out.events.push_back(UiEvent::Paused {
