@@ -91,15 +91,6 @@ struct Label {
     index: usize,
 }
 
-/// A child ready to start: its machine, who it is, its model and its first message (before
-/// `SubagentStart` context).
-struct Prepared {
-    agent: Agent,
-    label: Label,
-    model: Rc<dyn ModelBackend>,
-    prompt: String,
-}
-
 /// Ends a child's run when its future is dropped mid-way (the parent was interrupted) and
 /// files its transcript either way.
 pub(super) struct ChildGuard<'a, C: Clock> {
@@ -225,46 +216,6 @@ impl<C: Clock> ChildGuard<'_, C> {
     }
 }
 
-impl<C: Clock> ChildGuard<'_, C> {
-    /// Starts the child's run with `prompt` after the `SubagentStart` hooks' `notes`; the
-    /// call's result when it cannot start.
-    #[inline(never)]
-    fn start(&self, notes: &[String], prompt: String) -> Option<ToolOutput> {
-        let prompt = super::hooks::with_hook_context(notes, &prompt);
-        let now = self.runtime.clock.now();
-        let error = self.agent.borrow_mut().start_run(now, prompt).err()?;
-        Some(ToolOutput::error(format!(
-            "the agent could not start: {error}"
-        )))
-    }
-
-    /// The parent's tool result once the child's run ended: its answer (or why there is
-    /// none) and a footer with its steps, tokens and transcript reference.
-    #[inline(never)]
-    fn output(&self) -> ToolOutput {
-        let reference = self
-            .finish()
-            .unwrap_or_else(|| self.label.index.to_string());
-        let usage = self.usage.get();
-        let footer = format!(
-            "[agent {} · {} step(s){} · transcript {reference}]",
-            self.label.agent,
-            self.steps.get(),
-            usage.map_or_else(String::new, |u| format!(
-                " · {} input / {} output tokens",
-                u.input_tokens, u.output_tokens
-            )),
-        );
-        match self.outcome.borrow().clone() {
-            Some(Ok(answer)) => ToolOutput::text(format!("{}\n\n{footer}", answer.trim_end())),
-            Some(Err(message)) => ToolOutput::error(format!(
-                "the agent stopped without an answer: {message}\n\n{footer}"
-            )),
-            None => ToolOutput::error(format!("the agent ended without an answer\n\n{footer}")),
-        }
-    }
-}
-
 impl<C: Clock> Drop for ChildGuard<'_, C> {
     fn drop(&mut self) {
         // Dropped mid-way (the parent was interrupted): the transcript is kept all the same.
@@ -334,18 +285,71 @@ impl<C: Clock> Runtime<C> {
         observer: &'a dyn RunObserver,
     ) -> LocalBoxFuture<'a, Result<ToolOutput, ToolFailure>> {
         Box::pin(async move {
-            // Only the two waits live in this body: everything else is plain code beside it,
-            // so the async state machine stays small (it is the costliest part in wasm).
-            let Prepared {
-                agent,
-                label,
-                model,
-                prompt,
-            } = match self.prepare_child(call, parent, depth) {
-                Ok(prepared) => prepared,
-                Err(output) => return Ok(output),
+            let request = match AgentRequest::parse(&call.arguments) {
+                Ok(request) => request,
+                Err(message) => return Ok(ToolOutput::error(message)),
             };
-            let agent = RefCell::new(agent);
+            let set = self.agents();
+            let Some(def) = set.get(&request.subagent_type) else {
+                let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
+                return Ok(ToolOutput::error(format!(
+                    "unknown subagent_type {}; available: {}",
+                    crate::json::quoted(&request.subagent_type),
+                    names.join(", ")
+                )));
+            };
+            let max_depth = self.subagents.max_depth.get();
+            if depth > max_depth {
+                return Ok(ToolOutput::error(format!(
+                    "agents may nest {max_depth} level(s) deep; this agent cannot start another"
+                )));
+            }
+            let (child, preloaded) = {
+                let parent = parent.borrow();
+                let mut scope =
+                    child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
+                let preloaded = match preload_skills(&parent, def, &mut scope.policy) {
+                    Ok(preloaded) => preloaded,
+                    Err(why) => return Ok(ToolOutput::error(why)),
+                };
+                let mut config = parent.config().clone();
+                config.system_prompt = def.system_prompt();
+                if let Some(turns) = def.max_turns {
+                    config.max_steps = turns;
+                }
+                let mut child = Agent::new(scope.registry, scope.policy, config);
+                // The user's hooks watch a child's calls as they watch the parent's: a hook
+                // that denies a tool denies it at every depth.
+                child.set_hooks(parent.hooks().clone(), parent.hook_context().clone());
+                (child, preloaded)
+            };
+            let named = match &*self.subagents.models.borrow() {
+                Some(resolve) if def.model.is_some() => resolve(def),
+                _ => Ok(None),
+            };
+            let model = match named {
+                Ok(model) => model.unwrap_or_else(|| Rc::clone(&self.model.borrow())),
+                Err(why) => return Ok(ToolOutput::error(format!("agent {}: {why}", def.name))),
+            };
+            let index = {
+                let mut transcripts = self.subagents.transcripts.borrow_mut();
+                let index = transcripts.len();
+                transcripts.push(ChildTranscript {
+                    index,
+                    agent: def.name.clone(),
+                    parent_tool_use_id: call.call_id.clone(),
+                    depth,
+                    ..ChildTranscript::default()
+                });
+                transcripts.len() - 1
+            };
+            let label = Label {
+                agent: def.name.clone(),
+                parent_tool_use_id: call.call_id.clone(),
+                depth,
+                index,
+            };
+            let agent = RefCell::new(child);
             self.subagents.running.set(self.subagents.running.get() + 1);
             let guard = ChildGuard {
                 runtime: self,
@@ -358,88 +362,39 @@ impl<C: Clock> Runtime<C> {
                 steps: Cell::new(0),
                 finished: Cell::new(false),
             };
-            let agent_id = format!("subagent-{}", label.index);
+            let agent_id = format!("subagent-{index}");
             // Its final answer fires `SubagentStop` inside its own run, which a hook may continue.
-            agent.borrow_mut().set_subagent(&agent_id, &label.agent);
-            let notes = self.subagent_start(&agent_id, &label.agent, observer).await;
-            if let Some(output) = guard.start(&notes, prompt) {
-                return Ok(output);
+            agent.borrow_mut().set_subagent(&agent_id, &def.name);
+            let notes = self.subagent_start(&agent_id, &def.name, observer).await;
+            let prompt = super::hooks::with_hook_context(&notes, &(request.prompt + &preloaded));
+            let started = agent.borrow_mut().start_run(self.clock.now(), prompt);
+            if let Err(error) = started {
+                return Ok(ToolOutput::error(format!(
+                    "the agent could not start: {error}"
+                )));
             }
             self.drive_agent(&agent, Some(&guard), observer, &mut None)
                 .await;
-            Ok(guard.output())
-        })
-    }
-
-    /// Everything about starting the child of an `Agent` call that needs no waiting: the
-    /// request read, its definition found, the depth checked, its scope, preloaded skills,
-    /// model and transcript slot. `Err` is the call's result when the child cannot start.
-    #[inline(never)]
-    fn prepare_child(
-        &self,
-        call: &ToolInvocation,
-        parent: &RefCell<Agent>,
-        depth: u32,
-    ) -> Result<Prepared, ToolOutput> {
-        let request = AgentRequest::parse(&call.arguments).map_err(ToolOutput::error)?;
-        let set = self.agents();
-        let Some(def) = set.get(&request.subagent_type) else {
-            let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
-            return Err(ToolOutput::error(format!(
-                "unknown subagent_type {}; available: {}",
-                crate::json::quoted(&request.subagent_type),
-                names.join(", ")
-            )));
-        };
-        let max_depth = self.subagents.max_depth.get();
-        if depth > max_depth {
-            return Err(ToolOutput::error(format!(
-                "agents may nest {max_depth} level(s) deep; this agent cannot start another"
-            )));
-        }
-        let (agent, preloaded) = {
-            let parent = parent.borrow();
-            let mut scope = child_scope(parent.registry(), parent.policy(), def, depth < max_depth);
-            let preloaded =
-                preload_skills(&parent, def, &mut scope.policy).map_err(ToolOutput::error)?;
-            let mut config = parent.config().clone();
-            config.system_prompt = def.system_prompt();
-            if let Some(turns) = def.max_turns {
-                config.max_steps = turns;
-            }
-            let mut child = Agent::new(scope.registry, scope.policy, config);
-            // The user's hooks watch a child's calls as they watch the parent's: a hook
-            // that denies a tool denies it at every depth.
-            child.set_hooks(parent.hooks().clone(), parent.hook_context().clone());
-            (child, preloaded)
-        };
-        let named = match &*self.subagents.models.borrow() {
-            Some(resolve) if def.model.is_some() => resolve(def),
-            _ => Ok(None),
-        };
-        let model = match named {
-            Ok(model) => model.unwrap_or_else(|| Rc::clone(&self.model.borrow())),
-            Err(why) => return Err(ToolOutput::error(format!("agent {}: {why}", def.name))),
-        };
-        let mut transcripts = self.subagents.transcripts.borrow_mut();
-        let index = transcripts.len();
-        transcripts.push(ChildTranscript {
-            index,
-            agent: def.name.clone(),
-            parent_tool_use_id: call.call_id.clone(),
-            depth,
-            ..ChildTranscript::default()
-        });
-        Ok(Prepared {
-            agent,
-            label: Label {
-                agent: def.name.clone(),
-                parent_tool_use_id: call.call_id.clone(),
-                depth,
-                index,
-            },
-            model,
-            prompt: request.prompt + &preloaded,
+            let reference = guard.finish().unwrap_or_else(|| label.index.to_string());
+            let outcome = guard.outcome.borrow().clone();
+            let usage = guard.usage.get();
+            let footer = format!(
+                "[agent {} · {} step(s){} · transcript {reference}]",
+                label.agent,
+                guard.steps.get(),
+                usage.map_or_else(String::new, |u| format!(
+                    " · {} input / {} output tokens",
+                    u.input_tokens, u.output_tokens
+                )),
+            );
+            drop(guard);
+            Ok(match outcome {
+                Some(Ok(answer)) => ToolOutput::text(format!("{}\n\n{footer}", answer.trim_end())),
+                Some(Err(message)) => ToolOutput::error(format!(
+                    "the agent stopped without an answer: {message}\n\n{footer}"
+                )),
+                None => ToolOutput::error(format!("the agent ended without an answer\n\n{footer}")),
+            })
         })
     }
 }
