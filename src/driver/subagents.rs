@@ -275,16 +275,12 @@ impl<C: Clock> Runtime<C> {
             };
             let set = self.agents();
             let Some(def) = set.get(&request.subagent_type) else {
-                let mut text = format!(
-                    "unknown subagent_type {}; available:",
-                    crate::json::quoted(&request.subagent_type)
-                );
-                // The set is kept in name order, so the list reads sorted.
-                for (i, def) in set.sorted().into_iter().enumerate() {
-                    text.push_str(if i == 0 { " " } else { ", " });
-                    text.push_str(&def.name);
-                }
-                return Ok(ToolOutput::error(text));
+                let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
+                return Ok(ToolOutput::error(format!(
+                    "unknown subagent_type {}; available: {}",
+                    crate::json::quoted(&request.subagent_type),
+                    names.join(", ")
+                )));
             };
             let max_depth = self.subagents.max_depth.get();
             if depth > max_depth {

@@ -46,9 +46,11 @@ impl AgentSet {
         set
     }
 
-    /// Adds `def`; when its name is taken, the definition whose source ranks higher keeps it
-    /// and a note says which one was shadowed.
-    pub fn insert(&mut self, def: AgentDefinition) {
+    /// Adds `def` (with what its scope cannot honour as written added to its warnings); when
+    /// its name is taken, the definition whose source ranks higher keeps it and a note says
+    /// which one was shadowed.
+    pub fn insert(&mut self, mut def: AgentDefinition) {
+        def.warnings.extend(super::scope::scope_warnings(&def));
         let new_rank = rank(&def.source);
         // Kept in name order, so `sorted` needs no sort (nor the npm runtime a sort's code).
         match self.agents.binary_search_by(|(_, d)| d.name.cmp(&def.name)) {
