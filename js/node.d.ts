@@ -3,7 +3,7 @@ export * from './index.js';
 import type { CommandDefinition, InstructionFile, Instructions, Plugin, SkillDefinition, Transport } from './index.js';
 
 export interface StdioTransportOptions {
-  /** Added to the parent's environment. */
+  /** The server's environment beyond the short list it inherits (PATH, HOME, USER, LOGNAME, SHELL, LANG, LC_ALL, LC_CTYPE, TERM, TMPDIR, TZ): nothing else of `process.env` reaches it. */
   env?: Record<string, string>;
   cwd?: string;
   /** What to do with the server's stderr (default `"pipe"`: kept to explain an exit). */

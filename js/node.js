@@ -15,6 +15,7 @@ export { loadInstructions } from './lib/node-instructions.js';
 import { setCommandHookRunner } from './lib/hooks.js';
 import { runCommandHook } from './lib/node-hooks.js';
 import { RUN_TAG_VAR, newRunTag, sweepTagged } from './lib/reap.js';
+import { inheritedEnv } from './lib/child-env.js';
 
 // Only this entry starts processes for plugins' command hooks.
 setCommandHookRunner(runCommandHook);
@@ -101,7 +102,8 @@ export function stdioTransport(command, args, options) {
     // killed once it exits (reap.js).
     const tag = newRunTag();
     child = spawn(command, args ?? [], {
-      env: { ...process.env, ...o.env, [RUN_TAG_VAR]: tag },
+      // The CLI's short environment, never all of `process.env` (child-env.js), plus the caller's.
+      env: { ...inheritedEnv(), ...o.env, [RUN_TAG_VAR]: tag },
       cwd: o.cwd,
       stdio: ['pipe', 'pipe', o.stderr ?? 'pipe'],
       windowsHide: true,

@@ -6,9 +6,8 @@
 // `CLAUDE_PROJECT_DIR` and `CLAUDE_PLUGIN_ROOT`, and its output kept to 1 MiB per stream.
 import { spawn } from 'node:child_process';
 import { RUN_TAG_VAR, newRunTag, sweepTagged } from './reap.js';
+import { inheritedEnv } from './child-env.js';
 
-/** What a hook inherits of the host's environment (the CLI's list for MCP servers). */
-const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ'];
 /** Most bytes kept of a hook's stdout and of its stderr; the rest is read and dropped. */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 
@@ -46,8 +45,7 @@ function killTree(child, tag) {
 /** Runs command `hook` (`{command, timeoutMs, pluginRoot?}`) with `inputJson` in `cwd`. */
 export function runCommandHook(hook, inputJson, cwd) {
   const projectDir = cwd || process.cwd();
-  const env = {};
-  for (const key of INHERITED_ENV) if (process.env[key] !== undefined) env[key] = process.env[key];
+  const env = inheritedEnv();
   env.CLAUDE_PROJECT_DIR = projectDir;
   if (hook.pluginRoot) env.CLAUDE_PLUGIN_ROOT = hook.pluginRoot;
   const tag = newRunTag();

@@ -53,9 +53,11 @@ test('a hand-written JS transport bridging a real stdio MCP server (server-every
   await new Promise((resolve) => (bridge.child.exitCode !== null || bridge.child.signalCode ? resolve() : bridge.child.once('exit', resolve)));
 });
 
-test('stdioTransport runs the same server as a child process, with env', T, async () => {
+test('stdioTransport runs the same server as a child process, with env and none of the host\'s secrets', T, async () => {
   const { command, args } = everythingServer();
   const stderr = [];
+  // A secret in the host's environment, as a model key would be: the server did not ask for it.
+  process.env.AGENTWIRE_PKG_TEST_HOST_SECRET = 'sk-host-secret-never-to-a-server';
   const transport = stdioTransport(command, args, { env: { AGENTWIRE_PKG_TEST: 'stdio-env-ok' }, onStderr: (l) => stderr.push(l) });
   const agent = await createAgent({ servers: { everything: transport } });
   try {
@@ -66,10 +68,14 @@ test('stdioTransport runs the same server as a child process, with env', T, asyn
     assert.match(echo.text, /over stdio/);
     const env = await agent.callTool('mcp__everything__get-env', {});
     assert.match(env.text, /stdio-env-ok/);
+    // The short environment the CLI gives servers, and nothing else of the host's.
+    assert.match(env.text, /"PATH"/);
+    assert.doesNotMatch(env.text, /sk-host-secret|AGENTWIRE_PKG_TEST_HOST_SECRET/);
     // The mock GitHub server is not connected here: servers were given explicitly.
     assert.ok(!agent.tools().some((t) => t.server === 'github'));
   } finally {
     agent.close();
+    delete process.env.AGENTWIRE_PKG_TEST_HOST_SECRET;
   }
 });
 

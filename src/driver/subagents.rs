@@ -21,6 +21,7 @@ use crate::subagent::{
 };
 use futures::future::LocalBoxFuture;
 use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
 use std::rc::Rc;
 
 /// A host's way to run a child on the model its definition names (`model: sonnet`; asked only
@@ -109,42 +110,25 @@ pub(super) struct ChildGuard<'a, C: Clock> {
 impl<C: Clock> ChildGuard<'_, C> {
     /// Passes the child's events and audit records on, labelled; notes its end and usage.
     fn forward(&self) {
-        loop {
-            let (event, record) = {
-                let mut agent = self.agent.borrow_mut();
-                (agent.poll_event(), agent.poll_audit())
-            };
-            if event.is_none() && record.is_none() {
-                return;
+        let label = Some((
+            self.label.agent.as_str(),
+            self.label.parent_tool_use_id.as_str(),
+        ));
+        super::turn::pass_outputs(self.agent, label, self.observer, &mut |event| match event {
+            UiEvent::StepStart { step } => self.steps.set(*step),
+            UiEvent::StepEnd { usage, .. } => {
+                let mut total = self.usage.get();
+                Usage::accumulate(&mut total, usage);
+                self.usage.set(total);
             }
-            if let Some(event) = event {
-                match &event {
-                    UiEvent::StepStart { step } => self.steps.set(*step),
-                    UiEvent::StepEnd { usage, .. } => {
-                        let mut total = self.usage.get();
-                        Usage::accumulate(&mut total, usage);
-                        self.usage.set(total);
-                    }
-                    UiEvent::Done { answer, .. } => {
-                        *self.outcome.borrow_mut() = Some(Ok(answer.clone()));
-                    }
-                    UiEvent::Error { message } => {
-                        *self.outcome.borrow_mut() = Some(Err(message.clone()));
-                    }
-                    _ => {}
-                }
-                self.observer.on_event(&UiEvent::Subagent {
-                    agent: self.label.agent.clone(),
-                    parent_tool_use_id: self.label.parent_tool_use_id.clone(),
-                    event: Box::new(event),
-                });
+            UiEvent::Done { answer, .. } => {
+                *self.outcome.borrow_mut() = Some(Ok(answer.clone()));
             }
-            if let Some(mut record) = record {
-                record.origin = format!("agent:{}", self.label.agent);
-                record.parent_tool_use_id = Some(self.label.parent_tool_use_id.clone());
-                self.observer.on_audit(&record);
+            UiEvent::Error { message } => {
+                *self.outcome.borrow_mut() = Some(Err(message.clone()));
             }
-        }
+            _ => {}
+        });
     }
 
     fn tokens(&self) -> u64 {
@@ -376,24 +360,28 @@ impl<C: Clock> Runtime<C> {
             self.drive_agent(&agent, Some(&guard), observer, &mut None)
                 .await;
             let reference = guard.finish().unwrap_or_else(|| label.index.to_string());
-            let outcome = guard.outcome.borrow().clone();
-            let usage = guard.usage.get();
-            let footer = format!(
-                "[agent {} · {} step(s){} · transcript {reference}]",
+            let outcome = guard.outcome.take();
+            let mut text = match &outcome {
+                Some(Ok(answer)) => answer.trim_end().to_owned(),
+                Some(Err(message)) => format!("the agent stopped without an answer: {message}"),
+                None => "the agent ended without an answer".to_owned(),
+            };
+            let _ = write!(
+                text,
+                "\n\n[agent {} · {} step(s)",
                 label.agent,
-                guard.steps.get(),
-                usage.map_or_else(String::new, |u| format!(
-                    " · {} input / {} output tokens",
-                    u.input_tokens, u.output_tokens
-                )),
+                guard.steps.get()
             );
+            if let Some(u) = guard.usage.get() {
+                let (input, output) = (u.input_tokens, u.output_tokens);
+                let _ = write!(text, " · {input} input / {output} output tokens");
+            }
+            let _ = write!(text, " · transcript {reference}]");
             drop(guard);
-            Ok(match outcome {
-                Some(Ok(answer)) => ToolOutput::text(format!("{}\n\n{footer}", answer.trim_end())),
-                Some(Err(message)) => ToolOutput::error(format!(
-                    "the agent stopped without an answer: {message}\n\n{footer}"
-                )),
-                None => ToolOutput::error(format!("the agent ended without an answer\n\n{footer}")),
+            // One constructor call: an answer is a text result, anything else an error.
+            Ok(ToolOutput {
+                is_error: !matches!(outcome, Some(Ok(_))),
+                ..ToolOutput::text(text)
             })
         })
     }

@@ -258,36 +258,21 @@ impl<C: Clock> Runtime<C> {
     ) {
         // Entries first: the file holds what happened before the user is shown it.
         self.flush_transcript();
-        loop {
-            let (event, record) = {
-                let mut agent = self.agent.borrow_mut();
-                (agent.poll_event(), agent.poll_audit())
-            };
-            if event.is_none() && record.is_none() {
-                return;
-            }
-            if let Some(event) = event {
-                match &event {
-                    UiEvent::Done { answer, .. } => *outcome = Some(Ok(answer.clone())),
-                    UiEvent::Error { message } => *outcome = Some(Err(RunError(message.clone()))),
-                    UiEvent::Paused { pending } => {
-                        let mut message = String::from("paused: waiting for a decision on ");
-                        for (i, call) in pending.iter().enumerate() {
-                            if i > 0 {
-                                message.push_str(", ");
-                            }
-                            message.push_str(&call.id);
-                        }
-                        *outcome = Some(Err(RunError(message)));
+        pass_outputs(&self.agent, None, observer, &mut |event| match event {
+            UiEvent::Done { answer, .. } => *outcome = Some(Ok(answer.clone())),
+            UiEvent::Error { message } => *outcome = Some(Err(RunError(message.clone()))),
+            UiEvent::Paused { pending } => {
+                let mut message = String::from("paused: waiting for a decision on ");
+                for (i, call) in pending.iter().enumerate() {
+                    if i > 0 {
+                        message.push_str(", ");
                     }
-                    _ => {}
+                    message.push_str(&call.id);
                 }
-                observer.on_event(&event);
+                *outcome = Some(Err(RunError(message)));
             }
-            if let Some(record) = record {
-                observer.on_audit(&record);
-            }
-        }
+            _ => {}
+        });
     }
 
     /// Runs `agent`'s batch concurrently, feeding each result to it as soon as it arrives so
@@ -412,4 +397,43 @@ impl<C: Clock> Runtime<C> {
 /// goes on, so there is nothing to do with the error.
 fn ignore_stale(result: Result<(), AgentError>) {
     let _ = result;
+}
+
+/// Passes `agent`'s events and audit records on to `observer` until it has none left: the main
+/// agent's as they are, a child's (`child`: its name and its parent's call id) labelled with
+/// both. `note` sees each event first (the caller's bookkeeping). One function for every agent,
+/// so the module carries one copy of the loop.
+pub(super) fn pass_outputs(
+    agent: &RefCell<Agent>,
+    child: Option<(&str, &str)>,
+    observer: &dyn RunObserver,
+    note: &mut dyn FnMut(&UiEvent),
+) {
+    loop {
+        let (event, record) = {
+            let mut agent = agent.borrow_mut();
+            (agent.poll_event(), agent.poll_audit())
+        };
+        if event.is_none() && record.is_none() {
+            return;
+        }
+        if let Some(event) = event {
+            note(&event);
+            match child {
+                None => observer.on_event(&event),
+                Some((name, parent)) => observer.on_event(&UiEvent::Subagent {
+                    agent: name.to_owned(),
+                    parent_tool_use_id: parent.to_owned(),
+                    event: Box::new(event),
+                }),
+            }
+        }
+        if let Some(mut record) = record {
+            if let Some((name, parent)) = child {
+                record.origin = format!("agent:{name}");
+                record.parent_tool_use_id = Some(parent.to_owned());
+            }
+            observer.on_audit(&record);
+        }
+    }
 }

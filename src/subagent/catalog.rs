@@ -46,9 +46,11 @@ impl AgentSet {
         set
     }
 
-    /// Adds `def`; when its name is taken, the definition whose source ranks higher keeps it
-    /// and a note says which one was shadowed.
-    pub fn insert(&mut self, def: AgentDefinition) {
+    /// Adds `def` (with what its scope cannot honour as written added to its warnings); when
+    /// its name is taken, the definition whose source ranks higher keeps it and a note says
+    /// which one was shadowed.
+    pub fn insert(&mut self, mut def: AgentDefinition) {
+        def.warnings.extend(super::scope::scope_warnings(&def));
         let new_rank = rank(&def.source);
         // Kept in name order, so `sorted` needs no sort (nor the npm runtime a sort's code).
         match self.agents.binary_search_by(|(_, d)| d.name.cmp(&def.name)) {
@@ -187,20 +189,29 @@ pub struct AgentRequest {
 impl AgentRequest {
     /// Reads the tool's arguments; an error names the missing or mistyped field.
     pub fn parse(arguments: &Value) -> Result<AgentRequest, String> {
-        let text = |key: &str| match arguments.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(_) => Err(format!("{AGENT_TOOL}: `{key}` must be a string")),
-        };
-        let prompt = text("prompt")?
-            .filter(|p| !p.trim().is_empty())
-            .ok_or_else(|| format!("{AGENT_TOOL}: `prompt` is required"))?;
+        // One plain loop over the three fields: a closure per field compiles to more wasm.
+        let mut fields = [String::new(), String::new(), String::new()];
+        for (i, key) in ["description", "prompt", "subagent_type"]
+            .iter()
+            .enumerate()
+        {
+            match arguments.get(key) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(text)) => fields[i].clone_from(text),
+                Some(_) => return Err(format!("{AGENT_TOOL}: `{key}` must be a string")),
+            }
+        }
+        let [description, prompt, mut subagent_type] = fields;
+        if prompt.trim().is_empty() {
+            return Err(format!("{AGENT_TOOL}: `prompt` is required"));
+        }
+        if subagent_type.is_empty() {
+            subagent_type = GENERAL_PURPOSE.to_owned();
+        }
         Ok(AgentRequest {
-            description: text("description")?.unwrap_or_default(),
+            description,
             prompt,
-            subagent_type: text("subagent_type")?
-                .filter(|t| !t.is_empty())
-                .unwrap_or_else(|| GENERAL_PURPOSE.to_owned()),
+            subagent_type,
         })
     }
 }

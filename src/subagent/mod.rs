@@ -27,7 +27,7 @@ pub use host_json::{
 };
 #[cfg(feature = "skill-set")]
 pub use markdown::parse_markdown;
-pub use scope::{child_scope, ChildScope};
+pub use scope::{child_scope, scope_warnings, ChildScope};
 
 /// Name of the tool that starts a child (Claude Code's name).
 pub const AGENT_TOOL: &str = "Agent";

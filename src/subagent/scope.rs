@@ -33,8 +33,6 @@ pub struct ChildScope {
     pub registry: Registry,
     /// The child's gate.
     pub policy: Policy,
-    /// Entries of the definition that could not be honoured as written (always narrowed).
-    pub warnings: Vec<String>,
 }
 
 /// `entry` as an agentwire pattern, and whether it carried an argument specifier
@@ -56,24 +54,56 @@ fn covers(patterns: &Policy, spec: &ToolSpec) -> bool {
     matches!(patterns.decide_tool(spec), Decision::Deny { .. })
 }
 
+/// Whether `pattern` is a tool pattern the gate can hold.
+fn is_pattern(pattern: &str) -> bool {
+    Policy::new().add_rule(RuleKind::Deny, pattern).is_ok()
+}
+
+/// What [`child_scope`] cannot honour as `def` writes it (it always narrows instead): said
+/// once, when the definition joins a set ([`super::AgentSet::insert`]), for `agents list`,
+/// rather than at every child's start.
+pub fn scope_warnings(def: &AgentDefinition) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for entry in &def.disallowed_tools {
+        if !is_pattern(&entry_pattern(entry).0) {
+            warnings.push(format!(
+                "disallowedTools entry {} is not a tool pattern: the agent gets no tools",
+                quoted(entry)
+            ));
+        }
+    }
+    for entry in def.tools.iter().flatten() {
+        let (pattern, specified) = entry_pattern(entry);
+        if !is_pattern(&pattern) {
+            warnings.push(format!(
+                "tools entry {} is not a tool pattern; ignored",
+                quoted(entry)
+            ));
+        } else if specified {
+            warnings.push(format!(
+                "tools entry {}: argument rules are not supported, so every call of \
+                 {pattern} asks",
+                quoted(entry)
+            ));
+        }
+    }
+    warnings
+}
+
 /// The scope of a child of `parent_registry` / `parent_policy` running `def`; `may_dispatch`
-/// says whether the depth limit lets the child start children of its own.
+/// says whether the depth limit lets the child start children of its own. What it cannot
+/// honour as written is narrowed: [`scope_warnings`] says what.
 pub fn child_scope(
     parent_registry: &Registry,
     parent_policy: &Policy,
     def: &AgentDefinition,
     may_dispatch: bool,
 ) -> ChildScope {
-    let mut warnings = Vec::new();
     let mut policy = parent_policy.for_child();
     for entry in &def.disallowed_tools {
         // `Bash(rm:*)` cannot be expressed: the whole tool is denied (never less).
         let (pattern, _) = entry_pattern(entry);
         if policy.add_rule(RuleKind::Deny, &pattern).is_err() {
-            warnings.push(format!(
-                "disallowedTools entry {} is not a tool pattern: the agent gets no tools",
-                quoted(entry)
-            ));
             let _ = policy.add_rule(RuleKind::Deny, "*");
         }
     }
@@ -81,21 +111,9 @@ pub fn child_scope(
         let mut named = Policy::new();
         for entry in entries {
             let (pattern, specified) = entry_pattern(entry);
-            if named.add_rule(RuleKind::Deny, &pattern).is_err() {
-                warnings.push(format!(
-                    "tools entry {} is not a tool pattern; ignored",
-                    quoted(entry)
-                ));
-                continue;
-            }
-            if specified {
+            if named.add_rule(RuleKind::Deny, &pattern).is_ok() && specified {
                 // Only part of the tool was granted: every call of it asks.
                 let _ = policy.add_rule(RuleKind::Ask, &pattern);
-                warnings.push(format!(
-                    "tools entry {}: argument rules are not supported, so every call of \
-                     {pattern} asks",
-                    quoted(entry)
-                ));
             }
         }
         named
@@ -119,11 +137,7 @@ pub fn child_scope(
         };
         named && kind_ok && mode_ok && !matches!(decision, Decision::Deny { .. })
     });
-    ChildScope {
-        registry,
-        policy,
-        warnings,
-    }
+    ChildScope { registry, policy }
 }
 
 #[cfg(test)]

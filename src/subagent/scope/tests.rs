@@ -238,7 +238,8 @@ fn disallowed_tools_deny_inside_the_child() {
         "an unreadable denial denies everything: {:?}",
         names(&bad)
     );
-    assert!(bad.warnings[0].contains("bad pattern!"));
+    let warnings = scope_warnings(&def(None, &["bad pattern!"], PermissionMode::Inherit));
+    assert!(warnings[0].contains("bad pattern!"), "{warnings:?}");
 }
 
 #[test]
@@ -254,7 +255,12 @@ fn an_argument_rule_in_tools_makes_the_tool_ask() {
     assert_eq!(names(&scope), ["bash"]);
     let bash = parent().get("bash").cloned().unwrap();
     assert_eq!(scope.policy.decide_tool(&bash), Decision::Ask);
-    assert!(scope.warnings[0].contains("Bash(git status)"));
+    let warnings = scope_warnings(&def(
+        Some(&["Bash(git status)"]),
+        &[],
+        PermissionMode::Inherit,
+    ));
+    assert!(warnings[0].contains("Bash(git status)"), "{warnings:?}");
 }
 
 #[test]
@@ -368,4 +374,32 @@ fn randomised_definitions_never_beat_the_parent() {
             );
         }
     }
+}
+
+#[test]
+fn what_a_scope_cannot_honour_is_said_once_when_the_definition_joins_a_set() {
+    let clean = def(
+        Some(&["Read", "mcp__github__*"]),
+        &["Bash"],
+        PermissionMode::Inherit,
+    );
+    assert!(
+        scope_warnings(&clean).is_empty(),
+        "{:?}",
+        scope_warnings(&clean)
+    );
+    let odd = def(
+        Some(&["Bash(git status)", "not a pattern!"]),
+        &["bad pattern!"],
+        PermissionMode::Inherit,
+    );
+    let warnings = scope_warnings(&odd);
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(warnings[0].contains("disallowedTools") && warnings[0].contains("no tools"));
+    assert!(warnings[1].contains("Bash(git status)") && warnings[1].contains("asks"));
+    assert!(warnings[2].contains("not a pattern!") && warnings[2].contains("ignored"));
+    // `agents list` shows a definition's warnings: joining a set adds the scope's.
+    let mut set = AgentSet::default();
+    set.insert(odd.clone());
+    assert_eq!(set.get("child").unwrap().warnings, warnings);
 }
