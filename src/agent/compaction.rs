@@ -125,6 +125,7 @@ impl Agent {
             return false;
         }
         let mut stubbed = stub_tool_results(&self.history, config.keep_tool_results);
+        // Taken out and put back when they do not fit: adopted stubs are moved, never cloned.
         if let Some(messages) = stubbed.take() {
             let after = self.estimate(tools, &messages);
             // Stubs must leave real room (a quarter of the threshold), or the next request
