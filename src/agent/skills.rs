@@ -11,7 +11,7 @@ use super::Agent;
 use crate::ext::{tools, Activation, Expansion, SkillHost, DEFAULT_CATALOG_CHARS};
 #[cfg(feature = "skill-set")]
 use crate::ext::{LocalSkills, RenderContext, SkillSet};
-use crate::policy::Policy;
+use crate::policy::{Policy, RuleKind};
 use crate::registry::names::fnv1a32;
 use crate::registry::Registry;
 use serde_json::Value;
@@ -74,6 +74,16 @@ fn entry_pattern(entry: &str) -> Option<&str> {
     Some(entry)
 }
 
+/// A `disallowed-tools` entry as the pattern it denies: an argument specifier on `bash`
+/// (`Bash(rm:*)`) denies the whole tool (a denial is never narrowed); other specifiers
+/// cannot be expressed and deny nothing.
+fn denied_pattern(entry: &str) -> Option<&str> {
+    if entry.starts_with("Bash(") {
+        return Some("bash");
+    }
+    entry_pattern(entry)
+}
+
 impl SkillState {
     pub(super) fn forget_loaded(&mut self) {
         self.loaded.clear();
@@ -125,12 +135,7 @@ impl SkillState {
             Err(refusal) => return refused(refusal),
         };
         for entry in &disallowed {
-            let pattern = if entry.starts_with("Bash(") {
-                Some("bash")
-            } else {
-                entry_pattern(entry)
-            };
-            if let Some(pattern) = pattern {
+            if let Some(pattern) = denied_pattern(entry) {
                 let _ = policy.deny_for_run(pattern);
             }
         }
@@ -212,26 +217,21 @@ impl Agent {
         self.skills.catalog_chars = chars;
     }
 
-    /// Skill `name` as a subagent's definition preloads it (`skills:`): its text, and the tool
-    /// patterns it disallows. Its grants (`allowed-tools`) are dropped: a preloaded skill
-    /// never loosens a child's tools. `Err` says why the skill is not there.
-    pub fn skill_for_preload(&self, name: &str) -> Result<(String, Vec<String>), String> {
+    /// Skill `name` as a subagent's definition preloads it (`skills:`): its text, with what it
+    /// disallows added to `child_policy` as deny rules (lasting for the child's whole run). Its
+    /// grants (`allowed-tools`) are dropped: a preloaded skill never loosens a child's tools.
+    /// `Err` says why the skill is not there.
+    pub fn preload_skill(&self, name: &str, child_policy: &mut Policy) -> Result<String, String> {
         let source = self.skills.source().ok_or("no skills are installed")?;
         let Activation {
             body, disallowed, ..
         } = source.activate(name, "")?;
-        let denied = disallowed
-            .iter()
-            .filter_map(|entry| {
-                if entry.starts_with("Bash(") {
-                    Some("bash")
-                } else {
-                    entry_pattern(entry)
-                }
-            })
-            .map(str::to_owned)
-            .collect();
-        Ok((body, denied))
+        for entry in &disallowed {
+            if let Some(pattern) = denied_pattern(entry) {
+                let _ = child_policy.add_rule(RuleKind::Deny, pattern);
+            }
+        }
+        Ok(body)
     }
 
     /// Rebuilds the skill tools from the set now (the agent also does it when a run starts).

@@ -13,7 +13,6 @@ use super::traits::Clock;
 use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
-use crate::policy::RuleKind;
 use crate::registry::ToolSpec;
 use crate::subagent::{
     child_scope, AgentDefinition, AgentRequest, AgentSet, ChildTranscript,
@@ -47,14 +46,11 @@ fn preload_skills(
 ) -> Result<String, String> {
     let mut preloaded = String::new();
     for name in &def.skills {
-        let (body, denied) = parent
-            .skill_for_preload(name)
+        let body = parent
+            .preload_skill(name, policy)
             .map_err(|why| format!("agent {}: skill {name}: {why}", def.name))?;
         preloaded.push_str("\n\n");
         preloaded.push_str(body.trim_end());
-        for pattern in denied {
-            let _ = policy.add_rule(RuleKind::Deny, &pattern);
-        }
     }
     Ok(preloaded)
 }
@@ -275,12 +271,16 @@ impl<C: Clock> Runtime<C> {
             };
             let set = self.agents();
             let Some(def) = set.get(&request.subagent_type) else {
-                let names: Vec<&str> = set.sorted().iter().map(|d| d.name.as_str()).collect();
-                return Ok(ToolOutput::error(format!(
-                    "unknown subagent_type {}; available: {}",
-                    crate::json::quoted(&request.subagent_type),
-                    names.join(", ")
-                )));
+                let mut message = format!(
+                    "unknown subagent_type {}; available:",
+                    crate::json::quoted(&request.subagent_type)
+                );
+                // The set is kept in name order.
+                for (i, def) in set.sorted().into_iter().enumerate() {
+                    message.push_str(if i == 0 { " " } else { ", " });
+                    message.push_str(&def.name);
+                }
+                return Ok(ToolOutput::error(message));
             };
             let max_depth = self.subagents.max_depth.get();
             if depth > max_depth {

@@ -538,9 +538,21 @@ impl Registry {
         }
     }
 
-    /// Keeps only the tools `keep` accepts (a child agent's narrower set).
-    pub fn retain_tools(&mut self, keep: impl FnMut(&ToolSpec) -> bool) {
-        self.tools.retain(keep);
+    /// A registry of only the tools `keep` accepts (a child agent's narrower set). A child
+    /// loads no server itself, so the parent's loading records (listings, skips, errors,
+    /// overrides) stay behind: only the tools are copied.
+    pub fn narrowed(&self, mut keep: impl FnMut(&ToolSpec) -> bool) -> Registry {
+        let mut tools = Vec::new();
+        for spec in &self.tools {
+            if keep(spec) {
+                tools.push(spec.clone());
+            }
+        }
+        Registry {
+            tools,
+            default_limits: self.default_limits,
+            ..Registry::default()
+        }
     }
 
     /// Removes built-in tool `name`; MCP tools leave with their server.

@@ -118,8 +118,7 @@ pub fn child_scope(
         }
         named
     });
-    let mut registry = parent_registry.clone();
-    registry.retain_tools(|spec| {
+    let registry = parent_registry.narrowed(|spec| {
         let named = allowed.as_ref().is_none_or(|named| covers(named, spec));
         let kind_ok = match &spec.source {
             ToolSource::Skill => false,
