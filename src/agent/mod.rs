@@ -238,7 +238,7 @@ impl Agent {
             overflow_retried: false,
             continuations: 0,
         });
-        self.request_model(now);
+        self.first_request(now);
         Ok(())
     }
 

@@ -9,6 +9,8 @@
 //! - `SessionStart` `compact` after an automatic compaction's summary: its context joins the
 //!   conversation (a new user message, after the compacted prefix) before the next request
 //!   of the same run.
+//! - `SubagentStart` when a child's run starts: its context joins the child's conversation (a
+//!   user message after the prompt) before its first request.
 //!
 //! A continuation is a user message and nothing more: the gate, the rules and the tools are
 //! those of the run it continues.
@@ -21,7 +23,7 @@ use crate::agent::{Action, AgentError};
 use crate::hooks::{hook_input, verdict, HookEvent, HookRun, HookSpec, HookVerdict};
 use crate::model::ChatMessage;
 use crate::time::Instant;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// The call id of an [`Action::RunHooks`] about the run itself rather than a tool call.
 pub const RUN_HOOKS_ID: &str = "run";
@@ -39,8 +41,8 @@ pub(super) struct RunHooks {
 enum After {
     /// `Stop` / `SubagentStop` on the final answer held here.
     Answer(String),
-    /// `SessionStart` `compact`: the next model request.
-    Compaction,
+    /// `SessionStart` `compact` or `SubagentStart`: their context, then the next model request.
+    Context,
 }
 
 /// What a `Stop` verdict does to a run that hooks continued `continued` times.
@@ -126,20 +128,41 @@ impl Agent {
     /// After an automatic compaction's summary: asks for `SessionStart` `compact` hooks when
     /// any fires (the main agent only), else goes on with the next model request.
     pub(super) fn after_summary(&mut self, now: Instant) {
-        let event = HookEvent::SessionStart;
-        let hooks = match self.subagent {
-            None => self.hooks.matching(event, "compact"),
-            Some(_) => Vec::new(),
+        match self.subagent {
+            None => {
+                let fields = json!({"source": "compact"});
+                self.context_hooks(now, HookEvent::SessionStart, "compact", fields);
+            }
+            Some(_) => self.request_model(now),
+        }
+    }
+
+    /// A run's first request: a child's run fires `SubagentStart` (matched on `agent_type`)
+    /// first, whose context joins its conversation after the prompt; the main agent's goes
+    /// straight to the model (its prompt hooks ran in the host before the run).
+    pub(super) fn first_request(&mut self, now: Instant) {
+        let Some((id, kind)) = &self.subagent else {
+            self.request_model(now);
+            return;
         };
+        let kind = kind.clone();
+        let fields = json!({"agent_id": id, "agent_type": kind});
+        self.context_hooks(now, HookEvent::SubagentStart, &kind, fields);
+    }
+
+    /// Asks for the hooks of `event` matching `matched` when any fires, whose context becomes
+    /// a user message before the next model request; else makes that request now.
+    fn context_hooks(&mut self, now: Instant, event: HookEvent, matched: &str, fields: Value) {
+        let hooks = self.hooks.matching(event, matched);
         let Some(run) = self.run.as_mut().filter(|_| !hooks.is_empty()) else {
             self.request_model(now);
             return;
         };
-        let input = hook_input(&self.hook_context, event, json!({"source": "compact"}));
+        let input = hook_input(&self.hook_context, event, fields);
         run.phase = Phase::RunHooks(RunHooks {
             event,
             hooks: hooks.clone(),
-            after: After::Compaction,
+            after: After::Context,
         });
         self.out.actions.push_back(Action::RunHooks(HookRequest {
             call_id: RUN_HOOKS_ID.to_owned(),
@@ -174,7 +197,7 @@ impl Agent {
         let verdict = verdict(event, &waiting.hooks, &runs);
         self.hook_notices(event, &verdict.notices);
         match waiting.after {
-            After::Compaction => {
+            After::Context => {
                 if !verdict.context.is_empty() {
                     let content = hook_context_message(&verdict.context);
                     self.push_message(ChatMessage::User { content }, None);

@@ -1,7 +1,7 @@
 //! Hooks in the driver: the hooks the agent asks for ([`crate::agent::Action::RunHooks`]: tool
-//! calls, `Stop` / `SubagentStop` on a final answer, `SessionStart` after an automatic
-//! compaction) and the session events the runtime fires itself (`SessionStart`,
-//! `UserPromptSubmit`, `SessionEnd`, `Notification`, `PreCompact`, `SubagentStart`), all
+//! calls, `Stop` / `SubagentStop` on a final answer, `SubagentStart` when a child starts,
+//! `SessionStart` after an automatic compaction) and the session events the runtime fires itself (`SessionStart`,
+//! `UserPromptSubmit`, `SessionEnd`, `Notification`, `PreCompact`), all
 //! through the host's [`HookRunner`].
 
 use super::backends::RunObserver;
@@ -158,25 +158,6 @@ impl<C: Clock> Runtime<C> {
         let now = self.agent.borrow().summary_compactions();
         if now > summaries_before {
             self.session_start("compact", observer).await;
-        }
-    }
-
-    /// Fires `SubagentStart` for a child about to start (matcher: `agent_type`); the context
-    /// its hooks give, which goes at the head of the child's prompt (its conversation, never
-    /// its system prompt).
-    pub(super) async fn subagent_start(
-        &self,
-        agent_id: &str,
-        agent_type: &str,
-        observer: &dyn RunObserver,
-    ) -> Vec<String> {
-        let fields = json!({"agent_id": agent_id, "agent_type": agent_type});
-        match self
-            .fire_hooks(HookEvent::SubagentStart, agent_type, fields, observer)
-            .await
-        {
-            Some(verdict) => verdict.context,
-            None => Vec::new(),
         }
     }
 }

@@ -347,10 +347,10 @@ impl<C: Clock> Runtime<C> {
                 finished: Cell::new(false),
             };
             let agent_id = format!("subagent-{index}");
-            // Its final answer fires `SubagentStop` inside its own run, which a hook may continue.
+            // Its run fires `SubagentStart` first and `SubagentStop` on its final answer, inside
+            // its own run (a `SubagentStop` hook may continue it).
             agent.borrow_mut().set_subagent(&agent_id, &def.name);
-            let notes = self.subagent_start(&agent_id, &def.name, observer).await;
-            let prompt = super::hooks::with_hook_context(&notes, &(request.prompt + &preloaded));
+            let prompt = request.prompt + &preloaded;
             let started = agent.borrow_mut().start_run(self.clock.now(), prompt);
             if let Err(error) = started {
                 return Ok(ToolOutput::error(format!(

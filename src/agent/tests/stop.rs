@@ -496,3 +496,57 @@ fn a_child_fires_no_session_start_after_its_compaction() {
     assert!(seen.borrow().is_empty(), "{log:#?}");
     assert_eq!(log.last().unwrap(), "done 1: second");
 }
+
+#[test]
+fn a_child_fires_subagent_start_before_its_first_request_whose_context_follows_the_prompt() {
+    let context = r#"{"hookSpecificOutput": {"hookEventName": "SubagentStart",
+        "additionalContext": "child canary 12"}}"#;
+    let (mut h, seen) = hooked(
+        AgentConfig::default(),
+        Policy::new(),
+        on("SubagentStart", "^Explore$"),
+        always(0, context, ""),
+    );
+    h.agent.set_subagent("subagent-5", "Explore");
+    let mut h = h.script([answer("found it")]);
+    let log = h.run("look around");
+    assert_eq!(log.last().unwrap(), "done 1: found it", "{log:#?}");
+    let seen = seen.borrow();
+    assert_eq!(seen.len(), 1, "fired once, at the start");
+    assert_eq!(seen[0]["hook_event_name"], "SubagentStart");
+    assert_eq!(seen[0]["agent_id"], "subagent-5");
+    assert_eq!(seen[0]["agent_type"], "Explore");
+    // The one request: the prompt, then the context as conversation, never in the system prompt.
+    assert_eq!(h.requests.len(), 1);
+    let first = &h.requests[0];
+    assert_eq!(
+        first.messages[first.messages.len() - 2..],
+        [
+            ChatMessage::User {
+                content: "look around".into()
+            },
+            ChatMessage::User {
+                content: "<hook-context>\nchild canary 12\n</hook-context>".into()
+            }
+        ]
+    );
+    assert!(!first.system.contains("canary"));
+    drop(seen);
+
+    // Another agent type, or the main agent, goes straight to its first request.
+    for subagent in [Some("Plan"), None] {
+        let (mut h, seen) = hooked(
+            AgentConfig::default(),
+            Policy::new(),
+            on("SubagentStart", "^Explore$|^$"),
+            always(0, context, ""),
+        );
+        if let Some(kind) = subagent {
+            h.agent.set_subagent("subagent-6", kind);
+        }
+        let mut h = h.script([answer("ok")]);
+        assert_eq!(h.run("go").last().unwrap(), "done 1: ok");
+        assert!(seen.borrow().is_empty(), "{subagent:?}");
+        assert!(!format!("{:?}", h.requests[0].messages).contains("canary"));
+    }
+}
