@@ -559,7 +559,8 @@ export class Agent {
 
   /** The calls a paused conversation waits on, `[{ id, name, args }]` (empty when none). */
   pending() {
-    return JSON.parse(this.#live('agent.pending').pending());
+    // The core gives each as a model's tool call, `{ id, name, arguments }`.
+    return JSON.parse(this.#live('agent.pending').pending()).map((call) => ({ id: call.id, name: call.name, args: call.arguments }));
   }
 
   /** The session's store (`createAgent({ session })`), or undefined. */

@@ -12,10 +12,10 @@
 use super::agent::{Start, WasmAgent};
 use crate::agent::Approval;
 use crate::driver::TranscriptSink;
-use crate::json::{put, to_text};
+use crate::json::to_text;
 use crate::transcript::Entry;
 use js_sys::{Function, Promise};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -81,17 +81,14 @@ impl WasmAgent {
         *self.session().borrow_mut() = Some(sink);
     }
 
-    /// The calls a paused conversation waits on, as JSON `[{id, name, args}]` (empty when it is
-    /// not paused).
+    /// The calls a paused conversation waits on, as JSON `[{id, name, arguments}]` (empty when
+    /// it is not paused): each in the shape of a model's tool call, which the JS layer shows as
+    /// `{id, name, args}`.
     pub fn pending(&self) -> String {
         let calls = self.runtime().with_agent(|agent| agent.paused_calls());
         let mut list = Vec::with_capacity(calls.len());
-        for call in calls {
-            let mut item = Map::new();
-            put(&mut item, "id", call.id.into());
-            put(&mut item, "name", call.name.into());
-            put(&mut item, "args", call.arguments);
-            list.push(Value::Object(item));
+        for call in &calls {
+            list.push(call.to_value());
         }
         to_text(&Value::Array(list))
     }
