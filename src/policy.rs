@@ -26,6 +26,31 @@ use std::fmt;
 /// runtime's resource tools): a deny covering that server covers these calls.
 pub const SERVER_TOOLS: [&str; 2] = ["list_mcp_resources", "read_mcp_resource"];
 
+/// Claude Code's tool names, as skills' `allowed-tools` / `disallowed-tools` and agent files'
+/// `tools` / `disallowedTools` write them, and agentwire's tool for each.
+const CLAUDE_TOOL_NAMES: [(&str, &str); 9] = [
+    ("Read", "read_file"),
+    ("Grep", "grep"),
+    ("Glob", "glob"),
+    ("Write", "write_file"),
+    ("Edit", "edit_file"),
+    ("MultiEdit", "edit_file"),
+    ("Bash", "bash"),
+    ("Task", "Agent"),
+    ("Skill", "activate_skill"),
+];
+
+/// `name` as agentwire's tool name when it is one of Claude Code's (`Read` → `read_file`),
+/// else unchanged: one table for every file format that writes Claude Code's names.
+pub fn agentwire_tool_name(name: &str) -> &str {
+    for (claude, ours) in CLAUDE_TOOL_NAMES {
+        if name == claude {
+            return ours;
+        }
+    }
+    name
+}
+
 /// What a rule does to the tools it matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleKind {
@@ -512,6 +537,27 @@ mod tool_name_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claude_code_tool_names_become_the_agentwire_tools_they_mean() {
+        for (claude, ours) in [
+            ("Read", "read_file"),
+            ("Grep", "grep"),
+            ("Glob", "glob"),
+            ("Write", "write_file"),
+            ("Edit", "edit_file"),
+            ("MultiEdit", "edit_file"),
+            ("Bash", "bash"),
+            ("Task", crate::subagent::AGENT_TOOL),
+            ("Skill", crate::ext::tools::ACTIVATE_SKILL),
+        ] {
+            assert_eq!(agentwire_tool_name(claude), ours, "{claude}");
+        }
+        // Anything else, agentwire's own names and near misses included, stays as written.
+        for name in ["read_file", "mcp__github__*", "read", "Reader", "", "Task "] {
+            assert_eq!(agentwire_tool_name(name), name);
+        }
+    }
 
     #[test]
     fn defaults_follow_risk() {

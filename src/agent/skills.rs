@@ -11,20 +11,10 @@ use super::Agent;
 use crate::ext::{tools, Activation, Expansion, SkillHost, DEFAULT_CATALOG_CHARS};
 #[cfg(feature = "skill-set")]
 use crate::ext::{LocalSkills, RenderContext, SkillSet};
-use crate::policy::{Policy, RuleKind};
+use crate::policy::{agentwire_tool_name, Policy, RuleKind};
 use crate::registry::names::fnv1a32;
 use crate::registry::Registry;
 use serde_json::Value;
-
-/// Claude Code's tool names in `allowed-tools`, and agentwire's.
-const CLAUDE_NAMES: [(&str, &str); 6] = [
-    ("Read", "read_file"),
-    ("Grep", "grep"),
-    ("Glob", "glob"),
-    ("Write", "write_file"),
-    ("Edit", "edit_file"),
-    ("Bash", "bash"),
-];
 
 /// Skills of one conversation and what activating them did.
 pub(super) struct SkillState {
@@ -66,12 +56,7 @@ fn entry_pattern(entry: &str) -> Option<&str> {
     if entry.contains('(') {
         return None;
     }
-    for (claude, ours) in CLAUDE_NAMES {
-        if entry == claude {
-            return Some(ours);
-        }
-    }
-    Some(entry)
+    Some(agentwire_tool_name(entry))
 }
 
 /// A `disallowed-tools` entry as the pattern it denies: an argument specifier on `bash`

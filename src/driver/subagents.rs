@@ -351,12 +351,9 @@ impl<C: Clock> Runtime<C> {
             // its own run (a `SubagentStop` hook may continue it).
             agent.borrow_mut().set_subagent(&agent_id, &def.name);
             let prompt = request.prompt + &preloaded;
-            let started = agent.borrow_mut().start_run(self.clock.now(), prompt);
-            if let Err(error) = started {
-                return Ok(ToolOutput::error(format!(
-                    "the agent could not start: {error}"
-                )));
-            }
+            // A new agent has no run, so its start cannot be refused; were it ever, the loop
+            // below ends at once and the result says the agent ended without an answer.
+            let _ = agent.borrow_mut().start_run(self.clock.now(), prompt);
             self.drive_agent(&agent, Some(&guard), observer, &mut None)
                 .await;
             let reference = guard.finish().unwrap_or_else(|| label.index.to_string());
@@ -366,17 +363,19 @@ impl<C: Clock> Runtime<C> {
                 Some(Err(message)) => format!("the agent stopped without an answer: {message}"),
                 None => "the agent ended without an answer".to_owned(),
             };
+            let tokens = match guard.usage.get() {
+                Some(u) => format!(
+                    " · {} input / {} output tokens",
+                    u.input_tokens, u.output_tokens
+                ),
+                None => String::new(),
+            };
+            let steps = guard.steps.get();
             let _ = write!(
                 text,
-                "\n\n[agent {} · {} step(s)",
-                label.agent,
-                guard.steps.get()
+                "\n\n[agent {} · {steps} step(s){tokens} · transcript {reference}]",
+                label.agent
             );
-            if let Some(u) = guard.usage.get() {
-                let (input, output) = (u.input_tokens, u.output_tokens);
-                let _ = write!(text, " · {input} input / {output} output tokens");
-            }
-            let _ = write!(text, " · transcript {reference}]");
             drop(guard);
             // One constructor call: an answer is a text result, anything else an error.
             Ok(ToolOutput {

@@ -8,23 +8,9 @@
 //! `Agent` tool only while the depth limit allows another level.
 
 use super::definition::{AgentDefinition, PermissionMode};
-use super::AGENT_TOOL;
 use crate::json::quoted;
-use crate::policy::{Decision, Policy, RuleKind};
+use crate::policy::{agentwire_tool_name, Decision, Policy, RuleKind};
 use crate::registry::{Registry, Risk, ToolSource, ToolSpec};
-
-/// Claude Code's tool names in agent files, and agentwire's.
-const CLAUDE_NAMES: [(&str, &str); 9] = [
-    ("Read", "read_file"),
-    ("Grep", "grep"),
-    ("Glob", "glob"),
-    ("Write", "write_file"),
-    ("Edit", "edit_file"),
-    ("MultiEdit", "edit_file"),
-    ("Bash", "bash"),
-    ("Task", AGENT_TOOL),
-    ("Skill", "activate_skill"),
-];
 
 /// A child's tools and gate, derived from its parent's.
 #[derive(Clone, Debug)]
@@ -42,11 +28,7 @@ fn entry_pattern(entry: &str) -> (String, bool) {
         Some((tool, _)) => (tool.trim(), true),
         None => (entry.trim(), false),
     };
-    let mapped = CLAUDE_NAMES
-        .iter()
-        .find(|(claude, _)| *claude == tool)
-        .map_or(tool, |(_, ours)| ours);
-    (mapped.to_owned(), specified)
+    (agentwire_tool_name(tool).to_owned(), specified)
 }
 
 /// Whether `patterns` (a policy of deny rules) covers `spec` by either of its names.

@@ -2,7 +2,7 @@
 //! what its parent may run, and its gate is at least as strict.
 
 use super::*;
-use crate::subagent::AgentSet;
+use crate::subagent::{AgentSet, AGENT_TOOL};
 use serde_json::json;
 
 /// A parent with built-in tools of every risk, two MCP servers, a skill tool and `Agent`.
