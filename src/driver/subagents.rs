@@ -10,7 +10,7 @@
 use super::backends::{ModelBackend, RunObserver};
 use super::runtime::Runtime;
 use super::traits::Clock;
-use crate::agent::{Agent, ToolFailure, ToolInvocation, UiEvent};
+use crate::agent::{Agent, AgentConfig, ToolFailure, ToolInvocation, UiEvent};
 use crate::content::ToolOutput;
 use crate::model::Usage;
 use crate::registry::ToolSpec;
@@ -80,10 +80,11 @@ impl Default for SubagentState {
     }
 }
 
-/// Who a child is, for its events, records and approvals.
-struct Label {
-    agent: String,
-    parent_tool_use_id: String,
+/// Who a child is, for its events, records and approvals (borrowed from its definition and
+/// its parent's call, which outlive the child's run).
+struct Label<'a> {
+    agent: &'a str,
+    parent_tool_use_id: &'a str,
     depth: u32,
     index: usize,
 }
@@ -95,7 +96,7 @@ pub(super) struct ChildGuard<'a, C: Clock> {
     /// The model the child runs on (its parent's, or the one its definition names).
     pub(super) model: Rc<dyn ModelBackend>,
     agent: &'a RefCell<Agent>,
-    label: &'a Label,
+    label: &'a Label<'a>,
     observer: &'a dyn RunObserver,
     outcome: RefCell<Option<Result<String, String>>>,
     usage: Cell<Option<Usage>>,
@@ -106,10 +107,7 @@ pub(super) struct ChildGuard<'a, C: Clock> {
 impl<C: Clock> ChildGuard<'_, C> {
     /// Passes the child's events and audit records on, labelled; notes its end and usage.
     fn forward(&self) {
-        let label = Some((
-            self.label.agent.as_str(),
-            self.label.parent_tool_use_id.as_str(),
-        ));
+        let label = Some((self.label.agent, self.label.parent_tool_use_id));
         super::turn::pass_outputs(self.agent, label, self.observer, &mut |event| match event {
             UiEvent::StepStart { step } => self.steps.set(*step),
             UiEvent::StepEnd { usage, .. } => {
@@ -154,12 +152,12 @@ impl<C: Clock> ChildGuard<'_, C> {
 
     /// The child's agent name, for its approval prompts.
     pub(super) fn agent_name(&self) -> &str {
-        &self.label.agent
+        self.label.agent
     }
 
     /// The id of the parent's `Agent` call that started the child, for its progress events.
     pub(super) fn parent_call_id(&self) -> &str {
-        &self.label.parent_tool_use_id
+        self.label.parent_tool_use_id
     }
 }
 
@@ -296,11 +294,14 @@ impl<C: Clock> Runtime<C> {
                     Ok(preloaded) => preloaded,
                     Err(why) => return Ok(ToolOutput::error(why)),
                 };
-                let mut config = parent.config().clone();
-                config.system_prompt = def.system_prompt();
-                if let Some(turns) = def.max_turns {
-                    config.max_steps = turns;
-                }
+                let inherited = parent.config();
+                let config = AgentConfig {
+                    system_prompt: def.system_prompt(),
+                    max_steps: def.max_turns.unwrap_or(inherited.max_steps),
+                    tool_search: inherited.tool_search.clone(),
+                    context: inherited.context.clone(),
+                    ..*inherited
+                };
                 let mut child = Agent::new(scope.registry, scope.policy, config);
                 // The user's hooks watch a child's calls as they watch the parent's: a hook
                 // that denies a tool denies it at every depth.
@@ -328,8 +329,8 @@ impl<C: Clock> Runtime<C> {
                 transcripts.len() - 1
             };
             let label = Label {
-                agent: def.name.clone(),
-                parent_tool_use_id: call.call_id.clone(),
+                agent: &def.name,
+                parent_tool_use_id: &call.call_id,
                 depth,
                 index,
             };
