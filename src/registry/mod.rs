@@ -526,7 +526,11 @@ impl Registry {
     /// Sets (or with `None` removes) the `Agent` tool; it goes after the built-in and skill
     /// tools, so definitions stay byte-stable.
     pub fn set_agent_tool(&mut self, spec: Option<ToolSpec>) {
-        self.tools.retain(|t| t.source != ToolSource::Subagent);
+        // There is at most one.
+        let current = self.tools.iter().position(|t| t.source == ToolSource::Subagent);
+        if let Some(at) = current {
+            self.tools.remove(at);
+        }
         if let Some(mut spec) = spec {
             let at = self
                 .tools
