@@ -168,14 +168,12 @@ impl<C: Clock> ChildGuard<'_, C> {
         if self.finished.replace(true) {
             return None;
         }
-        let running = self.agent.borrow().is_running();
-        if running {
-            let now = self.runtime.clock.now();
-            let _ = self
-                .agent
-                .borrow_mut()
-                .interrupt_run(now, "the parent's run stopping");
-        }
+        // Refused (and nothing changes) when the child's run has ended already.
+        let now = self.runtime.clock.now();
+        let _ = self
+            .agent
+            .borrow_mut()
+            .interrupt_run(now, "the parent's run stopping");
         self.forward();
         let state = &self.runtime.subagents;
         state.running.set(state.running.get().saturating_sub(1));
