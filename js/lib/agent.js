@@ -540,7 +540,7 @@ export class Agent {
     if (typeof prompt !== 'string') fail(where, `the prompt must be a string, got ${describe(prompt)}`);
     const o = checkOptions(where, options, RUN_OPTIONS);
     // `@server:uri` attaches that resource; one that cannot be read fails the run.
-    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.run(await this.#attachMentions(prompt), emit, approve) }));
+    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.begin('run', await this.#attachMentions(prompt), emit, approve) }));
   }
 
   /**
@@ -554,7 +554,7 @@ export class Agent {
     const where = 'agent.resume';
     const o = checkOptions(where, options, RESUME_OPTIONS);
     const approvals = JSON.stringify(checkApprovals(where, o.approvals));
-    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.resume(approvals, emit, approve) }));
+    return this.#drive(where, o, async (core, emit, approve) => ({ running: core.begin('resume', approvals, emit, approve) }));
   }
 
   /** The calls a paused conversation waits on, `[{ id, name, args }]` (empty when none). */
@@ -813,7 +813,7 @@ export class Agent {
       if (typeof onEvent === 'function') onEvent(JSON.parse(json));
     };
     try {
-      await this.#live(where).compact(focus, emit);
+      await this.#live(where).begin('compact', focus, emit);
     } catch (error) {
       throw new Error(`${where}: ${messageOf(error)}`);
     } finally {

@@ -527,7 +527,10 @@ impl Registry {
     /// tools, so definitions stay byte-stable.
     pub fn set_agent_tool(&mut self, spec: Option<ToolSpec>) {
         // There is at most one.
-        let current = self.tools.iter().position(|t| t.source == ToolSource::Subagent);
+        let current = self
+            .tools
+            .iter()
+            .position(|t| t.source == ToolSource::Subagent);
         if let Some(at) = current {
             self.tools.remove(at);
         }

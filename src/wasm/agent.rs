@@ -526,15 +526,6 @@ impl WasmAgent {
         to_text(&report.to_value())
     }
 
-    /// Compacts the conversation now with a summary the model writes (`focus` steers it);
-    /// events (`compacted`) go to `emit(json)`. Rejects while a run is active or when the
-    /// summary request fails.
-    pub fn compact(&self, focus: Option<String>, emit: Function) -> Promise {
-        // Through the runs' async body, so the module carries no second copy of it; a stop
-        // asked for before its first step reaches it as it reaches a run.
-        self.start(Start::Compact(focus), emit, None)
-    }
-
     /// Starts a new conversation; throws while a run is active.
     #[wasm_bindgen(js_name = clearHistory)]
     pub fn clear_history(&self) -> Result<(), JsError> {
@@ -546,16 +537,43 @@ impl WasmAgent {
         Ok(())
     }
 
-    /// Runs one user turn: events go to `emit(json)`, approvals to `approve(requestJson)`.
-    /// Resolves to the final answer; rejects with the reason the run ended without one.
-    pub fn run(&self, prompt: String, emit: Function, approve: Option<Function>) -> Promise {
-        self.give_up_paused();
-        self.start(Start::Prompt(prompt), emit, approve)
+    /// Starts what `what` names, one export for the three (each export costs the module its
+    /// own glue): `"run"` one user turn on the prompt `text`, `"resume"` a paused run with the
+    /// decisions `text` (`{callId: "yes" | "no" | "always"}`: approved calls run once, rejected
+    /// ones reach the model as declined), `"compact"` a compaction now with a summary the model
+    /// writes (`text`, if any, steers it). Events go to `emit(json)`, approvals to
+    /// `approve(requestJson)` (none and a session: the run may pause). Resolves to the final
+    /// answer (nothing for a compaction); rejects with the reason a run ended without one,
+    /// while a run is active, or when a summary request fails.
+    pub fn begin(
+        &self,
+        what: &str,
+        text: Option<String>,
+        emit: Function,
+        approve: Option<Function>,
+    ) -> Promise {
+        let start = match what {
+            "run" => {
+                self.give_up_paused();
+                Start::Prompt(text.unwrap_or_default())
+            }
+            "compact" => Start::Compact(text),
+            "resume" => match super::session::decisions_from(text.as_deref().unwrap_or_default()) {
+                Ok(decisions) => Start::Resume(decisions),
+                Err(e) => return Promise::reject(&JsError::new(&e).into()),
+            },
+            _ => {
+                let e = "begin: expected \"run\", \"resume\" or \"compact\"";
+                return Promise::reject(&JsError::new(e).into());
+            }
+        };
+        self.start(start, emit, approve)
     }
 
-    /// The promise of a run, new (`run`), resumed (`resume`) or a compaction (`compact`): one
-    /// async body for all, so the module carries one copy of it.
-    pub(super) fn start(&self, start: Start, emit: Function, approve: Option<Function>) -> Promise {
+    /// The promise of a run, new, resumed or a compaction ([`WasmAgent::begin`]): one async
+    /// body for all, so the module carries one copy of it; a stop asked for before its first
+    /// step reaches it as it reaches a run.
+    fn start(&self, start: Start, emit: Function, approve: Option<Function>) -> Promise {
         let runtime = Rc::clone(&self.runtime);
         let stop = Rc::clone(&self.stop);
         stop.borrow_mut().in_run = true;

@@ -9,18 +9,18 @@
 //! files get) before the store sees it, so no secret of the host reaches the store and the
 //! redaction stays out of this module.
 
-use super::agent::{Start, WasmAgent};
+use super::agent::WasmAgent;
 use crate::agent::Approval;
 use crate::driver::TranscriptSink;
 use crate::json::to_text;
 use crate::transcript::Entry;
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// `{callId: "yes" | "no" | "always"}` as the runtime's decisions.
-fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
+pub(super) fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, String> {
     let Ok(Value::Object(map)) = crate::json::parse_str(json) else {
         return Err("the approvals must be an object { callId: answer }".into());
     };
@@ -91,21 +91,5 @@ impl WasmAgent {
             list.push(call.to_value());
         }
         to_text(&Value::Array(list))
-    }
-
-    /// Continues a paused run with `decisions_json` (`{callId: "yes" | "no" | "always"}`):
-    /// approved calls run once, rejected ones reach the model as declined. Events go to
-    /// `emit`, further approvals to `approve` (none and a session: the run may pause again).
-    /// Resolves to the final answer.
-    pub fn resume(
-        &self,
-        decisions_json: &str,
-        emit: Function,
-        approve: Option<Function>,
-    ) -> Promise {
-        match decisions_from(decisions_json) {
-            Ok(decisions) => self.start(Start::Resume(decisions), emit, approve),
-            Err(e) => Promise::reject(&JsError::new(&e).into()),
-        }
     }
 }
