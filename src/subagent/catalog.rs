@@ -167,10 +167,10 @@ pub fn agent_tool(description: String, schema: Value) -> ToolSpec {
         .with_timeout(Duration::from_secs(3600))
 }
 
-/// Collapses whitespace runs (newlines included) to single spaces.
 /// The `Agent` tool's input schema, without the `enum` of agent names.
 const AGENT_SCHEMA: &str = r#"{"type":"object","properties":{"description":{"type":"string","description":"A short (3-5 word) description of the task."},"prompt":{"type":"string","description":"The task for the agent to perform."},"subagent_type":{"type":"string","enum":[],"description":"The agent to use."}},"required":["description","prompt"]}"#;
 
+/// Collapses whitespace runs (newlines included) to single spaces.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
