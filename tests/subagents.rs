@@ -37,6 +37,29 @@ fn github_host(model: Rc<dyn ModelBackend>, policy: Policy) -> (Host, McpClient)
     (host, client)
 }
 
+/// Every child transcript `runtime` files from now on, collected by a sink that gives no
+/// reference (results then name each child by its index).
+fn filed<C: agentwire::driver::Clock>(
+    runtime: &agentwire::driver::Runtime<C>,
+) -> Rc<RefCell<Vec<agentwire::subagent::ChildTranscript>>> {
+    let kept: Rc<RefCell<Vec<agentwire::subagent::ChildTranscript>>> = Rc::default();
+    let sink = Rc::clone(&kept);
+    runtime.set_child_transcript_sink(Some(Rc::new(move |transcript| {
+        sink.borrow_mut().push(transcript.clone());
+        None
+    })));
+    kept
+}
+
+/// The transcripts `kept` holds, in the order their children started.
+fn in_start_order(
+    kept: &RefCell<Vec<agentwire::subagent::ChildTranscript>>,
+) -> Vec<agentwire::subagent::ChildTranscript> {
+    let mut all = kept.borrow().clone();
+    all.sort_by_key(|t| t.index);
+    all
+}
+
 /// Estimated prompt tokens of `request` on the wire (OpenAI encoding, 4 bytes a token).
 fn prompt_tokens(request: &ModelRequest) -> usize {
     encode_request(request, &OpenAiOptions::new("m"))
@@ -84,6 +107,7 @@ fn child_events(observer: &Observer, kind: &str) -> Vec<(String, String)> {
 fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_their_answers() {
     let model = RecordingModel::new(MockModel::new());
     let (mut host, client) = github_host(model.clone(), Policy::new());
+    let kept = filed(&host.runtime);
     let observer = Observer::default();
     let answer = host.run(EIGHT, &observer).unwrap();
 
@@ -94,7 +118,7 @@ fn eight_children_each_calling_mcp_finish_matched_and_the_parent_keeps_only_thei
         panic!("{:?}", history[1])
     };
     assert_eq!(tool_calls.len(), 8);
-    let transcripts = host.runtime.subagent_transcripts();
+    let transcripts = in_start_order(&kept);
     assert_eq!(transcripts.len(), 8);
     for (call, result) in tool_calls.iter().zip(&history[2..10]) {
         assert_eq!(call.name, AGENT_TOOL);
@@ -378,6 +402,7 @@ fn aborting_at_a_random_moment_leaves_nothing_running_a_hundred_times() {
         };
         let server = SlowGithub::new(clock.clone(), round + 11);
         let client = host.add_server("github", SlowTransport(Rc::clone(&server)));
+        let kept = filed(&host.runtime);
         host.runtime.set_agents(AgentSet::with_builtin());
         let timers_before = clock.live_sleeps();
         let interrupt = host.runtime.interrupt_handle();
@@ -434,7 +459,13 @@ fn aborting_at_a_random_moment_leaves_nothing_running_a_hundred_times() {
         );
         // Every child started has exactly one terminal event; every call sent that got no
         // answer was cancelled on the server.
-        for child in host.runtime.subagent_transcripts() {
+        let children = in_start_order(&kept);
+        assert_eq!(
+            children.len(),
+            host.runtime.subagents_started(),
+            "round {round}"
+        );
+        for child in children {
             let ends = events
                 .iter()
                 .filter(|e| {
@@ -626,6 +657,7 @@ fn the_depth_limit_and_bad_requests_are_answered_as_errors() {
         }),
         Policy::new(),
     );
+    let kept = filed(&host.runtime);
     host.run("go", &Observer::default()).unwrap();
     let results = parent.tool_results(1);
     assert!(
@@ -646,11 +678,8 @@ fn the_depth_limit_and_bad_requests_are_answered_as_errors() {
     );
     let grandchild = child.tool_results(1);
     assert!(grandchild[0].2, "{grandchild:?}");
-    assert_eq!(
-        host.runtime.subagent_transcripts().len(),
-        1,
-        "no grandchild ran"
-    );
+    assert_eq!(kept.borrow().len(), 1, "no grandchild ran");
+    assert_eq!(host.runtime.subagents_started(), 1);
 
     // With depth 2, the child may start one.
     let parent = ScriptedModel::new([
@@ -670,9 +699,10 @@ fn the_depth_limit_and_bad_requests_are_answered_as_errors() {
         Policy::new(),
     );
     host.runtime.set_subagent_limits(2, 1_000_000);
+    let kept = filed(&host.runtime);
     let observer = Observer::default();
     host.run("go", &observer).unwrap();
-    let transcripts = host.runtime.subagent_transcripts();
+    let transcripts = in_start_order(&kept);
     assert_eq!(transcripts.len(), 2);
     assert_eq!(
         (
@@ -817,11 +847,7 @@ fn a_named_model_runs_the_child_when_the_host_resolves_it() {
             && results[2].2,
         "{results:?}"
     );
-    assert_eq!(
-        host.runtime.subagent_transcripts().len(),
-        2,
-        "no child for the typo"
-    );
+    assert_eq!(host.runtime.subagents_started(), 2, "no child for the typo");
     assert_eq!(
         inherited.requests.borrow().len(),
         1,
@@ -860,7 +886,11 @@ fn each_childs_transcript_reaches_the_hosts_sink_once_and_the_result_names_it() 
     host.run("go", &Observer::default()).unwrap();
     let kept = kept.borrow();
     assert_eq!(kept.len(), 2, "one call per child");
-    assert_eq!(*kept, host.runtime.subagent_transcripts(), "what was filed");
+    assert_eq!(
+        host.runtime.subagents_started(),
+        2,
+        "every child started was filed"
+    );
     // Each child is filed under its own index, for its own call of the parent.
     let mut filed: Vec<(usize, &str)> = kept
         .iter()
@@ -1011,5 +1041,5 @@ fn the_agent_tool_is_refused_as_a_direct_call() {
             .contains("only when a model calls it"),
         "{output:?}"
     );
-    assert!(host.runtime.subagent_transcripts().is_empty());
+    assert_eq!(host.runtime.subagents_started(), 0);
 }

@@ -32,7 +32,7 @@ pub type ModelResolver =
 
 /// Where a host keeps each child's transcript (a file beside the session's): called once per
 /// child run, when it ends, with what it left behind; the reference it gives (a path) is what
-/// the parent's tool result names instead of the transcript's index.
+/// the parent's tool result names instead of the child's index.
 pub type ChildTranscriptSink = Rc<dyn Fn(&ChildTranscript) -> Option<String>>;
 
 /// The definition's skills, read from the parent's, for the child's first request (each
@@ -61,8 +61,9 @@ pub(super) struct SubagentState {
     max_depth: Cell<u32>,
     token_budget: Cell<u64>,
     models: RefCell<Option<ModelResolver>>,
-    transcripts: RefCell<Vec<ChildTranscript>>,
     sink: RefCell<Option<ChildTranscriptSink>>,
+    /// Children started so far (the next one's index).
+    started: Cell<usize>,
     running: Cell<usize>,
 }
 
@@ -73,8 +74,8 @@ impl Default for SubagentState {
             max_depth: Cell::new(DEFAULT_MAX_DEPTH),
             token_budget: Cell::new(DEFAULT_TOKEN_BUDGET),
             models: RefCell::new(None),
-            transcripts: RefCell::new(Vec::new()),
             sink: RefCell::new(None),
+            started: Cell::new(0),
             running: Cell::new(0),
         }
     }
@@ -162,8 +163,10 @@ impl<C: Clock> ChildGuard<'_, C> {
 }
 
 impl<C: Clock> ChildGuard<'_, C> {
-    /// Ends the child's run if it still runs, files its transcript, hands it to the host's
-    /// sink and gives the sink's reference (once; later calls give `None`).
+    /// Ends the child's run if it still runs and hands its transcript to the host's sink, if
+    /// any, giving the sink's reference (once; later calls give `None`). Without a sink nothing
+    /// is kept: the child's events said what happened, and a session of many children holds
+    /// none of their histories.
     fn finish(&self) -> Option<String> {
         if self.finished.replace(true) {
             return None;
@@ -177,24 +180,24 @@ impl<C: Clock> ChildGuard<'_, C> {
         self.forward();
         let state = &self.runtime.subagents;
         state.running.set(state.running.get().saturating_sub(1));
-        {
-            let mut transcripts = state.transcripts.borrow_mut();
-            let slot = transcripts.get_mut(self.label.index)?;
-            slot.history = self.agent.borrow().history().to_vec();
-            slot.usage = self.usage.get();
-            slot.steps = self.steps.get();
-            slot.outcome = self.outcome.borrow().clone();
-        }
         let sink = state.sink.borrow().clone()?;
-        // A shared borrow: the sink may read the runtime's transcripts, never change them.
-        let transcripts = state.transcripts.borrow();
-        sink(transcripts.get(self.label.index)?)
+        let transcript = ChildTranscript {
+            index: self.label.index,
+            agent: self.label.agent.to_owned(),
+            parent_tool_use_id: self.label.parent_tool_use_id.to_owned(),
+            depth: self.label.depth,
+            history: self.agent.borrow().history().to_vec(),
+            usage: self.usage.get(),
+            steps: self.steps.get(),
+            outcome: self.outcome.borrow().clone(),
+        };
+        sink(&transcript)
     }
 }
 
 impl<C: Clock> Drop for ChildGuard<'_, C> {
     fn drop(&mut self) {
-        // Dropped mid-way (the parent was interrupted): the transcript is kept all the same.
+        // Dropped mid-way (the parent was interrupted): the transcript is filed all the same.
         self.finish();
     }
 }
@@ -236,14 +239,15 @@ impl<C: Clock> Runtime<C> {
         *self.subagents.models.borrow_mut() = resolver;
     }
 
-    /// Sends each child's transcript to `sink` when the child ends (or stops with `None`).
+    /// Sends each child's transcript to `sink` when the child ends (or stops with `None`):
+    /// the runtime keeps none itself.
     pub fn set_child_transcript_sink(&self, sink: Option<ChildTranscriptSink>) {
         *self.subagents.sink.borrow_mut() = sink;
     }
 
-    /// Every child run of this runtime so far, oldest first (running ones included).
-    pub fn subagent_transcripts(&self) -> Vec<ChildTranscript> {
-        self.subagents.transcripts.borrow().clone()
+    /// Children started so far by this runtime's runs, at every depth.
+    pub fn subagents_started(&self) -> usize {
+        self.subagents.started.get()
     }
 
     /// Children running right now (0 whenever no run is active).
@@ -314,18 +318,8 @@ impl<C: Clock> Runtime<C> {
                 Ok(model) => model.unwrap_or_else(|| Rc::clone(&self.model.borrow())),
                 Err(why) => return Ok(ToolOutput::error(format!("agent {}: {why}", def.name))),
             };
-            let index = {
-                let mut transcripts = self.subagents.transcripts.borrow_mut();
-                let index = transcripts.len();
-                transcripts.push(ChildTranscript {
-                    index,
-                    agent: def.name.clone(),
-                    parent_tool_use_id: call.call_id.clone(),
-                    depth,
-                    ..ChildTranscript::default()
-                });
-                transcripts.len() - 1
-            };
+            let index = self.subagents.started.get();
+            self.subagents.started.set(index + 1);
             let label = Label {
                 agent: &def.name,
                 parent_tool_use_id: &call.call_id,

@@ -40,11 +40,13 @@ pub const DEFAULT_TOKEN_BUDGET: u64 = 400_000;
 
 use crate::model::{ChatMessage, Usage};
 
-/// What one child run left behind: kept by the runtime beside the parent's history, so a
-/// host can show or save it (the parent's tool result names it by `index`).
+/// What one child run left behind, handed to the host's sink when the child ends so the host
+/// can show or save it (the parent's tool result names it by the sink's reference, else by
+/// `index`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChildTranscript {
-    /// Position in the runtime's list of child transcripts (the `transcript` reference).
+    /// The child's number in its runtime, 0 for the first started (the `transcript`
+    /// reference when the host's sink gives none).
     pub index: usize,
     /// The child's agent name.
     pub agent: String,
