@@ -17,7 +17,6 @@ use crate::context::{
 use crate::model::{ChatMessage, ModelRequest, ModelResponse, ToolDefinition, Usage};
 use crate::time::Instant;
 use crate::transcript::{CompactionMode, Entry};
-use crate::vec_map::VecMap;
 
 /// What the agent knows about the window's use.
 #[derive(Debug, Default)]
@@ -319,15 +318,10 @@ impl Agent {
         let before = self.estimate(&tools, &self.history);
         let mut request = self.model_request(&tools, self.history.clone());
         request.messages.push(summary_message(focus));
-        self.run = Some(Run {
-            steps: 0,
-            phase: Phase::AwaitingModel,
-            seen_calls: VecMap::new(),
-            budget_left: self.config.output_budget_chars,
-            usage: None,
-            overflow_retried: false,
-            continuations: 0,
-        });
+        self.run = Some(Run::new(
+            Phase::AwaitingModel,
+            self.config.output_budget_chars,
+        ));
         self.send_summary_request(request, before, true);
         Ok(())
     }

@@ -71,6 +71,21 @@ struct Run {
     continuations: u32,
 }
 
+impl Run {
+    /// A run at its start in `phase`, with `budget` characters of tool output to feed.
+    fn new(phase: Phase, budget: usize) -> Run {
+        Run {
+            steps: 0,
+            phase,
+            seen_calls: VecMap::new(),
+            budget_left: budget,
+            usage: None,
+            overflow_retried: false,
+            continuations: 0,
+        }
+    }
+}
+
 /// The agent loop for one conversation.
 ///
 /// # Driving it
@@ -229,15 +244,10 @@ impl Agent {
             },
             None,
         );
-        self.run = Some(Run {
-            steps: 0,
-            phase: Phase::AwaitingModel,
-            seen_calls: VecMap::new(),
-            budget_left: self.config.output_budget_chars,
-            usage: None,
-            overflow_retried: false,
-            continuations: 0,
-        });
+        self.run = Some(Run::new(
+            Phase::AwaitingModel,
+            self.config.output_budget_chars,
+        ));
         self.first_request(now);
         Ok(())
     }

@@ -14,7 +14,6 @@ use crate::agent::{AgentError, Approval};
 use crate::model::ToolCall;
 use crate::time::Instant;
 use crate::transcript::pending_calls;
-use crate::vec_map::VecMap;
 use serde_json::{json, Value};
 
 /// One call a paused run still has to make.
@@ -148,15 +147,10 @@ impl Agent {
             self.out
                 .decide(&mut self.policy, pending, *answer, now, preview_chars);
         }
-        self.run = Some(Run {
-            steps: 0,
-            phase: Phase::Tools(turn),
-            seen_calls: VecMap::new(),
-            budget_left: self.config.output_budget_chars,
-            usage: None,
-            overflow_retried: false,
-            continuations: 0,
-        });
+        self.run = Some(Run::new(
+            Phase::Tools(turn),
+            self.config.output_budget_chars,
+        ));
         self.pump(now);
         Ok(())
     }
