@@ -51,10 +51,12 @@ impl WasmAgent {
     /// rebuilds what the agent has.
     fn record_history(&self, sink: &TranscriptSink) {
         self.runtime().flush_transcript();
-        let history = self.runtime().with_agent(|agent| agent.history().to_vec());
-        for message in &history {
-            sink(&Entry::from_message(message, None));
-        }
+        // Inside the agent's borrow: the sink only queues each line in the JS layer.
+        self.runtime().with_agent(|agent| {
+            for message in agent.history() {
+                sink(&Entry::from_message(message, None));
+            }
+        });
     }
 
     /// After `setHistory`: the new history goes to the session's store, if any.
