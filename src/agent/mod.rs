@@ -22,7 +22,7 @@ mod types;
 pub use events::UiEvent;
 pub use gated::Gated;
 pub use hooks::HookRequest;
-pub use pause::PendingCall;
+pub use pause::{PendingCall, GIVEN_UP};
 pub use stop::RUN_HOOKS_ID;
 pub use types::{
     Action, AgentConfig, AgentError, Approval, ApprovalRequest, DirectCallError, DirectCallResult,
@@ -232,10 +232,13 @@ impl Agent {
     }
 
     /// Starts a run with the user's message; the first model request follows as an action.
+    /// Calls a paused run left open are answered first as not run ([`GIVEN_UP`]), so a
+    /// new request after a pause is well formed in every host.
     pub fn start_run(&mut self, now: Instant, text: impl Into<String>) -> Result<(), AgentError> {
         if self.run.is_some() {
             return Err(AgentError::RunActive);
         }
+        let _ = self.answer_paused(GIVEN_UP);
         self.policy.clear_run();
         skills::refresh_tools(&self.skills, &mut self.registry);
         self.push_message(

@@ -16,6 +16,9 @@ use crate::time::Instant;
 use crate::transcript::pending_calls;
 use serde_json::{json, Value};
 
+/// The result each call of a paused run gets when a new request comes instead of a decision.
+pub const GIVEN_UP: &str = "not run: a new request came before a decision on this call";
+
 /// One call a paused run still has to make.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PendingCall {

@@ -546,8 +546,9 @@ impl Registry {
     }
 
     /// A registry of only the tools `keep` accepts (a child agent's narrower set). A child
-    /// loads no server itself, so the parent's loading records (listings, skips, errors,
-    /// overrides) stay behind: only the tools are copied.
+    /// registers and loads nothing itself, so the parent's loading records (listings, skips,
+    /// errors) and its settings for new tools (overrides, limits) stay behind: each tool
+    /// carries its own risk and limits already.
     pub fn narrowed(&self, mut keep: impl FnMut(&ToolSpec) -> bool) -> Registry {
         let mut tools = Vec::new();
         for spec in &self.tools {
@@ -557,7 +558,6 @@ impl Registry {
         }
         Registry {
             tools,
-            default_limits: self.default_limits,
             ..Registry::default()
         }
     }

@@ -553,10 +553,7 @@ impl WasmAgent {
         approve: Option<Function>,
     ) -> Promise {
         let start = match what {
-            "run" => {
-                self.give_up_paused();
-                Start::Prompt(text.unwrap_or_default())
-            }
+            "run" => Start::Prompt(text.unwrap_or_default()),
             "compact" => Start::Compact(text),
             "resume" => match super::session::decisions_from(text.as_deref().unwrap_or_default()) {
                 Ok(decisions) => Start::Resume(decisions),

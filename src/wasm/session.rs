@@ -35,18 +35,7 @@ pub(super) fn decisions_from(json: &str) -> Result<Vec<(String, Approval)>, Stri
     Ok(decisions)
 }
 
-/// The result a call of a paused run gets when a new request comes instead of a decision.
-const GIVEN_UP: &str = "not run: a new request came before a decision on this call";
-
 impl WasmAgent {
-    /// Before a new run: the calls of a paused run are answered as not run, so the request is
-    /// well formed and the store keeps a transcript that loads.
-    pub(super) fn give_up_paused(&self) {
-        let _ = self
-            .runtime()
-            .with_agent(|agent| agent.answer_paused(GIVEN_UP));
-    }
-
     /// Writes the whole history to the session as entries (after `setHistory`): the store then
     /// rebuilds what the agent has.
     fn record_history(&self, sink: &TranscriptSink) {

@@ -173,3 +173,41 @@ fn a_paused_run_given_up_answers_its_open_calls_so_a_new_request_is_well_formed(
     h.agent.start_run(Instant::from_millis(5), "more").unwrap();
     assert_eq!(h.agent.answer_paused("x"), Err(AgentError::RunActive));
 }
+
+#[test]
+fn a_new_request_after_a_pause_answers_the_open_calls_as_not_run_by_itself() {
+    let mut policy = Policy::new();
+    policy.ask(CREATE).unwrap();
+    let mut h = Harness::new(policy, AgentConfig::default())
+        .script([
+            reply(None, &[("c1", GET, json!({})), ("c2", CREATE, json!({}))]),
+            answer("moved on"),
+        ])
+        .tools(|inv| Ok(ToolOutput::text(format!("ran {}", inv.call_id))));
+    h.agent.set_transcript_recording(true);
+    h.agent
+        .start_run(Instant::from_millis(1), "make one")
+        .unwrap();
+    loop {
+        let actions = h.drain();
+        let Some(action) = actions.into_iter().next() else {
+            panic!("no approval request: {:?}", h.log)
+        };
+        if matches!(action, Action::RequestApproval(_)) {
+            break;
+        }
+        h.perform(action);
+    }
+    h.agent.pause_run(Instant::from_millis(2)).unwrap();
+    assert_eq!(h.agent.paused_calls().len(), 1);
+    // No host step in between: the new run's start closes what the pause left open.
+    h.run("something else");
+    assert!(h.agent.paused_calls().is_empty());
+    let request = h.requests.last().unwrap();
+    assert_history_consistent(&request.messages);
+    let results = h.all_tool_results();
+    assert_eq!(results[1], ("c2".into(), GIVEN_UP.into(), true));
+    // The answer is in the transcript, before the new request.
+    let saved = transcript_of(&mut h.agent);
+    assert_eq!(saved.history(), h.agent.history());
+}

@@ -261,6 +261,15 @@ fn an_argument_rule_in_tools_makes_the_tool_ask() {
         PermissionMode::Inherit,
     ));
     assert!(warnings[0].contains("Bash(git status)"), "{warnings:?}");
+    // Named whole, the tool keeps the parent's verdict: a plain entry never makes it ask.
+    let scope = child_scope(
+        &parent(),
+        &policy,
+        &def(Some(&["Bash", "Read"]), &[], PermissionMode::Inherit),
+        false,
+    );
+    assert_eq!(names(&scope), ["read_file", "bash"]);
+    assert_eq!(scope.policy.decide_tool(&bash), Decision::Allow);
 }
 
 #[test]
