@@ -540,14 +540,10 @@ mod tests {
 
     #[test]
     fn claude_code_tool_names_become_the_agentwire_tools_they_mean() {
+        // The names that are easy to get wrong; the two tools named by constants stay in step.
         for (claude, ours) in [
             ("Read", "read_file"),
-            ("Grep", "grep"),
-            ("Glob", "glob"),
-            ("Write", "write_file"),
-            ("Edit", "edit_file"),
             ("MultiEdit", "edit_file"),
-            ("Bash", "bash"),
             ("Task", crate::subagent::AGENT_TOOL),
             ("Skill", crate::ext::tools::ACTIVATE_SKILL),
         ] {

@@ -132,8 +132,9 @@ fn a_call_without_a_decision_asks_again() {
     assert_eq!(h.log.last().unwrap(), "done 1: ok");
 }
 
-#[test]
-fn a_paused_run_given_up_answers_its_open_calls_so_a_new_request_is_well_formed() {
+/// A recording agent paused at `c2`'s approval (`c1`, a read, already ran), with `moved on` as
+/// the model's next answer.
+fn paused_with_c2_open() -> Harness {
     let mut policy = Policy::new();
     policy.ask(CREATE).unwrap();
     let mut h = Harness::new(policy, AgentConfig::default())
@@ -157,6 +158,12 @@ fn a_paused_run_given_up_answers_its_open_calls_so_a_new_request_is_well_formed(
         h.perform(action);
     }
     h.agent.pause_run(Instant::from_millis(2)).unwrap();
+    h
+}
+
+#[test]
+fn a_paused_run_given_up_answers_its_open_calls_so_a_new_request_is_well_formed() {
+    let mut h = paused_with_c2_open();
     assert_eq!(h.agent.answer_paused("not run: moved on"), Ok(1));
     assert!(h.agent.paused_calls().is_empty());
     assert_eq!(h.agent.answer_paused("again"), Ok(0), "nothing left open");
@@ -176,29 +183,7 @@ fn a_paused_run_given_up_answers_its_open_calls_so_a_new_request_is_well_formed(
 
 #[test]
 fn a_new_request_after_a_pause_answers_the_open_calls_as_not_run_by_itself() {
-    let mut policy = Policy::new();
-    policy.ask(CREATE).unwrap();
-    let mut h = Harness::new(policy, AgentConfig::default())
-        .script([
-            reply(None, &[("c1", GET, json!({})), ("c2", CREATE, json!({}))]),
-            answer("moved on"),
-        ])
-        .tools(|inv| Ok(ToolOutput::text(format!("ran {}", inv.call_id))));
-    h.agent.set_transcript_recording(true);
-    h.agent
-        .start_run(Instant::from_millis(1), "make one")
-        .unwrap();
-    loop {
-        let actions = h.drain();
-        let Some(action) = actions.into_iter().next() else {
-            panic!("no approval request: {:?}", h.log)
-        };
-        if matches!(action, Action::RequestApproval(_)) {
-            break;
-        }
-        h.perform(action);
-    }
-    h.agent.pause_run(Instant::from_millis(2)).unwrap();
+    let mut h = paused_with_c2_open();
     assert_eq!(h.agent.paused_calls().len(), 1);
     // No host step in between: the new run's start closes what the pause left open.
     h.run("something else");
