@@ -1,8 +1,8 @@
 //! Hooks in the driver: the hooks the agent asks for ([`crate::agent::Action::RunHooks`]: tool
 //! calls, `Stop` / `SubagentStop` on a final answer, `SubagentStart` when a child starts,
-//! `SessionStart` after an automatic compaction) and the session events the runtime fires itself (`SessionStart`,
-//! `UserPromptSubmit`, `SessionEnd`, `Notification`, `PreCompact`), all
-//! through the host's [`HookRunner`].
+//! `SessionStart` after an automatic compaction) and the session events the runtime fires
+//! itself (`SessionStart`, `UserPromptSubmit`, `SessionEnd`, `Notification`, `PreCompact`),
+//! all through the host's [`HookRunner`].
 
 use super::backends::RunObserver;
 use super::runtime::Runtime;
