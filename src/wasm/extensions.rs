@@ -54,6 +54,7 @@ impl SkillHost for JsSkillHost {
         Expansion::from_json(&self.ask("expand", &json!({ "input": input })))
     }
 
+    #[cfg(feature = "mcp-skills")]
     fn served_remotely(&self, name: &str) -> bool {
         // The book answers `{server, uri}` for a skill an MCP server serves.
         self.ask("served", &json!({ "name": name })).is_object()
