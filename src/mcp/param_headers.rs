@@ -6,7 +6,6 @@
 //! the spec says clients MUST reject it, and sending its calls would put malformed headers on
 //! the wire.
 
-use crate::mcp::oauth::encoding::base64_standard;
 use serde_json::Value;
 
 /// The schema keyword that names a parameter's header.
@@ -141,8 +140,29 @@ pub(crate) fn encode_text(text: &str) -> String {
     if plain {
         text.to_owned()
     } else {
-        format!("=?base64?{}?=", base64_standard(text.as_bytes()))
+        format!("=?base64?{}?=", standard_base64(text.as_bytes()))
     }
+}
+
+fn standard_base64(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let bytes = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(bytes[0]) << 16) | (u32::from(bytes[1]) << 8) | u32::from(bytes[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -224,5 +244,7 @@ mod tests {
         assert_eq!(encode_text("\tx"), "=?base64?CXg=?=");
         assert_eq!(encode_text("a\r\nb"), "=?base64?YQ0KYg==?=");
         assert_eq!(encode_text("=?base64?x?="), "=?base64?PT9iYXNlNjQ/eD89?=");
+        assert_eq!(standard_base64(b"ab"), "YWI=");
+        assert_eq!(standard_base64(b"abc"), "YWJj");
     }
 }
