@@ -144,6 +144,8 @@ pub(crate) fn encode_text(text: &str) -> String {
     }
 }
 
+/// Standard base64 with padding. The same as `oauth::encoding::base64_standard`, kept apart on
+/// purpose: sharing that one made the npm runtime module 303 B larger gzipped.
 fn standard_base64(data: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
