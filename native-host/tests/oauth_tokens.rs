@@ -248,6 +248,7 @@ fn a_client_registered_at_a_new_authorization_server_replaces_the_old_one_in_mem
         client: client(id),
         client_registered: registered,
         issuer: issuer.into(),
+        dpop: false,
     };
     let mut options = OAuthOptions::new(Authorizer::Headless);
     options.adopt(&mut token(

@@ -13,10 +13,12 @@
 //! [`HttpTransport::dropped_events`]).
 
 use crate::os::clock::TokioClock;
+use crate::transport::dpop::DpopKey;
 use crate::transport::http_request::header_pairs;
 use crate::transport::oauth::OAuthOptions;
 use agentwire::driver::{Clock, Transport};
 use agentwire::mcp::http::{HttpConfig, HttpEvent, HttpRequest, HttpRequestId, StreamableHttp};
+use agentwire::mcp::oauth::dpop::{nonce_of, resource_nonce_challenge};
 use futures::StreamExt;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -372,6 +374,7 @@ impl Driver {
                     oauth.adopt(&mut token);
                     oauth.remember(&url, &token);
                 }
+                self.machine.set_token_dpop(token.dpop);
                 let _ = self
                     .machine
                     .set_access_token(TokioClock::instant(), token.access_token);
@@ -389,7 +392,13 @@ impl Driver {
         }
         while let Some(request) = self.machine.poll_request() {
             let id = request.id;
-            let task = tokio::spawn(perform(self.client.clone(), request, io.clone()));
+            let dpop = self.oauth.as_ref().and_then(|o| o.dpop.clone());
+            let task = tokio::spawn(perform_with_proof(
+                self.client.clone(),
+                request,
+                io.clone(),
+                dpop,
+            ));
             self.tasks.insert(id, task.abort_handle());
         }
         while let Some(line) = self.machine.poll_message() {
@@ -445,13 +454,52 @@ pub(crate) async fn perform(
     request: HttpRequest,
     io: mpsc::Sender<(HttpRequestId, Io)>,
 ) {
+    perform_with_proof(client, request, io, None).await
+}
+
+/// [`perform`], with a fresh DPoP proof on a request that presents a DPoP-bound token (see
+/// [`DpopKey::add_proof`]). Every `DPoP-Nonce` the server hands is kept for later proofs, and
+/// a `401` asking for one (RFC 9449 §9) is answered by sending the request once more with it;
+/// what that answers goes to the machine as usual.
+async fn perform_with_proof(
+    client: reqwest::Client,
+    request: HttpRequest,
+    io: mpsc::Sender<(HttpRequestId, Io)>,
+    dpop: Option<Arc<DpopKey>>,
+) {
     let id = request.id;
-    let response = match crate::transport::redirect::send(&client, request, describe).await {
-        Ok(response) => response,
-        Err(error) => {
+    let fail = |error: String| {
+        let io = io.clone();
+        async move {
             let _ = io.send((id, Io::Error(error))).await;
-            return;
         }
+    };
+    let mut retried = false;
+    let response = loop {
+        let sent = match &dpop {
+            Some(key) => match key.add_proof(request.clone()) {
+                Ok(sent) => sent,
+                Err(error) => return fail(error).await,
+            },
+            None => request.clone(),
+        };
+        let response = match crate::transport::redirect::send(&client, sent, describe).await {
+            Ok(response) => response,
+            Err(error) => return fail(error).await,
+        };
+        let Some(key) = &dpop else { break response };
+        let status = response.status().as_u16();
+        let headers = header_pairs(response.headers());
+        if let Some(nonce) = resource_nonce_challenge(status, &headers) {
+            key.set_nonce(nonce);
+            if !retried {
+                retried = true;
+                continue;
+            }
+        } else if let Some(nonce) = nonce_of(&headers) {
+            key.set_nonce(nonce);
+        }
+        break response;
     };
     let status = response.status().as_u16();
     let headers = header_pairs(response.headers());

@@ -1,7 +1,8 @@
 //! Getting bytes to and from MCP servers: child processes over stdio, Streamable HTTP with its
-//! redirects, OAuth with its token store and signed client assertions.
+//! redirects, OAuth with its token store, signed client assertions and DPoP proofs.
 
 pub mod browser_open;
+pub mod dpop;
 pub mod eras;
 pub mod http_request;
 pub mod http_transport;

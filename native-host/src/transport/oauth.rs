@@ -1,12 +1,15 @@
 //! OAuth for remote MCP servers: runs the core's [`OAuthFlow`] with reqwest, and gets the user
 //! (or a headless stand-in) through the authorization step.
 
+use crate::transport::dpop::DpopKey;
 use crate::transport::http_request::{header_pairs, to_reqwest};
 use crate::transport::jwt::AssertionKey;
 use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::mcp::http::HttpRequest;
+use agentwire::mcp::oauth::dpop::DPOP_HEADER;
 use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -40,6 +43,10 @@ pub struct OAuthOptions {
     pub store: Option<TokenStore>,
     /// The client's EC P-256 private key (PEM), to sign `private_key_jwt` assertions.
     pub private_key: Option<String>,
+    /// This process's DPoP key (made with the options, shared by their clones): token
+    /// requests carry its proofs where the authorization server takes them, and so does every
+    /// request that presents a token bound to it. `None` when no key could be made.
+    pub dpop: Option<Arc<DpopKey>>,
 }
 
 impl fmt::Debug for OAuthOptions {
@@ -53,6 +60,7 @@ impl fmt::Debug for OAuthOptions {
                 "private_key",
                 &self.private_key.as_ref().map(|_| "<redacted>"),
             )
+            .field("dpop", &self.dpop)
             .finish()
     }
 }
@@ -65,6 +73,7 @@ impl OAuthOptions {
             config: OAuthConfig::new("", ""),
             store: None,
             private_key: None,
+            dpop: DpopKey::generate().ok().map(Arc::new),
         }
     }
 
@@ -123,6 +132,10 @@ impl OAuthOptions {
         let Some(store) = &self.store else {
             return;
         };
+        // A DPoP-bound token is useless without this process's key, which is never written.
+        if token.dpop {
+            return;
+        }
         if let Err(error) = store.save(url, &StoredToken::from_token(token, unix_now())) {
             crate::errln!(
                 "warning: the OAuth token for {} is not kept for the next run: {error}",
@@ -173,6 +186,7 @@ pub async fn authorize(
         resource_url: resource_url.to_owned(),
         redirect_uri,
         can_sign_assertions: options.config.can_sign_assertions || options.private_key.is_some(),
+        dpop: options.dpop.is_some(),
         ..options.config.clone()
     };
     let mut flow = OAuthFlow::new(config, www_authenticate, random);
@@ -180,6 +194,15 @@ pub async fn authorize(
     loop {
         step = match step {
             OAuthStep::Request(request) => {
+                let (status, headers, body) = perform(&client, request).await?;
+                flow.handle_response(status, &headers, &body)
+            }
+            OAuthStep::ProofRequest { mut request, nonce } => {
+                let key = options.dpop.as_ref().ok_or(
+                    "the OAuth flow asked for a DPoP proof, but this host has no DPoP key",
+                )?;
+                let proof = key.proof("POST", &request.url, None, nonce.as_deref())?;
+                request.headers.push((DPOP_HEADER.to_owned(), proof));
                 let (status, headers, body) = perform(&client, request).await?;
                 flow.handle_response(status, &headers, &body)
             }
@@ -332,6 +355,50 @@ mod tests {
         let mut answer = String::new();
         socket.read_to_string(&mut answer).await.unwrap();
         answer
+    }
+
+    #[test]
+    fn a_dpop_bound_token_is_never_written_to_the_store() {
+        let dir = std::env::temp_dir().join(format!("aw-dpop-store-{}", std::process::id()));
+        let mut options = OAuthOptions::new(Authorizer::Headless);
+        assert!(options.dpop.is_some(), "every set of options has its key");
+        options.store = Some(TokenStore::at(dir.join("tokens.json")));
+        let mut token = OAuthToken {
+            access_token: "bound".into(),
+            refresh_token: Some("rt".into()),
+            expires_in: Some(3600),
+            scope: None,
+            client: agentwire::mcp::oauth::OAuthClient {
+                client_id: "c".into(),
+                client_secret: None,
+                auth_method: None,
+            },
+            client_registered: true,
+            issuer: "https://auth.example".into(),
+            dpop: true,
+        };
+        let url = "https://mcp.example/mcp";
+        options.remember(url, &token);
+        assert!(options.store.as_ref().unwrap().load(url).is_none());
+        token.dpop = false;
+        options.remember(url, &token);
+        assert_eq!(
+            options
+                .store
+                .as_ref()
+                .unwrap()
+                .load(url)
+                .unwrap()
+                .access_token,
+            "bound"
+        );
+        // Clones share the key, so a token bound by one is usable by the others.
+        let clone = options.clone();
+        assert!(Arc::ptr_eq(
+            options.dpop.as_ref().unwrap(),
+            clone.dpop.as_ref().unwrap()
+        ));
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

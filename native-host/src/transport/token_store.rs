@@ -220,6 +220,7 @@ mod tests {
             },
             client_registered: true,
             issuer: "https://auth.example".into(),
+            dpop: false,
         }
     }
 

@@ -19,8 +19,10 @@ pub const MAX_AUTHORIZATIONS: u32 = 3;
 /// The machine's OAuth state.
 #[derive(Debug, Default)]
 pub(crate) struct AuthState {
-    /// Sent as `Authorization: Bearer` on every request.
+    /// Sent as `Authorization: Bearer` on every request (`DPoP` when [`dpop`](Self::dpop)).
     pub access_token: Option<String>,
+    /// The token is DPoP-bound: its scheme is `DPoP`, and the host adds each request's proof.
+    pub dpop: bool,
     /// An `AuthorizationRequired` is out and not yet answered.
     pending: bool,
     /// Messages refused for lack of authorization, re-sent once a token arrives.
@@ -55,6 +57,15 @@ impl StreamableHttp {
 }
 
 impl StreamableHttp {
+    /// Whether the tokens given from now on are DPoP-bound ([`OAuthToken::dpop`]): they are
+    /// then sent as `Authorization: DPoP <token>`, and the host adds a fresh proof to each
+    /// request that carries one (RFC 9449 §7.1).
+    ///
+    /// [`OAuthToken::dpop`]: crate::mcp::oauth::OAuthToken::dpop
+    pub fn set_token_dpop(&mut self, bound: bool) {
+        self.auth.dpop = bound;
+    }
+
     /// Uses `token` as the bearer token from now on, re-sends every message refused since the
     /// last [`HttpEvent::AuthorizationRequired`], and re-opens every event stream refused since
     /// (a resumption with its `Last-Event-ID`, or the standalone `GET` stream). Fails when the

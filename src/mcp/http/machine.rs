@@ -391,7 +391,11 @@ impl StreamableHttp {
         if let Some(token) = &self.auth.access_token {
             // The token replaces any `Authorization` the user configured.
             headers.retain(|(name, _)| !name.eq_ignore_ascii_case("authorization"));
-            headers.push(("Authorization".into(), format!("Bearer {token}")));
+            let scheme = match self.auth.dpop {
+                true => crate::mcp::oauth::dpop::DPOP_SCHEME,
+                false => "Bearer",
+            };
+            headers.push(("Authorization".into(), format!("{scheme} {token}")));
         }
         headers
     }

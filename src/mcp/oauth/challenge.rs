@@ -1,4 +1,5 @@
-//! `WWW-Authenticate: Bearer ...` challenges (RFC 6750 §3, RFC 9728 §5.1).
+//! `WWW-Authenticate: Bearer ...` challenges (RFC 6750 §3, RFC 9728 §5.1), and `DPoP ...` ones
+//! (RFC 9449 §7.1), which carry the same parameters.
 
 /// The parameters of a `Bearer` challenge that matter to a client.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -12,7 +13,7 @@ pub struct BearerChallenge {
 }
 
 impl BearerChallenge {
-    /// Reads the `Bearer` challenge from a `WWW-Authenticate` value; an absent or foreign
+    /// Reads the `Bearer` (or `DPoP`) challenge from a `WWW-Authenticate` value; an absent or foreign
     /// scheme gives an empty challenge (discovery then falls back to well-known URLs).
     pub fn parse(header: &str) -> BearerChallenge {
         let mut challenge = BearerChallenge::default();
@@ -20,7 +21,9 @@ impl BearerChallenge {
         let Some(scheme_end) = trimmed.find(|c: char| c.is_ascii_whitespace()) else {
             return challenge;
         };
-        if !trimmed[..scheme_end].eq_ignore_ascii_case("bearer") {
+        // A DPoP challenge (RFC 9449 §7.1) carries the same parameters.
+        let scheme = &trimmed[..scheme_end];
+        if !scheme.eq_ignore_ascii_case("bearer") && !scheme.eq_ignore_ascii_case("dpop") {
             return challenge;
         }
         for (name, value) in parse_params(&trimmed[scheme_end..]) {

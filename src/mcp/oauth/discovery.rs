@@ -145,6 +145,7 @@ impl OAuthFlow {
                 .get("authorization_response_iss_parameter_supported")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            dpop: super::dpop::supports_dpop(&json),
         };
         self.choose_client()
     }

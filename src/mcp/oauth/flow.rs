@@ -48,6 +48,9 @@ pub(super) struct ServerMetadata {
     /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): the authorization
     /// response must then carry `iss`.
     pub(super) iss_supported: bool,
+    /// `dpop_signing_alg_values_supported` lists ES256 (RFC 9449 §5.1): token requests then
+    /// carry proofs when the host can sign them.
+    pub(super) dpop: bool,
 }
 
 /// One OAuth 2.1 authorization-code flow with PKCE (S256) for an MCP server, from the server's
@@ -103,6 +106,12 @@ pub struct OAuthFlow {
     /// The enterprise identity provider's side (cross-app access only).
     pub(super) idp: IdpSession,
     pub(super) next_id: u64,
+    /// The last token request sent with a DPoP proof, for a `use_dpop_nonce` retry.
+    pub(super) proof_request: Option<HttpRequest>,
+    /// Whether that request was retried with a nonce already (once is the limit).
+    pub(super) nonce_retried: bool,
+    /// The nonce the token endpoint asked for, carried by later proofs.
+    pub(super) token_nonce: Option<String>,
 }
 
 impl OAuthFlow {
@@ -132,6 +141,9 @@ impl OAuthFlow {
             scope: None,
             unsigned: None,
             next_id: 1,
+            proof_request: None,
+            nonce_retried: false,
+            token_nonce: None,
         }
     }
 
@@ -158,14 +170,18 @@ impl OAuthFlow {
         self.next_metadata()
     }
 
-    /// The response to the last [`OAuthStep::Request`]: status, headers and the whole body.
+    /// The response to the last [`OAuthStep::Request`] or [`OAuthStep::ProofRequest`]: status,
+    /// headers and the whole body.
     pub fn handle_response(
         &mut self,
         status: u16,
-        _headers: &[(String, String)],
+        headers: &[(String, String)],
         body: &[u8],
     ) -> OAuthStep {
         let json = serde_json::from_slice::<Value>(body).ok();
+        if let Some(retry) = self.nonce_retry(status, headers, json.as_ref()) {
+            return retry;
+        }
         match self.phase {
             Phase::ResourceMetadata => self.on_resource_metadata(status, json),
             Phase::ServerMetadata => self.on_server_metadata(status, json),

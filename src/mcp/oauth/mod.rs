@@ -15,6 +15,7 @@
 mod challenge;
 mod client;
 mod discovery;
+pub mod dpop;
 pub mod encoding;
 mod enterprise;
 mod flow;

@@ -2,6 +2,7 @@
 //! client's authentication (`none`, `client_secret_post`, `client_secret_basic`, and
 //! `private_key_jwt` with an assertion the host signs).
 
+use super::dpop::DPOP_SCHEME;
 use super::encoding::{base64_standard, form_encode, percent_encode};
 use super::enterprise::JWT_BEARER_GRANT;
 use super::flow::{OAuthFlow, Phase};
@@ -164,7 +165,8 @@ impl OAuthFlow {
         self.phase = then;
         self.current = self.server.token_endpoint.clone();
         let url = self.current.clone();
-        self.request(HttpMethod::Post, url, headers, Some(body))
+        let step = self.request(HttpMethod::Post, url, headers, Some(body));
+        self.with_proof(step)
     }
 
     /// A refused refresh is no failure: the user authorizes anew.
@@ -183,8 +185,12 @@ impl OAuthFlow {
         let json = json.unwrap_or_default();
         let text = |name: &str| json.get(name).and_then(Value::as_str).map(str::to_owned);
         let token_type = text("token_type").unwrap_or_else(|| "Bearer".into());
+        // A DPoP-bound token only answers a request that carried a proof.
+        let dpop = self.proof_request.is_some() && token_type.eq_ignore_ascii_case(DPOP_SCHEME);
         match text("access_token") {
-            Some(access_token) if status == 200 && token_type.eq_ignore_ascii_case("bearer") => {
+            Some(access_token)
+                if status == 200 && (dpop || token_type.eq_ignore_ascii_case("bearer")) =>
+            {
                 self.phase = Phase::Finished;
                 OAuthStep::Done(OAuthToken {
                     access_token,
@@ -198,10 +204,11 @@ impl OAuthFlow {
                     }),
                     client_registered: self.client_registered,
                     issuer: self.server_issuer(),
+                    dpop,
                 })
             }
             Some(_) if status == 200 => self.fail(format!(
-                "the token endpoint {} issued a {token_type} token; only Bearer is supported",
+                "the token endpoint {} issued a {token_type} token; only Bearer (and DPoP, after a proof) is supported",
                 self.current,
                 token_type = quoted(&token_type)
             )),

@@ -57,6 +57,10 @@ pub struct OAuthConfig {
     /// ([`OAuthStep::SignAssertion`]): `private_key_jwt` is then used when the server offers
     /// only that method, even for a client configured without an `auth_method`.
     pub can_sign_assertions: bool,
+    /// The host holds a DPoP key (EC P-256) and signs proofs ([`OAuthStep::ProofRequest`]):
+    /// token requests to an authorization server that takes ES256 proofs then carry one
+    /// (RFC 9449), and the tokens it binds come back with [`OAuthToken::dpop`].
+    pub dpop: bool,
     /// A refresh token from an earlier flow: tried first (with [`client`](Self::client)); when
     /// the server refuses it, the flow authorizes anew.
     pub refresh_token: Option<String>,
@@ -134,6 +138,7 @@ impl fmt::Debug for OAuthConfig {
             .field("scope", &self.scope)
             .field("client_credentials", &self.client_credentials)
             .field("can_sign_assertions", &self.can_sign_assertions)
+            .field("dpop", &self.dpop)
             .field(
                 "refresh_token",
                 &self.refresh_token.as_ref().map(|_| "<redacted>"),
@@ -162,6 +167,7 @@ impl OAuthConfig {
             scope: None,
             client_credentials: false,
             can_sign_assertions: false,
+            dpop: false,
             refresh_token: None,
             credentials_issuer: None,
             client_registered: false,
@@ -195,6 +201,17 @@ pub enum OAuthStep {
     Authorize {
         /// The authorization request URL.
         url: String,
+    },
+    /// Perform this request with a DPoP proof (RFC 9449 §4) in its `DPoP` header, made for its
+    /// method and URL with `nonce` when there is one ([`dpop::proof_signing_input`]), and
+    /// report the response with [`OAuthFlow::handle_response`](super::OAuthFlow::handle_response).
+    ///
+    /// [`dpop::proof_signing_input`]: super::dpop::proof_signing_input
+    ProofRequest {
+        /// The token request, without its proof.
+        request: HttpRequest,
+        /// The nonce the authorization server asked proofs to carry.
+        nonce: Option<String>,
     },
     /// Sign a client assertion (RFC 7523 §2.2, `private_key_jwt`) and hand the JWT to
     /// [`OAuthFlow::handle_assertion`](super::OAuthFlow::handle_assertion).
@@ -231,6 +248,9 @@ pub struct OAuthToken {
     /// `issuer`, checked against the identifier it was discovered by). The refresh token and a
     /// registered client are bound to it.
     pub issuer: String,
+    /// Bound to the host's DPoP key (`token_type` `DPoP`): sent as `Authorization: DPoP`, each
+    /// request with a fresh proof, and useless to anyone without the key.
+    pub dpop: bool,
 }
 
 impl fmt::Debug for OAuthToken {
@@ -247,6 +267,7 @@ impl fmt::Debug for OAuthToken {
             .field("client", &self.client)
             .field("client_registered", &self.client_registered)
             .field("issuer", &self.issuer)
+            .field("dpop", &self.dpop)
             .finish()
     }
 }

@@ -14,6 +14,24 @@ pub(super) const CHALLENGE: &str =
     r#"Bearer resource_metadata="http://127.0.0.1:9/prm", scope="a""#;
 
 #[test]
+fn a_dpop_bound_token_is_sent_with_the_dpop_scheme() {
+    let mut host = oauth_host();
+    host.http.set_token_dpop(true);
+    host.http.set_access_token(host.now, "bound").unwrap();
+    host.send(initialize(1));
+    let init = host.request();
+    assert_eq!(init.header("authorization"), Some("DPoP bound"));
+    // A later token that is not bound goes back to Bearer.
+    host.http.set_token_dpop(false);
+    host.http.set_access_token(host.now, "plain").unwrap();
+    host.json(init.id, &[], &init_result(1, "2025-11-25").to_string());
+    assert_eq!(host.messages().len(), 1);
+    host.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let initialized = host.request();
+    assert_eq!(initialized.header("authorization"), Some("Bearer plain"));
+}
+
+#[test]
 fn a_401_on_initialize_is_handed_up_and_everything_is_resent_with_the_token() {
     let mut host = oauth_host();
     host.send(initialize(1));

@@ -33,6 +33,8 @@ fn configs() -> Vec<OAuthConfig> {
         ..client.clone()
     });
     jwt.can_sign_assertions = true;
+    let mut dpop = pre_registered.clone();
+    dpop.dpop = true;
     let mut metadata_document = config();
     metadata_document.client_metadata_url = Some("https://app.example/client.json".into());
     let mut enterprise = config();
@@ -51,6 +53,7 @@ fn configs() -> Vec<OAuthConfig> {
         jwt,
         metadata_document,
         enterprise,
+        dpop,
     ]
 }
 
@@ -85,6 +88,12 @@ fn bodies() -> Vec<Vec<u8>> {
         json!({"client_id": ["x"], "client_secret": 3}).to_string().into_bytes(),
         json!({"client_id": "dyn", "token_endpoint_auth_method": "weird"}).to_string().into_bytes(),
         json!({"access_token": "t", "token_type": "MAC"}).to_string().into_bytes(),
+        json!({"issuer": url(), "authorization_endpoint": url(), "token_endpoint": url(),
+            "dpop_signing_alg_values_supported": ["ES256"]})
+        .to_string()
+        .into_bytes(),
+        json!({"error": "use_dpop_nonce"}).to_string().into_bytes(),
+        json!({"access_token": "t", "token_type": "DPoP"}).to_string().into_bytes(),
         json!({"access_token": "t", "token_type": "Bearer", "expires_in": -5,
             "refresh_token": {}})
         .to_string()
@@ -144,10 +153,15 @@ fn random_answers_always_end_the_flow_with_done_or_a_named_failure() {
             steps += 1;
             assert!(steps <= MAX_STEPS, "run {run}: the flow did not end");
             step = match step {
-                OAuthStep::Request(_) => {
+                OAuthStep::Request(_) | OAuthStep::ProofRequest { .. } => {
                     let status = *rng.pick(&statuses);
                     let body: &Vec<u8> = rng.pick(&bodies);
-                    flow.handle_response(status, &[], body)
+                    // Now and then a nonce, as a DPoP server would hand one.
+                    let headers = match rng.below(4) {
+                        0 => vec![("DPoP-Nonce".to_owned(), "n".to_owned())],
+                        _ => Vec::new(),
+                    };
+                    flow.handle_response(status, &headers, body)
                 }
                 OAuthStep::Authorize { url } => {
                     let state = crate::mcp::oauth::SplitUrl::parse(&url)

@@ -106,4 +106,13 @@ fn bearer_challenges_are_parsed() {
     assert_eq!(BearerChallenge::parse("Bearer"), BearerChallenge::default());
     let escaped = BearerChallenge::parse(r#"Bearer scope="a \"q\"", =broken, x"#);
     assert_eq!(escaped.scope.as_deref(), Some(r#"a "q""#));
+    // A DPoP challenge (RFC 9449 §7.1) carries the same parameters.
+    let dpop =
+        BearerChallenge::parse(r#"dpop error="use_dpop_nonce", resource_metadata="https://x/m""#);
+    assert_eq!(dpop.error.as_deref(), Some("use_dpop_nonce"));
+    assert_eq!(dpop.resource_metadata.as_deref(), Some("https://x/m"));
+    assert_eq!(
+        BearerChallenge::parse("DPoPx error=\"use_dpop_nonce\""),
+        BearerChallenge::default()
+    );
 }

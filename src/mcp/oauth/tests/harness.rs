@@ -33,6 +33,10 @@ pub struct Script {
     pub signed: Vec<(String, String)>,
     /// The host's signer: `(client_id, audience)` to the assertion handed back.
     pub sign: fn(&str, &str) -> String,
+    /// The nonce of every DPoP proof the flow asked for, in order.
+    pub proofs: Vec<Option<String>>,
+    /// Answers to requests with a proof, in order (status, headers, body), before the others.
+    pub proof_answers: std::collections::VecDeque<(u16, Vec<(String, String)>, Value)>,
 }
 
 /// A stand-in signer: a JWT-shaped string naming the claims (the core never checks a signature).
@@ -60,6 +64,8 @@ impl Script {
             redirect: approve,
             signed: Vec::new(),
             sign: fake_sign,
+            proofs: Vec::new(),
+            proof_answers: std::collections::VecDeque::new(),
         }
     }
 
@@ -129,6 +135,25 @@ impl Script {
                         .unwrap_or((404, b"Not Found".to_vec()));
                     self.requests.push(request);
                     flow.handle_response(status, &[], &body)
+                }
+                OAuthStep::ProofRequest { request, nonce } => {
+                    self.proofs.push(nonce);
+                    let (status, headers, body) = match self.proof_answers.pop_front() {
+                        Some((status, headers, body)) => {
+                            (status, headers, body.to_string().into_bytes())
+                        }
+                        None => {
+                            let (status, body) = self
+                                .grant_answers
+                                .get(&(request.url.clone(), grant_type(&request)))
+                                .or_else(|| self.answers.get(&request.url))
+                                .cloned()
+                                .unwrap_or((404, b"Not Found".to_vec()));
+                            (status, Vec::new(), body)
+                        }
+                    };
+                    self.requests.push(request);
+                    flow.handle_response(status, &headers, &body)
                 }
                 OAuthStep::Authorize { url } => {
                     let redirect = (self.redirect)(&url);

@@ -1,5 +1,6 @@
 mod assertion;
 mod chaos;
+mod dpop;
 mod encoding;
 mod enterprise;
 mod flow;
