@@ -21,7 +21,7 @@ fn answer_token(script: &mut Script, token_type: &str) {
     );
 }
 
-fn nonce_answer(nonce: Option<&str>) -> (u16, Vec<(String, String)>, serde_json::Value) {
+fn nonce_answer(nonce: Option<&str>) -> ScriptedAnswer {
     let headers = nonce
         .map(|n| vec![("DPoP-Nonce".to_owned(), n.to_owned())])
         .unwrap_or_default();

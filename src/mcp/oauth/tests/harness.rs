@@ -19,6 +19,9 @@ pub fn random() -> OAuthRandom {
     }
 }
 
+/// A scripted answer: status, headers and body.
+pub type ScriptedAnswer = (u16, Vec<(String, String)>, Value);
+
 pub struct Script {
     pub answers: HashMap<String, (u16, Vec<u8>)>,
     /// Answers for one `grant_type` at a token endpoint, before `answers`.
@@ -35,8 +38,8 @@ pub struct Script {
     pub sign: fn(&str, &str) -> String,
     /// The nonce of every DPoP proof the flow asked for, in order.
     pub proofs: Vec<Option<String>>,
-    /// Answers to requests with a proof, in order (status, headers, body), before the others.
-    pub proof_answers: std::collections::VecDeque<(u16, Vec<(String, String)>, Value)>,
+    /// Answers to requests with a proof, in order, before the others.
+    pub proof_answers: std::collections::VecDeque<ScriptedAnswer>,
 }
 
 /// A stand-in signer: a JWT-shaped string naming the claims (the core never checks a signature).
