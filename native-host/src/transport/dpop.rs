@@ -3,14 +3,13 @@
 //! so they are never written to the token store.
 
 use agentwire::mcp::http::HttpRequest;
-use agentwire::mcp::oauth::dpop::{proof_signing_input, DPOP_HEADER, DPOP_SCHEME};
+use agentwire::mcp::oauth::dpop::{proof_signing_input, ProofFor, DPOP_HEADER, DPOP_SCHEME};
 use agentwire::mcp::oauth::encoding::base64url;
 use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey};
 use serde_json::{json, Value};
 use std::fmt;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A DPoP key and the nonce the MCP server last handed out for it.
 pub struct DpopKey {
@@ -64,46 +63,18 @@ impl DpopKey {
         &self.public_jwk
     }
 
-    /// A proof for `method` `url` at `issued_at` with `jti`, for `access_token` and `nonce`
-    /// when given: the compact JWS `header.claims.signature`.
-    pub fn proof_at(
-        &self,
-        method: &str,
-        url: &str,
-        access_token: Option<&str>,
-        nonce: Option<&str>,
-        issued_at: u64,
-        jti: &str,
-    ) -> String {
-        let input = proof_signing_input(
-            &self.public_jwk,
-            method,
-            url,
-            access_token,
-            nonce,
-            issued_at,
-            jti,
-        );
+    /// The proof `proof` at `issued_at` with `jti`: the compact JWS `header.claims.signature`.
+    pub fn proof_at(&self, proof: &ProofFor<'_>, issued_at: u64, jti: &str) -> String {
+        let input = proof_signing_input(&self.public_jwk, proof, issued_at, jti);
         // RFC 7518 §3.4: the signature is r || s, 32 bytes each (not DER).
         let signature: Signature = self.key.sign(input.as_bytes());
         format!("{input}.{}", base64url(&signature.to_bytes()))
     }
 
     /// [`proof_at`](Self::proof_at) now, with a fresh random `jti`.
-    pub fn proof(
-        &self,
-        method: &str,
-        url: &str,
-        access_token: Option<&str>,
-        nonce: Option<&str>,
-    ) -> Result<String, String> {
-        let mut jti = [0u8; 16];
-        getrandom::fill(&mut jti).map_err(|e| format!("no randomness for a DPoP proof: {e}"))?;
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_err(|_| "the system clock is before 1970".to_owned())?
-            .as_secs();
-        Ok(self.proof_at(method, url, access_token, nonce, now, &base64url(&jti)))
+    pub fn proof(&self, proof: &ProofFor<'_>) -> Result<String, String> {
+        let (jti, now) = crate::transport::jwt::fresh_id_and_now()?;
+        Ok(self.proof_at(proof, now, &jti))
     }
 
     /// Keeps the MCP server's latest nonce for the proofs that follow.
@@ -126,12 +97,12 @@ impl DpopKey {
             return Ok(request);
         };
         let nonce = self.nonce.lock().ok().and_then(|n| n.clone());
-        let proof = self.proof(
-            request.method.as_str(),
-            &request.url,
-            Some(&token),
-            nonce.as_deref(),
-        )?;
+        let proof = self.proof(&ProofFor {
+            method: request.method.as_str(),
+            url: &request.url,
+            access_token: Some(&token),
+            nonce: nonce.as_deref(),
+        })?;
         request
             .headers
             .retain(|(name, _)| !name.eq_ignore_ascii_case(DPOP_HEADER));
@@ -144,25 +115,12 @@ impl DpopKey {
 mod tests {
     use super::*;
     use agentwire::mcp::http::{HttpMethod, HttpRequestId};
+    use agentwire::mcp::oauth::encoding::base64url_decode;
     use p256::ecdsa::signature::Verifier;
     use p256::ecdsa::VerifyingKey;
 
     fn decode(part: &str) -> Vec<u8> {
-        let text = part.replace('-', "+").replace('_', "/");
-        let padded = format!("{text}{}", "=".repeat((4 - text.len() % 4) % 4));
-        let mut out = Vec::new();
-        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let mut acc = 0u32;
-        let mut bits = 0;
-        for b in padded.bytes().filter(|b| *b != b'=') {
-            acc = (acc << 6) | alphabet.iter().position(|a| *a == b).unwrap() as u32;
-            bits += 6;
-            if bits >= 8 {
-                bits -= 8;
-                out.push((acc >> bits) as u8);
-            }
-        }
-        out
+        base64url_decode(part).expect("base64url")
     }
 
     fn json_part(part: &str) -> Value {
@@ -180,14 +138,13 @@ mod tests {
     #[test]
     fn a_proof_verifies_with_the_public_key_in_its_own_header() {
         let key = DpopKey::generate().unwrap();
-        let proof = key.proof_at(
-            "POST",
-            "https://as.example/token",
-            None,
-            Some("n"),
-            7,
-            "j-1",
-        );
+        let token_request = ProofFor {
+            method: "POST",
+            url: "https://as.example/token",
+            access_token: None,
+            nonce: Some("n"),
+        };
+        let proof = key.proof_at(&token_request, 7, "j-1");
         let parts: Vec<&str> = proof.split('.').collect();
         assert_eq!(parts.len(), 3);
         let header = json_part(parts[0]);

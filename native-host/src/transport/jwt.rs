@@ -81,14 +81,21 @@ impl AssertionKey {
 
     /// [`sign`](Self::sign) now, with a fresh random `jti`.
     pub fn sign_now(&self, client_id: &str, audience: &str) -> Result<String, String> {
-        let mut jti = [0u8; 16];
-        getrandom::fill(&mut jti).map_err(|e| format!("no randomness for the JWT id: {e}"))?;
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_err(|_| "the system clock is before 1970".to_owned())?
-            .as_secs();
-        Ok(self.sign(client_id, audience, now, &base64url(&jti)))
+        let (jti, now) = fresh_id_and_now()?;
+        Ok(self.sign(client_id, audience, now, &jti))
     }
+}
+
+/// A fresh random JWT id (`jti`, 128 bits, base64url) and the time now in Unix seconds: what
+/// every JWT this host signs (assertions, DPoP proofs) needs.
+pub fn fresh_id_and_now() -> Result<(String, u64), String> {
+    let mut jti = [0u8; 16];
+    getrandom::fill(&mut jti).map_err(|e| format!("no randomness for the JWT id: {e}"))?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_err(|_| "the system clock is before 1970".to_owned())?
+        .as_secs();
+    Ok((base64url(&jti), now))
 }
 
 #[cfg(test)]

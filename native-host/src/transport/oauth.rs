@@ -6,7 +6,7 @@ use crate::transport::http_request::{header_pairs, to_reqwest};
 use crate::transport::jwt::AssertionKey;
 use crate::transport::token_store::{unix_now, StoredToken, TokenStore};
 use agentwire::mcp::http::HttpRequest;
-use agentwire::mcp::oauth::dpop::DPOP_HEADER;
+use agentwire::mcp::oauth::dpop::{ProofFor, DPOP_HEADER};
 use agentwire::mcp::oauth::{OAuthConfig, OAuthFlow, OAuthRandom, OAuthStep, OAuthToken};
 use std::fmt;
 use std::sync::Arc;
@@ -201,7 +201,12 @@ pub async fn authorize(
                 let key = options.dpop.as_ref().ok_or(
                     "the OAuth flow asked for a DPoP proof, but this host has no DPoP key",
                 )?;
-                let proof = key.proof("POST", &request.url, None, nonce.as_deref())?;
+                let proof = key.proof(&ProofFor {
+                    method: "POST",
+                    url: &request.url,
+                    access_token: None,
+                    nonce: nonce.as_deref(),
+                })?;
                 request.headers.push((DPOP_HEADER.to_owned(), proof));
                 let (status, headers, body) = perform(&client, request).await?;
                 flow.handle_response(status, &headers, &body)

@@ -37,21 +37,37 @@ pub fn target_uri(url: &str) -> &str {
     &url[..end]
 }
 
+/// What one proof is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofFor<'a> {
+    /// The request's method (`htm`).
+    pub method: &'a str,
+    /// The request's URL (`htu`, without query and fragment).
+    pub url: &'a str,
+    /// The bound token the request presents (its hash is `ath`).
+    pub access_token: Option<&'a str>,
+    /// The nonce the server asked proofs to carry.
+    pub nonce: Option<&'a str>,
+}
+
 /// A proof's signing input, `base64url(header).base64url(claims)`: the header names
-/// [`DPOP_ALGORITHM`] and carries `public_jwk`; the claims are `jti`, `htm` = `method`, `htu`
-/// (see [`target_uri`]), `iat` = `issued_at` (Unix seconds), `ath` (the base64url SHA-256 of
-/// `access_token`, when the request presents one) and `nonce`, when the server gave one. The
+/// [`DPOP_ALGORITHM`] and carries `public_jwk`; the claims are `jti`, `htm`, `htu` (see
+/// [`target_uri`]), `iat` = `issued_at` (Unix seconds), `ath` (the base64url SHA-256 of the
+/// access token, when the request presents one) and `nonce`, when the server gave one. The
 /// host appends `.` and the base64url ES256 signature (r || s) of these bytes. A private part
 /// in `public_jwk` (`d`) is never copied into the header.
 pub fn proof_signing_input(
     public_jwk: &Value,
-    method: &str,
-    url: &str,
-    access_token: Option<&str>,
-    nonce: Option<&str>,
+    proof: &ProofFor<'_>,
     issued_at: u64,
     jti: &str,
 ) -> String {
+    let ProofFor {
+        method,
+        url,
+        access_token,
+        nonce,
+    } = *proof;
     let mut jwk = public_jwk.clone();
     if let Some(key) = jwk.as_object_mut() {
         key.remove("d");
@@ -168,15 +184,13 @@ mod tests {
     #[test]
     fn a_proof_names_the_request_without_query_or_fragment_and_hashes_the_token() {
         let jwk = json!({"kty": "EC", "crv": "P-256", "x": "AAA", "y": "BBB", "d": "secret"});
-        let input = proof_signing_input(
-            &jwk,
-            "POST",
-            "https://mcp.example/mcp?session=1#frag",
-            Some("tok"),
-            Some("n-1"),
-            1_700_000_000,
-            "id-1",
-        );
+        let proof = ProofFor {
+            method: "POST",
+            url: "https://mcp.example/mcp?session=1#frag",
+            access_token: Some("tok"),
+            nonce: Some("n-1"),
+        };
+        let input = proof_signing_input(&jwk, &proof, 1_700_000_000, "id-1");
         assert_eq!(input.split('.').count(), 2, "{input}");
         let header = part(&input, 0);
         assert_eq!(header["typ"], "dpop+jwt");
@@ -193,7 +207,13 @@ mod tests {
         // base64url(SHA-256("tok")), unpadded.
         assert_eq!(claims["ath"], "GnZ0607njffhrEOak8P6jjyUV4TU3sn9jjARc4svHWI");
         assert_eq!(claims["nonce"], "n-1");
-        let bare = proof_signing_input(&jwk, "GET", "https://a/b", None, None, 1, "j");
+        let get = ProofFor {
+            method: "GET",
+            url: "https://a/b",
+            access_token: None,
+            nonce: None,
+        };
+        let bare = proof_signing_input(&jwk, &get, 1, "j");
         let claims = part(&bare, 1);
         assert!(claims.get("ath").is_none() && claims.get("nonce").is_none());
         assert_eq!(claims["htu"], "https://a/b");

@@ -130,12 +130,7 @@ impl Script {
         for _ in 0..50 {
             step = match step {
                 OAuthStep::Request(request) => {
-                    let (status, body) = self
-                        .grant_answers
-                        .get(&(request.url.clone(), grant_type(&request)))
-                        .or_else(|| self.answers.get(&request.url))
-                        .cloned()
-                        .unwrap_or((404, b"Not Found".to_vec()));
+                    let (status, body) = self.answer_to(&request);
                     self.requests.push(request);
                     flow.handle_response(status, &[], &body)
                 }
@@ -146,12 +141,7 @@ impl Script {
                             (status, headers, body.to_string().into_bytes())
                         }
                         None => {
-                            let (status, body) = self
-                                .grant_answers
-                                .get(&(request.url.clone(), grant_type(&request)))
-                                .or_else(|| self.answers.get(&request.url))
-                                .cloned()
-                                .unwrap_or((404, b"Not Found".to_vec()));
+                            let (status, body) = self.answer_to(&request);
                             (status, Vec::new(), body)
                         }
                     };
@@ -176,6 +166,15 @@ impl Script {
             };
         }
         panic!("the flow did not finish");
+    }
+
+    /// The scripted answer to `request`: by grant, else by URL, else 404.
+    fn answer_to(&self, request: &HttpRequest) -> (u16, Vec<u8>) {
+        self.grant_answers
+            .get(&(request.url.clone(), grant_type(request)))
+            .or_else(|| self.answers.get(&request.url))
+            .cloned()
+            .unwrap_or((404, b"Not Found".to_vec()))
     }
 
     pub fn urls(&self) -> Vec<String> {
