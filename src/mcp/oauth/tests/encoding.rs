@@ -106,6 +106,9 @@ fn bearer_challenges_are_parsed() {
     assert_eq!(BearerChallenge::parse("Bearer"), BearerChallenge::default());
     let escaped = BearerChallenge::parse(r#"Bearer scope="a \"q\"", =broken, x"#);
     assert_eq!(escaped.scope.as_deref(), Some(r#"a "q""#));
+    // A nameless pair is skipped, and what follows it still read.
+    let nameless = BearerChallenge::parse(r#"Bearer =broken, scope="s""#);
+    assert_eq!(nameless.scope.as_deref(), Some("s"));
     // A DPoP challenge (RFC 9449 §7.1) carries the same parameters.
     let dpop =
         BearerChallenge::parse(r#"dpop error="use_dpop_nonce", resource_metadata="https://x/m""#);
