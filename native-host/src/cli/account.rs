@@ -89,9 +89,12 @@ pub async fn mcp_login(options: &Settings, server: &str) -> ExitCode {
         (Some(path), false) if after.is_some() => crate::outln!(
             "{server} ({url}) is authorized already: it accepted the token kept in {path}"
         ),
-        // A server that asked for nothing, or a store that could not be written (the warning
-        // said why).
-        (Some(_), false) => crate::outln!("{server} ({url}) is connected; no token is kept for it"),
+        // A server that asked for nothing, a store that could not be written (the warning
+        // said why), or a DPoP-bound token (useless without this process's key).
+        (Some(_), false) => crate::outln!(
+            "{server} ({url}) is connected; no token is kept for it (none was needed, the store \
+             could not be written, or the token is bound to this run's DPoP key)"
+        ),
         (None, _) => crate::outln!(
             "authorized {server} ({url}) for this run only: its \"oauth\" has \"storeTokens\": \
              false, so the next run authorizes again"
