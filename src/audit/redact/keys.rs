@@ -85,8 +85,9 @@ fn words(key: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// Schemes whose credential follows a space: `Bearer abc`, `Basic dXNl…`, `token abc`.
-pub(super) const AUTH_SCHEMES: &[&[u8]] = &[b"bearer", b"basic", b"token"];
+/// Schemes whose credential follows a space: `Bearer abc`, `Basic dXNl…`, `token abc`, and a
+/// DPoP-bound token's `DPoP abc` (RFC 9449 §7.1).
+pub(super) const AUTH_SCHEMES: &[&[u8]] = &[b"bearer", b"basic", b"token", b"dpop"];
 
 /// Whether `word` is an auth scheme, in any case.
 pub(super) fn is_scheme(word: &[u8]) -> bool {

@@ -77,6 +77,11 @@ fn token_shaped_strings_are_redacted_anywhere() {
         ),
         ("header bearer abcdefgh12345", "header bearer [REDACTED]"),
         (
+            "Authorization: DPoP eyJhbGciOi.abc.def",
+            "Authorization: DPoP [REDACTED]",
+        ),
+        ("sent DPoP abcdefgh12345 again", "sent DPoP [REDACTED] again"),
+        (
             "curl -H 'x' https://h?api_key=s3cr3t&x=1",
             "curl -H 'x' https://h?api_key=[REDACTED]&x=1",
         ),
@@ -98,6 +103,7 @@ fn ordinary_text_survives() {
     for text in [
         "task-list sk-learn ghp_short",
         "a Bearer token is required",
+        "a DPoP proof is required",
         "the keyword is tokenless",
         "naïve café — 😀",
         "xghp_abcdefghijklmnop",
