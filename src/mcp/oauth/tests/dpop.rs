@@ -159,4 +159,9 @@ fn the_nonce_travels_on_in_later_proofs_and_a_refresh_carries_a_proof_too() {
         vec![None, Some("n-1".to_owned()), Some("n-1".to_owned())]
     );
     assert_eq!(script.token_form()["grant_type"], "authorization_code");
+    // Every request, the retry and those after it included, has an id of its own.
+    let mut ids: Vec<_> = script.requests.iter().map(|r| r.id).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), script.requests.len());
 }
