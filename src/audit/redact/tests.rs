@@ -80,7 +80,10 @@ fn token_shaped_strings_are_redacted_anywhere() {
             "Authorization: DPoP eyJhbGciOi.abc.def",
             "Authorization: DPoP [REDACTED]",
         ),
-        ("sent DPoP abcdefgh12345 again", "sent DPoP [REDACTED] again"),
+        (
+            "sent DPoP abcdefgh12345 again",
+            "sent DPoP [REDACTED] again",
+        ),
         (
             "curl -H 'x' https://h?api_key=s3cr3t&x=1",
             "curl -H 'x' https://h?api_key=[REDACTED]&x=1",
