@@ -5,7 +5,7 @@
 //! says (its header and claims, below), the host holds the EC P-256 key and signs. When the
 //! authorization server lists `ES256` in `dpop_signing_alg_values_supported` and the host can
 //! sign ([`OAuthConfig::dpop`](super::OAuthConfig::dpop)), every token request goes out as an
-//! [`OAuthStep::ProofRequest`](super::OAuthStep::ProofRequest); a `use_dpop_nonce` answer is
+//! [`OAuthStep::ProofRequest`]; a `use_dpop_nonce` answer is
 //! retried once with the server's nonce (RFC 9449 §8), and a `token_type` of `DPoP` marks the
 //! token as bound ([`OAuthToken::dpop`](super::OAuthToken::dpop)). The Streamable HTTP machine
 //! then sends it as `Authorization: DPoP <token>`, and the host adds a fresh proof to each such
